@@ -1,0 +1,10 @@
+"""Ziggurat: a rules language and engine for games of stackable pieces."""
+
+__version__ = "0.1.0"
+
+from .dsl.errors import GameError, RulesetError, ZigguratError
+from .interpreter.games import load
+from .interpreter.runtime import Game, LegalMoves, Outcome, State, divide, perft
+
+__all__ = ["load", "Game", "State", "LegalMoves", "Outcome", "perft", "divide",
+           "ZigguratError", "RulesetError", "GameError"]

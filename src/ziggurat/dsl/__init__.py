@@ -1,0 +1,1 @@
+"""The rules language: grammar front end, AST, model and checks."""

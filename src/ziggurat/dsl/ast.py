@@ -1,0 +1,422 @@
+"""The abstract syntax tree of a ruleset: attrs classes that know where they came from.
+
+Every node carries ``pos`` (line, column, both 1-based) so that checks can point at the
+mistake. Expression nodes are small and immutable; declarations keep their source order.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import attrs
+from attrs import frozen
+
+
+@frozen
+class Pos:
+    """Where a node starts (and, when known, ends) in its file."""
+
+    line: int = 0
+    col: int = 0
+    end_col: int = 0
+    end_line: int = 0
+
+
+NOWHERE = Pos()
+
+
+# ---- expressions --------------------------------------------------------------------------
+
+
+@frozen
+class Num:
+    value: int
+    pos: Pos = NOWHERE
+
+
+@frozen
+class Str:
+    value: str
+    pos: Pos = NOWHERE
+
+
+@frozen
+class Name:
+    id: str
+    pos: Pos = NOWHERE
+
+
+@frozen
+class Attr:
+    obj: object
+    name: str
+    pos: Pos = NOWHERE
+
+
+@frozen
+class Index:
+    obj: object
+    index: object
+    pos: Pos = NOWHERE
+
+
+@frozen
+class Call:
+    func: str
+    args: tuple
+    pos: Pos = NOWHERE
+
+
+@frozen
+class CompFor:
+    var: str
+    iter: object
+    cond: Optional[object]
+    pos: Pos = NOWHERE
+
+
+@frozen
+class Comprehension:
+    """``func(elt for var in iter where cond ...)``: sum, count, all, any, min, max, list."""
+
+    func: str
+    elt: object
+    fors: tuple
+    pos: Pos = NOWHERE
+
+
+@frozen
+class ListLit:
+    items: tuple
+    pos: Pos = NOWHERE
+
+
+@frozen
+class BinOp:
+    op: str
+    left: object
+    right: object
+    pos: Pos = NOWHERE
+
+
+@frozen
+class Compare:
+    op: str  # == != < <= > >= in "not in"
+    left: object
+    right: object
+    pos: Pos = NOWHERE
+
+
+@frozen
+class BoolOp:
+    op: str  # and / or
+    values: tuple
+    pos: Pos = NOWHERE
+
+
+@frozen
+class Not:
+    operand: object
+    pos: Pos = NOWHERE
+
+
+@frozen
+class Neg:
+    operand: object
+    pos: Pos = NOWHERE
+
+
+@frozen
+class Range:
+    lo: object
+    hi: object
+    pos: Pos = NOWHERE
+
+
+@frozen
+class Ternary:
+    cond: object
+    then: object
+    orelse: object
+    pos: Pos = NOWHERE
+
+
+# ---- statements ---------------------------------------------------------------------------
+
+
+@frozen
+class Let:
+    name: str
+    value: object
+    pos: Pos = NOWHERE
+
+
+@frozen
+class If:
+    cond: object
+    body: tuple
+    orelse: tuple  # statements (an elif becomes a nested If)
+    pos: Pos = NOWHERE
+
+
+@frozen
+class For:
+    var: str
+    iter: object
+    cond: Optional[object]
+    body: tuple
+    pos: Pos = NOWHERE
+
+
+@frozen
+class Assign:
+    target: object
+    op: str  # = += -=
+    value: object
+    pos: Pos = NOWHERE
+
+
+@frozen
+class ExprStmt:
+    expr: object
+    pos: Pos = NOWHERE
+
+
+@frozen
+class Outcome:
+    kind: str  # win / lose / draw
+    who: Optional[object]
+    reason: Optional[str]
+    pos: Pos = NOWHERE
+
+
+# ---- declarations -------------------------------------------------------------------------
+
+
+@frozen
+class Game:
+    title: str
+    description: str
+    pos: Pos = NOWHERE
+
+
+@frozen
+class Extends:
+    target: str
+    pos: Pos = NOWHERE
+
+
+@frozen
+class OptionType:
+    kind: str  # bool / int / range / enum
+    lo: Optional[object] = None
+    hi: Optional[object] = None
+    values: tuple = ()
+    pos: Pos = NOWHERE
+
+
+@frozen
+class Option:
+    name: str
+    type: Optional[OptionType]  # None in a variant that only changes the default
+    default: object
+    doc: str
+    pos: Pos = NOWHERE
+
+
+@frozen
+class Check:
+    cond: object
+    message: str
+    pos: Pos = NOWHERE
+
+
+@frozen
+class Players:
+    names: tuple
+    pos: Pos = NOWHERE
+
+
+@frozen
+class Setting:
+    name: str
+    value: object
+    pos: Pos = NOWHERE
+
+
+@frozen
+class Board:
+    settings: tuple
+    pos: Pos = NOWHERE
+
+
+@frozen
+class AttrValue:
+    name: str
+    number: Optional[int]
+    code: Optional[str]
+    pos: Pos = NOWHERE
+
+
+@frozen
+class Attribute:
+    name: str
+    values: tuple  # AttrValue; a single value named ``players`` means "one of the players"
+    pos: Pos = NOWHERE
+
+
+@frozen
+class Piece:
+    attributes: tuple
+    pos: Pos = NOWHERE
+
+
+@frozen
+class Control:
+    expr: object
+    pos: Pos = NOWHERE
+
+
+@frozen
+class Zone:
+    name: str
+    per_player: bool
+    hidden: bool
+    pos: Pos = NOWHERE
+
+
+@frozen
+class Counter:
+    name: str
+    per_player: bool
+    init: object
+    pos: Pos = NOWHERE
+
+
+@frozen
+class Directions:
+    name: str
+    expr: object
+    pos: Pos = NOWHERE
+
+
+@frozen
+class Table:
+    name: str
+    entries: tuple  # (key expr, value expr) pairs
+    override: bool = False
+    pos: Pos = NOWHERE
+
+
+@frozen
+class Def:
+    name: str
+    params: tuple
+    body: object
+    override: bool = False
+    pos: Pos = NOWHERE
+
+
+@frozen
+class Remove:
+    kind: str
+    name: str
+    pos: Pos = NOWHERE
+
+
+@frozen
+class Setup:
+    body: tuple
+    pos: Pos = NOWHERE
+
+
+@frozen
+class When:
+    cond: object
+    pos: Pos = NOWHERE
+
+
+@frozen
+class Choice:
+    name: str
+    domain: object
+    cond: Optional[object]
+    message: Optional[str] = None
+    pos: Pos = NOWHERE
+
+
+@frozen
+class Require:
+    cond: object
+    message: Optional[str]
+    pos: Pos = NOWHERE
+
+
+@frozen
+class Effects:
+    body: tuple
+    pos: Pos = NOWHERE
+
+
+@frozen
+class Otherwise:
+    pos: Pos = NOWHERE
+
+
+@frozen
+class Priority:
+    value: int
+    pos: Pos = NOWHERE
+
+
+@frozen
+class Action:
+    name: str
+    fmt: Optional[str]
+    items: tuple  # When, Choice, Let, Require, Effects, Otherwise, Priority in source order
+    override: bool = False
+    pos: Pos = NOWHERE
+
+    @property
+    def choices(self):
+        return tuple(i for i in self.items if isinstance(i, Choice))
+
+    @property
+    def effects(self):
+        return tuple(s for i in self.items if isinstance(i, Effects) for s in i.body)
+
+    @property
+    def is_fallback(self):
+        return any(isinstance(i, Otherwise) for i in self.items)
+
+    @property
+    def priority(self):
+        return next((i.value for i in self.items if isinstance(i, Priority)), 0)
+
+
+@frozen
+class End:
+    body: tuple
+    pos: Pos = NOWHERE
+
+
+@frozen
+class Invariant:
+    text: str
+    expr: object
+    pos: Pos = NOWHERE
+
+
+@frozen
+class Heuristic:
+    expr: object
+    pos: Pos = NOWHERE
+
+
+@frozen
+class Ruleset:
+    """One parsed file: its declarations in order, and where it came from."""
+
+    decls: tuple
+    path: str = "<rules>"
+    source: str = attrs.field(default="", repr=False)

@@ -1,0 +1,118 @@
+"""Diagnostics for people: file:line:col, the line with a caret, what was expected, a hint."""
+
+from __future__ import annotations
+
+import difflib
+from typing import Iterable, Optional
+
+from attrs import define, field, frozen
+
+
+@frozen
+class Diagnostic:
+    """One mistake in a ruleset, with everything needed to show it."""
+
+    path: str
+    line: int
+    col: int
+    message: str
+    source_line: str = ""
+    width: int = 1
+    expected: Optional[str] = None
+    hint: Optional[str] = None
+    severity: str = "error"
+
+    def render(self) -> str:
+        where = f"{self.path}:{self.line}:{self.col}" if self.line else self.path
+        out = [f"{where}: {self.severity}: {self.message}"]
+        if self.line and self.source_line:
+            gutter = f"{self.line:>4} | "
+            out.append(gutter + self.source_line.rstrip("\n"))
+            caret_at = max(self.col - 1, 0)
+            underline = "^" * max(1, min(self.width, len(self.source_line) - caret_at))
+            out.append(" " * (len(gutter) - 2) + "| " + " " * caret_at + underline)
+        if self.expected:
+            out.append(f"  expected {self.expected}")
+        if self.hint:
+            out.append(f"  hint: {self.hint}")
+        return "\n".join(out)
+
+    def as_dict(self) -> dict:
+        return {
+            "path": self.path,
+            "line": self.line,
+            "col": self.col,
+            "severity": self.severity,
+            "message": self.message,
+            "expected": self.expected,
+            "hint": self.hint,
+        }
+
+
+class ZigguratError(ValueError):
+    """Base of every error Ziggurat reports to a person (never shown as a traceback)."""
+
+
+class RulesetError(ZigguratError):
+    """A ruleset failed to parse or check; ``diagnostics`` holds every mistake found."""
+
+    def __init__(self, diagnostics: Iterable[Diagnostic]):
+        self.diagnostics = list(diagnostics)
+        super().__init__("\n\n".join(d.render() for d in self.diagnostics))
+
+
+class GameError(ZigguratError):
+    """A bad move, position, option or command: the message names what is wrong."""
+
+
+def did_you_mean(word: str, candidates: Iterable[str]) -> Optional[str]:
+    """A 'did you mean ...?' hint for a misspelt name, or None."""
+    close = difflib.get_close_matches(word, sorted(set(candidates)), n=3, cutoff=0.6)
+    if not close:
+        return None
+    return "did you mean " + " or ".join(repr(c) for c in close) + "?"
+
+
+@define
+class Reporter:
+    """Collects diagnostics for one file; ``error`` builds them with the source line filled in."""
+
+    path: str
+    source: str
+    diagnostics: list = field(factory=list)
+
+    def line_text(self, line: int) -> str:
+        lines = self.source.splitlines()
+        return lines[line - 1] if 0 < line <= len(lines) else ""
+
+    def make(self, pos, message, *, expected=None, hint=None, width=None, severity="error"):
+        line = getattr(pos, "line", 0) or 0
+        col = getattr(pos, "col", 0) or 0
+        end = getattr(pos, "end_col", 0) or 0
+        if (getattr(pos, "end_line", 0) or line) != line:
+            end = len(self.line_text(line)) + 1
+        if width is None:
+            width = max(1, end - col) if end > col else 1
+        return Diagnostic(
+            self.path, line, col, message, self.line_text(line), width, expected, hint, severity
+        )
+
+    def snippet(self, pos) -> str:
+        """The source text of a node (first line only, for long ones)."""
+        line = getattr(pos, "line", 0) or 0
+        text = self.line_text(line)
+        start = max((getattr(pos, "col", 1) or 1) - 1, 0)
+        same = (getattr(pos, "end_line", 0) or line) == line
+        end = (getattr(pos, "end_col", 0) or 0) - 1 if same else len(text)
+        piece = text[start:end] if end > start else text[start:]
+        return " ".join(piece.split()) + ("" if same else " ...")
+
+    def error(self, pos, message, **kw):
+        self.diagnostics.append(self.make(pos, message, **kw))
+
+    def warning(self, pos, message, **kw):
+        self.diagnostics.append(self.make(pos, message, severity="warning", **kw))
+
+    @property
+    def errors(self):
+        return [d for d in self.diagnostics if d.severity == "error"]

@@ -1,0 +1,92 @@
+"""Finding rulesets by name or path, and reading a variant together with what it extends."""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+from . import ast
+from .errors import Diagnostic, GameError, Reporter, RulesetError, did_you_mean
+from .model import Model, build_model
+from .parser import parse
+
+SUFFIX = ".rules"
+
+
+def shipped_names() -> list:
+    """The rulesets that come with Ziggurat, by name."""
+    folder = resources.files("ziggurat") / "rulesets"
+    return sorted(p.name[: -len(SUFFIX)] for p in folder.iterdir() if p.name.endswith(SUFFIX))
+
+
+def find(name_or_path: str, relative_to: Path | None = None) -> Path:
+    """A ruleset file from a path, or from the name of a shipped ruleset ('stacktics')."""
+    p = Path(name_or_path)
+    candidates = [p, p.with_name(p.name + SUFFIX)] if not p.name.endswith(SUFFIX) else [p]
+    if relative_to is not None:
+        candidates = [relative_to / c for c in candidates] + candidates
+    for c in candidates:
+        if c.is_file():
+            return c
+    shipped = resources.files("ziggurat") / "rulesets" / (p.name if p.name.endswith(SUFFIX) else p.name + SUFFIX)
+    if shipped.is_file():
+        return Path(str(shipped))
+    hint = did_you_mean(p.stem, shipped_names())
+    raise GameError(f"no ruleset {name_or_path!r}: not a file, nor a shipped ruleset"
+                    + (f"; {hint}" if hint else f" (shipped: {', '.join(shipped_names())})"))
+
+
+def read_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as e:
+        raise RulesetError([Diagnostic(str(path), 0, 0, f"not a text file (UTF-8): {e.reason}")]) from None
+    except OSError as e:
+        raise GameError(f"cannot read {str(path)!r}: {e.strerror}") from None
+
+
+def load_files(name_or_path: str, text: str | None = None) -> list:
+    """[(Ruleset, Reporter)] for the file and everything it extends, base first."""
+    chain = []
+    seen = []
+    if text is not None:
+        path, source = Path(name_or_path), text
+    else:
+        path = find(name_or_path)
+        source = read_text(path)
+    while True:
+        rules = parse(source, str(path))
+        rep = Reporter(str(path), rules.source)
+        chain.append((rules, rep))
+        seen.append(path.resolve() if path.exists() else path)
+        ext = [d for d in rules.decls if isinstance(d, ast.Extends)]
+        if len(ext) > 1:
+            rep.error(ext[1].pos, "a ruleset extends at most one other")
+        if not ext:
+            break
+        try:
+            parent = find(ext[0].target, relative_to=path.parent)
+        except GameError as e:
+            hint = did_you_mean(ext[0].target, shipped_names())
+            raise RulesetError([rep.make(ext[0].pos, f"cannot find the ruleset {ext[0].target!r} to extend",
+                                         hint=hint or str(e))]) from None
+        if parent.resolve() in seen:
+            raise RulesetError([rep.make(ext[0].pos, f"{ext[0].target!r} extends itself (through {path.name})",
+                                         hint="a variant extends a base, never the other way round")])
+        path, source = parent, read_text(parent)
+    chain.reverse()
+    return chain
+
+
+def load_model(name_or_path: str, text: str | None = None) -> Model:
+    """Parse and merge a ruleset; raise RulesetError with every problem found so far."""
+    files = load_files(name_or_path, text)
+    model, reporters = build_model(files)
+    diags = [d for r in reporters for d in r.diagnostics]
+    errors = [d for d in diags if d.severity == "error"]
+    if errors:
+        raise RulesetError(errors)
+    model.warnings = [d for d in diags if d.severity != "error"]
+    for r in reporters:
+        r.diagnostics.clear()
+    return model

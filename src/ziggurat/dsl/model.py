@@ -1,0 +1,261 @@
+"""The model of a ruleset: its declarations sorted into symbol tables, variants merged.
+
+`build_model` takes the files of a ruleset (a base and the variants that extend it, base first),
+applies `override` and `remove`, and checks that every name is declared once and means one thing.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from attrs import define, field
+
+from . import ast
+from .errors import Reporter, did_you_mean
+
+PLAYER_VALUES = "players"  # `owner: players` makes an attribute whose values are the players
+
+BUILTIN_DIRECTIONS = {
+    "n": (0, 1), "ne": (1, 1), "e": (1, 0), "se": (1, -1),
+    "s": (0, -1), "sw": (-1, -1), "w": (-1, 0), "nw": (-1, 1),
+}
+BUILTIN_DIRSETS = {
+    "orthogonal": ("n", "e", "s", "w"),
+    "diagonal": ("ne", "se", "sw", "nw"),
+    "adjacent": ("n", "ne", "e", "se", "s", "sw", "w", "nw"),
+}
+
+
+@define
+class Attribute:
+    name: str
+    values: list  # names, in order
+    numbers: list  # int per value (its number, or its index when the attribute has none)
+    codes: list  # notation code per value
+    players: bool = False  # the values are the players
+    numeric: bool = False
+    node: Optional[ast.Attribute] = None
+
+
+@define
+class Model:
+    """Everything a ruleset declares, by kind and name; `owner` maps a node to its Reporter."""
+
+    title: str = "Untitled"
+    description: str = ""
+    options: dict = field(factory=dict)  # name -> ast.Option (merged: type from base, default from last)
+    checks: list = field(factory=list)
+    players: list = field(factory=list)
+    players_node: Optional[ast.Players] = None
+    board: dict = field(factory=dict)  # setting name -> ast.Setting
+    board_node: Optional[ast.Board] = None
+    attributes: dict = field(factory=dict)  # name -> Attribute
+    control: Optional[ast.Control] = None
+    zones: dict = field(factory=dict)
+    counters: dict = field(factory=dict)
+    directions: dict = field(factory=dict)
+    tables: dict = field(factory=dict)
+    defs: dict = field(factory=dict)
+    setup: list = field(factory=list)  # ast.Setup blocks, run in order
+    actions: dict = field(factory=dict)
+    end: Optional[ast.End] = None
+    invariants: list = field(factory=list)
+    heuristic: Optional[ast.Heuristic] = None
+    owner: dict = field(factory=dict)  # id(decl) -> Reporter of the file it came from
+    files: list = field(factory=list)  # paths, base first
+    warnings: list = field(factory=list)
+
+    def reporter_for(self, decl) -> Reporter:
+        return self.owner[id(decl)]
+
+    def value_names(self) -> dict:
+        """Attribute value name -> attribute name, for every named value."""
+        out = {}
+        for a in self.attributes.values():
+            if not a.players:
+                for v in a.values:
+                    out[v] = a.name
+        return out
+
+
+_KEYED = {
+    ast.Table: "tables",
+    ast.Def: "defs",
+    ast.Action: "actions",
+    ast.Zone: "zones",
+    ast.Counter: "counters",
+    ast.Directions: "directions",
+}
+
+
+def build_model(files) -> tuple[Model, list]:
+    """Merge (Ruleset, Reporter) pairs, base first, into a Model; returns (model, reporters)."""
+    m = Model()
+    reporters = []
+    for index, (rules, rep) in enumerate(files):
+        reporters.append(rep)
+        m.files.append(rules.path)
+        variant = index > 0
+        for d in rules.decls:
+            m.owner[id(d)] = rep
+            _add(m, d, rep, variant)
+    _finish(m, reporters[0] if reporters else None)
+    return m, reporters
+
+
+def _add(m: Model, d, rep: Reporter, variant: bool) -> None:
+    if isinstance(d, ast.Game):
+        m.title, m.description = d.title, d.description or m.description
+    elif isinstance(d, ast.Extends):
+        if not variant and rep is not None:
+            pass  # handled by the loader before the model is built
+    elif isinstance(d, ast.Option):
+        old = m.options.get(d.name)
+        if d.type is None:
+            if old is None:
+                rep.error(d.pos, f"option {d.name!r} changes a default, but no base declares it",
+                          hint=did_you_mean(d.name, m.options) or "give it a type: option NAME: TYPE = DEFAULT")
+                return
+            m.options[d.name] = ast.Option(d.name, old.type, d.default, d.doc or old.doc, d.pos)
+            m.owner[id(m.options[d.name])] = rep
+        else:
+            if old is not None and not variant:
+                rep.error(d.pos, f"option {d.name!r} is declared twice",
+                          hint=f"the first is on line {old.pos.line}")
+                return
+            m.options[d.name] = d
+    elif isinstance(d, ast.Check):
+        m.checks.append(d)
+    elif isinstance(d, ast.Players):
+        if m.players_node is not None and not variant:
+            rep.error(d.pos, "players are declared twice")
+        m.players = list(d.names)
+        m.players_node = d
+        seen = set()
+        for n in d.names:
+            if n in seen:
+                rep.error(d.pos, f"player {n!r} is named twice")
+            seen.add(n)
+    elif isinstance(d, ast.Board):
+        for s in d.settings:
+            m.board[s.name] = s
+            m.owner[id(s)] = rep
+        m.board_node = d
+    elif isinstance(d, ast.Piece):
+        for a in d.attributes:
+            if a.name in m.attributes and not variant:
+                rep.error(a.pos, f"piece attribute {a.name!r} is declared twice")
+            m.attributes[a.name] = _attribute(a, rep)
+            m.owner[id(a)] = rep
+    elif isinstance(d, ast.Control):
+        m.control = d
+    elif isinstance(d, ast.Setup):
+        m.setup = [d] if variant else m.setup + [d]  # a variant's setup replaces the base's
+    elif isinstance(d, ast.End):
+        m.end = d
+    elif isinstance(d, ast.Invariant):
+        m.invariants.append(d)
+    elif isinstance(d, ast.Heuristic):
+        m.heuristic = d
+    elif isinstance(d, ast.Remove):
+        kinds = {"action": "actions", "def": "defs", "table": "tables", "zone": "zones",
+                 "counter": "counters", "directions": "directions"}
+        if d.kind == "invariant":
+            before = len(m.invariants)
+            m.invariants = [i for i in m.invariants if i.text != d.name]
+            if len(m.invariants) == before:
+                rep.error(d.pos, f"no invariant {d.name!r} to remove")
+            return
+        if d.kind not in kinds:
+            rep.error(d.pos, f"cannot remove a {d.kind!r}", expected="one of " + ", ".join(kinds),
+                      hint=did_you_mean(d.kind, kinds))
+            return
+        table = getattr(m, kinds[d.kind])
+        if d.name not in table:
+            rep.error(d.pos, f"no {d.kind} {d.name!r} to remove", hint=did_you_mean(d.name, table))
+            return
+        del table[d.name]
+    elif type(d) in _KEYED:
+        table = getattr(m, _KEYED[type(d)])
+        override = getattr(d, "override", False)
+        kind = type(d).__name__.lower()
+        if d.name in table:
+            if not override:
+                prev = table[d.name]
+                where = m.owner[id(prev)].path
+                rep.error(d.pos, f"{kind} {d.name!r} is already declared ({where}:{prev.pos.line})",
+                          hint=f"write 'override {kind} {d.name}' to replace it" if variant and kind in ("action", "def", "table")
+                          else "give it another name")
+                return
+        elif override:
+            rep.error(d.pos, f"'override' needs a {kind} {d.name!r} in the base to replace",
+                      hint=did_you_mean(d.name, table))
+        table[d.name] = d
+
+
+def _attribute(a: ast.Attribute, rep: Reporter) -> Attribute:
+    if len(a.values) == 1 and a.values[0].name == PLAYER_VALUES and a.values[0].number is None:
+        return Attribute(a.name, [], [], [], players=True, node=a)
+    names = [v.name for v in a.values]
+    numeric = all(v.number is not None for v in a.values)
+    if not numeric and any(v.number is not None for v in a.values):
+        rep.error(a.pos, f"give every value of {a.name!r} a number, or none",
+                  hint="numbers make values comparable, like sizes with pips")
+    numbers = [v.number for v in a.values] if numeric else list(range(len(names)))
+    if len(set(names)) != len(names):
+        rep.error(a.pos, f"attribute {a.name!r} names a value twice")
+    if numeric and len(set(numbers)) != len(numbers):
+        rep.error(a.pos, f"two values of {a.name!r} have the same number")
+    codes = []
+    for v, num in zip(a.values, numbers):
+        if v.code is not None:
+            codes.append(v.code)
+        elif numeric and len({len(str(n)) for n in numbers}) == 1:
+            codes.append(str(num))
+        else:
+            codes.append(v.name[0])
+    if len(set(codes)) != len(codes):
+        rep.error(a.pos, f"two values of {a.name!r} print the same in positions: {codes}",
+                  hint='give one a code of its own: value as "x"')
+    if len({len(c) for c in codes}) > 1:
+        rep.error(a.pos, f"the codes of {a.name!r} must all have the same length: {codes}")
+    if any(not c or not c.isalnum() for c in codes):
+        rep.error(a.pos, f"the codes of {a.name!r} must be letters or digits: {codes}")
+    return Attribute(a.name, names, numbers, codes, False, numeric, a)
+
+
+def _finish(m: Model, rep: Optional[Reporter]) -> None:
+    if rep is None:
+        return
+    if not m.players:
+        rep.error(ast.Pos(1, 1), "the ruleset declares no players", hint="add a line: players south, north")
+    if not m.actions:
+        rep.error(ast.Pos(1, 1), "the ruleset declares no action, so nobody can ever move",
+                  hint='add one: action move "{from}-{to}": ...')
+    for a in m.attributes.values():
+        if a.players:
+            a.values = list(m.players)
+            a.numbers = list(range(len(m.players)))
+            a.codes = [p[0].upper() for p in m.players]
+            if len(set(a.codes)) != len(a.codes):
+                a.codes = [p[:2].capitalize() for p in m.players]
+    # One meaning per name across kinds.
+    seen = {}
+    def claim(name, kind, node):
+        if name in seen and seen[name][0] != kind:
+            other_kind, other = seen[name]
+            m.owner[id(node)].error(node.pos, f"{name!r} is both a {other_kind} and a {kind}",
+                                    hint="rename one of them")
+        seen.setdefault(name, (kind, node))
+    for o in m.options.values():
+        claim(o.name, "option", o)
+    for t in m.tables.values():
+        claim(t.name, "table", t)
+    for d in m.defs.values():
+        claim(d.name, "def", d)
+    for z in m.zones.values():
+        claim(z.name, "zone", z)
+    for c in m.counters.values():
+        claim(c.name, "counter", c)
+    for d in m.directions.values():
+        claim(d.name, "direction set", d)

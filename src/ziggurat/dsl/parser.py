@@ -1,0 +1,423 @@
+"""Text to AST: the Lark grammar, indentation, and syntax errors that a person can act on."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.indenter import Indenter
+
+from . import ast
+from .errors import Diagnostic, Reporter, RulesetError
+
+
+class _RulesIndenter(Indenter):
+    NL_type = "_NL"
+    OPEN_PAREN_types = ["LPAR", "LSQB"]
+    CLOSE_PAREN_types = ["RPAR", "RSQB"]
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 4
+
+
+@lru_cache(maxsize=1)
+def grammar() -> Lark:
+    """The shipped grammar, built once."""
+    return Lark.open_from_package(
+        "ziggurat",
+        "ziggurat.lark",
+        ("grammar",),
+        parser="lalr",
+        postlex=_RulesIndenter(),
+        propagate_positions=True,
+        maybe_placeholders=True,
+    )
+
+
+def _pos(meta_or_token) -> ast.Pos:
+    line = getattr(meta_or_token, "line", 0) or 0
+    col = getattr(meta_or_token, "column", 0) or 0
+    end_line = getattr(meta_or_token, "end_line", line) or line
+    end_col = getattr(meta_or_token, "end_column", col) or col + 1
+    return ast.Pos(line, col, end_col, end_line)
+
+
+def _unquote(token: str) -> str:
+    body = token[1:-1]
+    return body.encode("utf-8").decode("unicode_escape") if "\\" in body else body
+
+
+def _flat(kind, items):
+    return [i for i in items if i is not None]
+
+
+@v_args(meta=True)
+class _ToAst(Transformer):
+    """Lark tree -> ast nodes. Single-child operator nodes collapse into their child."""
+
+    # ---- expressions
+    def int_lit(self, meta, c):
+        return ast.Num(int(c[0]), _pos(meta))
+
+    def str_lit(self, meta, c):
+        return ast.Str(_unquote(c[0]), _pos(meta))
+
+    def name(self, meta, c):
+        return ast.Name(str(c[0]), _pos(meta))
+
+    def attr(self, meta, c):
+        return ast.Attr(c[0], str(c[1]), _pos(meta))
+
+    def index(self, meta, c):
+        return ast.Index(c[0], c[1], _pos(meta))
+
+    def call(self, meta, c):
+        args = c[1] if c[1] is not None else ()
+        return ast.Call(str(c[0]), tuple(args), _pos(meta))
+
+    def args(self, meta, c):
+        return tuple(c)
+
+    def comp_for(self, meta, c):
+        return ast.CompFor(str(c[0]), c[1], c[2], _pos(meta))
+
+    def comprehension(self, meta, c):
+        return ast.Comprehension(str(c[0]), c[1], tuple(c[2:]), _pos(meta))
+
+    def list_lit(self, meta, c):
+        return ast.ListLit(tuple(x for x in c if x is not None), _pos(meta))
+
+    def arith(self, meta, c):
+        node = c[0]
+        for op, right in zip(c[1::2], c[2::2]):
+            node = ast.BinOp(str(op), node, right, _pos(meta))
+        return node
+
+    def range_(self, meta, c):
+        if len(c) == 1 or c[1] is None:
+            return c[0]
+        return ast.Range(c[0], c[1], _pos(meta))
+
+    def compare(self, meta, c):
+        if len(c) == 1:
+            return c[0]
+        return ast.Compare(str(c[1]), c[0], c[2], _pos(meta))
+
+    def not_in(self, meta, c):
+        return ast.Compare("not in", c[0], c[1], _pos(meta))
+
+    def and_(self, meta, c):
+        return c[0] if len(c) == 1 else ast.BoolOp("and", tuple(c), _pos(meta))
+
+    def or_(self, meta, c):
+        return c[0] if len(c) == 1 else ast.BoolOp("or", tuple(c), _pos(meta))
+
+    def not_(self, meta, c):
+        return ast.Not(c[0], _pos(meta))
+
+    def neg(self, meta, c):
+        return ast.Neg(c[0], _pos(meta))
+
+    def ternary(self, meta, c):
+        return ast.Ternary(c[1], c[0], c[2], _pos(meta))
+
+    # ---- statements
+    def block(self, meta, c):
+        return tuple(c)
+
+    def let(self, meta, c):
+        return ast.Let(str(c[0]), c[1], _pos(meta))
+
+    def if_stmt(self, meta, c):
+        cond, body, *rest = c
+        orelse = rest[-1] if rest and rest[-1] is not None else ()
+        for elif_cond, elif_body, elif_pos in reversed([e for e in rest[:-1]]):
+            orelse = (ast.If(elif_cond, elif_body, orelse, elif_pos),)
+        return ast.If(cond, body, orelse, _pos(meta))
+
+    def elif_part(self, meta, c):
+        return (c[0], c[1], _pos(meta))
+
+    def for_stmt(self, meta, c):
+        return ast.For(str(c[0]), c[1], c[2], c[3], _pos(meta))
+
+    def assign(self, meta, c):
+        return ast.Assign(c[0], "=", c[1], _pos(meta))
+
+    def augassign(self, meta, c):
+        return ast.Assign(c[0], str(c[1]), c[2], _pos(meta))
+
+    def call_stmt(self, meta, c):
+        return ast.ExprStmt(c[0], _pos(meta))
+
+    def win(self, meta, c):
+        return ast.Outcome("win", c[0], _unquote(c[1]) if c[1] else None, _pos(meta))
+
+    def lose(self, meta, c):
+        return ast.Outcome("lose", c[0], _unquote(c[1]) if c[1] else None, _pos(meta))
+
+    def draw(self, meta, c):
+        return ast.Outcome("draw", None, _unquote(c[0]) if c[0] else None, _pos(meta))
+
+    # ---- declarations
+    def game(self, meta, c):
+        return ast.Game(_unquote(c[0]), _unquote(c[1]) if len(c) > 1 and c[1] else "", _pos(meta))
+
+    def extends(self, meta, c):
+        t = str(c[0])
+        return ast.Extends(_unquote(t) if t.startswith('"') else t, _pos(meta))
+
+    def bool_type(self, meta, c):
+        return ast.OptionType("bool", pos=_pos(meta))
+
+    def int_type(self, meta, c):
+        return ast.OptionType("int", pos=_pos(meta))
+
+    def range_type(self, meta, c):
+        r = c[0]
+        if isinstance(r, ast.Range):
+            return ast.OptionType("range", r.lo, r.hi, pos=_pos(meta))
+        return ast.OptionType("range", r, r, pos=_pos(meta))
+
+    def enum_type(self, meta, c):
+        return ast.OptionType("enum", values=tuple(str(x) for x in c), pos=_pos(meta))
+
+    def option(self, meta, c):
+        name, typ, default, *doc = c
+        doc = [d for d in doc if d is not None]
+        return ast.Option(str(name), typ, default, _unquote(doc[0]) if doc else "", _pos(meta))
+
+    def check(self, meta, c):
+        return ast.Check(c[0], _unquote(c[1]), _pos(meta))
+
+    def players(self, meta, c):
+        return ast.Players(tuple(str(x) for x in c), _pos(meta))
+
+    def setting(self, meta, c):
+        return ast.Setting(str(c[0]), c[1], _pos(meta))
+
+    def board(self, meta, c):
+        return ast.Board(tuple(c), _pos(meta))
+
+    def attr_value(self, meta, c):
+        number = int(c[1]) if c[1] is not None else None
+        code = _unquote(c[2]) if c[2] is not None else None
+        return ast.AttrValue(str(c[0]), number, code, _pos(meta))
+
+    def attribute(self, meta, c):
+        return ast.Attribute(str(c[0]), tuple(c[1:]), _pos(meta))
+
+    def piece(self, meta, c):
+        return ast.Piece(tuple(c), _pos(meta))
+
+    def control(self, meta, c):
+        return ast.Control(c[0], _pos(meta))
+
+    def per_player(self, meta, c):
+        return True
+
+    def zone(self, meta, c):
+        return ast.Zone(str(c[0]), bool(c[1]), bool(c[2]), _pos(meta))
+
+    def counter(self, meta, c):
+        return ast.Counter(str(c[0]), bool(c[1]), c[2], _pos(meta))
+
+    def directions(self, meta, c):
+        return ast.Directions(str(c[0]), c[1], _pos(meta))
+
+    def entry(self, meta, c):
+        return (c[0], c[1])
+
+    def table(self, meta, c):
+        return ast.Table(str(c[1]), tuple(c[2:]), c[0] is not None, _pos(meta))
+
+    def def_(self, meta, c):
+        override = c[0] is not None
+        name, *rest = c[1:]
+        body = rest[-1]
+        params = tuple(str(p) for p in rest[:-1] if p is not None)
+        return ast.Def(str(name), params, body, override, _pos(meta))
+
+    def remove(self, meta, c):
+        return ast.Remove(str(c[0]), str(c[1]), _pos(meta))
+
+    def setup(self, meta, c):
+        return ast.Setup(c[0], _pos(meta))
+
+    def when(self, meta, c):
+        return ast.When(c[0], _pos(meta))
+
+    def choice(self, meta, c):
+        return ast.Choice(str(c[0]), c[1], c[2], _unquote(c[3]) if c[3] else None, _pos(meta))
+
+    def require(self, meta, c):
+        return ast.Require(c[0], _unquote(c[1]) if c[1] else None, _pos(meta))
+
+    def effects(self, meta, c):
+        return ast.Effects(c[0], _pos(meta))
+
+    def otherwise(self, meta, c):
+        return ast.Otherwise(_pos(meta))
+
+    def priority(self, meta, c):
+        return ast.Priority(int(c[0]), _pos(meta))
+
+    def action(self, meta, c):
+        override = c[0] is not None
+        name, fmt, *items = c[1:]
+        return ast.Action(str(name), _unquote(fmt) if fmt else None, tuple(items), override, _pos(meta))
+
+    def end(self, meta, c):
+        return ast.End(c[0], _pos(meta))
+
+    def invariant(self, meta, c):
+        return ast.Invariant(_unquote(c[0]), c[1], _pos(meta))
+
+    def heuristic(self, meta, c):
+        return ast.Heuristic(c[0], _pos(meta))
+
+    def start(self, meta, c):
+        return tuple(c)
+
+
+# `def` is a Python keyword, so the tree's `def` node is routed by hand.
+setattr(_ToAst, "def", _ToAst.def_)
+
+
+# Friendly names for the grammar's terminals, used in "expected ..." lines.
+_TERMINAL_NAMES = {
+    "NAME": "a name",
+    "INT": "a number",
+    "STRING": 'a "string"',
+    "_NL": "the end of the line",
+    "_INDENT": "an indented block",
+    "_DEDENT": "the end of the block",
+    "COLON": "':'",
+    "LPAR": "'('",
+    "RPAR": "')'",
+    "LSQB": "'['",
+    "RSQB": "']'",
+    "COMMA": "','",
+    "EQUAL": "'='",
+    "COMP_OP": "a comparison",
+    "ADD_OP": "'+' or '-'",
+    "MUL_OP": "'*', '//' or '%'",
+    "$END": "the end of the file",
+}
+
+_DECLARATION_KEYWORDS = (
+    "game extends option check players board piece control zone counter directions table "
+    "def setup action end invariant heuristic remove override"
+).split()
+
+
+def _expected_text(expected) -> str:
+    names = []
+    for t in sorted(expected):
+        if t in _TERMINAL_NAMES:
+            names.append(_TERMINAL_NAMES[t])
+        elif t.isupper() and not t.startswith("_") and t.lower() in _DECLARATION_KEYWORDS + [
+            "if", "else", "elif", "for", "in", "where", "let", "when", "require", "do",
+            "win", "lose", "draw", "and", "or", "not", "per", "otherwise", "priority", "hidden",
+            "bool", "int", "one", "of", "as",
+        ]:
+            names.append(repr(t.lower()))
+        elif t.startswith("ANON") or t.startswith("__"):
+            continue
+        else:
+            names.append(t.lower().replace("_", " "))
+    names = list(dict.fromkeys(names))
+    if len(names) > 8:
+        names = names[:8] + ["..."]
+    return ", ".join(names) if names else "something else"
+
+
+# Common mistakes, named: lark's match_examples picks the closest one.
+_EXAMPLES = {
+    "a block header needs ':' at the end of the line": [
+        "setup\n    place(x, y)\n",
+        "action move\n    from: cells\n",
+        "end\n    draw\n",
+        "board\n    files: 3\n",
+    ],
+    "an option needs a default value: option NAME: TYPE = DEFAULT": [
+        "option size: 2..5\n",
+        "option size\n",
+    ],
+    "'=' compares nothing: write '==' to compare": [
+        "check size = 2: \"x\"\n",
+    ],
+    "a block must be indented under its header": [
+        "setup:\nplace(x, y)\n",
+        "end:\ndraw\n",
+    ],
+}
+
+
+def _syntax_diagnostic(err: UnexpectedInput, text: str, path: str) -> Diagnostic:
+    rep = Reporter(path, text)
+    line = getattr(err, "line", 0) or 0
+    col = getattr(err, "column", 0) or 0
+    if isinstance(err, UnexpectedCharacters):
+        ch = text[err.pos_in_stream] if err.pos_in_stream < len(text) else ""
+        hint = None
+        if ch in "'":
+            hint = 'strings are written in double quotes: "like this"'
+        elif ch == "\t":
+            hint = "indent with spaces"
+        elif ch in "{}":
+            hint = "blocks are indented, not written in braces"
+        return rep.make(
+            ast.Pos(line, col),
+            f"unexpected character {ch!r}",
+            expected=_expected_text(err.allowed or ()),
+            hint=hint,
+        )
+    if isinstance(err, UnexpectedEOF):
+        lines = text.splitlines() or [""]
+        return rep.make(
+            ast.Pos(len(lines), len(lines[-1]) + 1),
+            "the file ends in the middle of a declaration",
+            expected=_expected_text(err.expected),
+        )
+    assert isinstance(err, UnexpectedToken)
+    tok = err.token
+    shown = "the end of the line" if tok.type == "_NL" else (
+        "an indented block" if tok.type == "_INDENT" else
+        "the end of the block" if tok.type == "_DEDENT" else
+        "the end of the file" if tok.type == "$END" else repr(str(tok)))
+    if tok.type in ("_NL", "_INDENT", "_DEDENT") and line:
+        # Point just after the last thing on the line before, where the mistake is.
+        prev = text.splitlines()[line - 1] if line <= len(text.splitlines()) else ""
+        if tok.type == "_NL":
+            col = len(prev.rstrip()) + 1
+    hint = None
+    try:
+        label = err.match_examples(grammar().parse, _EXAMPLES, use_accepts=True)
+    except Exception:  # match_examples re-parses examples; never let it mask the real error
+        label = None
+    if label:
+        hint = label
+    elif tok.type == "NAME" and "NAME" not in err.expected:
+        from .errors import did_you_mean
+
+        hint = did_you_mean(str(tok), _DECLARATION_KEYWORDS)
+    return rep.make(
+        ast.Pos(line, col, col + max(1, len(str(tok)) if tok.type not in ("_NL", "_INDENT", "_DEDENT", "$END") else 1)),
+        f"unexpected {shown}",
+        expected=_expected_text(err.expected),
+        hint=hint,
+    )
+
+
+def parse(text: str, path: str = "<rules>") -> ast.Ruleset:
+    """Parse ruleset text into an ast.Ruleset, or raise RulesetError pointing at the mistake."""
+    if not text.endswith("\n"):
+        text += "\n"
+    try:
+        tree = grammar().parse(text)
+    except UnexpectedInput as err:
+        raise RulesetError([_syntax_diagnostic(err, text, path)]) from None
+    decls = _ToAst().transform(tree)
+    return ast.Ruleset(tuple(decls), path, text)

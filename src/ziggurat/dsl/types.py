@@ -1,0 +1,60 @@
+"""The types of the rules language. Every expression has one; checks compare them."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from attrs import frozen
+
+
+@frozen
+class Type:
+    name: str
+    elem: Optional["Type"] = None  # for list types
+    attr: Optional[str] = None  # for attribute value types
+
+    def __str__(self) -> str:
+        if self.name == "list":
+            return f"list of {self.elem}"
+        if self.name == "enum":
+            return f"{self.attr} value"
+        return self.name
+
+
+INT = Type("int")
+BOOL = Type("bool")
+STR = Type("string")
+CELL = Type("cell")
+PIECE = Type("piece")
+PLAYER = Type("player")
+DIR = Type("direction")
+DIRSET = Type("direction set")
+ZONE = Type("zone")
+NONE = Type("none")
+ANY = Type("anything")  # an empty list's element, or an unknown after an error
+
+
+def list_of(t: Type) -> Type:
+    return Type("list", elem=t)
+
+
+def enum(attr: str) -> Type:
+    return Type("enum", attr=attr)
+
+
+STACK = list_of(PIECE)
+
+
+def is_list(t: Type) -> bool:
+    return t.name == "list"
+
+
+def element(t: Type) -> Optional[Type]:
+    """What iterating over a value of type t yields, or None if it cannot be iterated."""
+    if t.name == "list":
+        return t.elem
+    if t == ZONE:
+        return PIECE
+    if t == DIRSET:
+        return DIR
+    return None

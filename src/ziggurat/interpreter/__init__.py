@@ -1,0 +1,1 @@
+"""Compiler (rules -> specialised Python) and runtime (states, moves, outcomes)."""

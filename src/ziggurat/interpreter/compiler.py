@@ -1,0 +1,654 @@
+"""A checked model plus option values -> one Python module specialised for that game.
+
+The module holds plain functions over a `State`: `setup`, `legal` (every legal move as a tuple
+`(action, choice, ...)`), `apply` / `undo` with an undo log, `outcome`, `invariants` and
+`explain` (why a move is illegal). Options are constants, so a branch that an option rules out
+is not in the code at all; rays, attribute tables and the stack controller are precomputed
+tuples. `compile --show` prints the module.
+"""
+
+from __future__ import annotations
+
+import linecache
+from typing import Optional
+
+from attrs import define, field
+
+from ..dsl import ast
+from ..dsl import types as T
+from ..dsl.errors import Diagnostic, GameError, Reporter, RulesetError
+from ..dsl.model import Model
+from .translate import UNLIMITED, CheckFailed, Code, Translator, Writer, const
+from .world import World
+
+
+@define
+class ActionInfo:
+    index: int
+    name: str
+    fmt: str
+    choices: list  # (name, Type)
+    node: ast.Action
+
+
+@define
+class Compiled:
+    """One game, compiled: the generated source, its namespace, and what notation needs."""
+
+    model: Model
+    options: dict
+    world: World
+    source: str
+    namespace: dict
+    actions: list
+    invariant_texts: list
+    filename: str
+
+    def __getattr__(self, name):
+        try:
+            return self.namespace[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+
+# ---- options ---------------------------------------------------------------------------------
+
+
+def parse_option_value(opt: ast.Option, text, bounds) -> object:
+    """Turn a --set value (text or already a value) into the option's type, or raise GameError."""
+    kind = opt.type.kind if opt.type else "int"
+    if isinstance(text, str):
+        t = text.strip().lower()
+        if kind == "bool":
+            if t in ("true", "yes", "on", "1"):
+                return True
+            if t in ("false", "no", "off", "0"):
+                return False
+            raise GameError(f"option {opt.name!r} is true or false, not {text!r}")
+        if kind == "enum":
+            if t not in opt.type.values:
+                raise GameError(f"option {opt.name!r} is one of {', '.join(opt.type.values)}, not {text!r}")
+            return t
+        try:
+            value = int(t)
+        except ValueError:
+            raise GameError(f"option {opt.name!r} takes a whole number, not {text!r}") from None
+    else:
+        value = text
+    if kind in ("range", "int"):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise GameError(f"option {opt.name!r} takes a whole number, not {value!r}")
+        if bounds is not None and not bounds[0] <= value <= bounds[1]:
+            raise GameError(f"option {opt.name!r} must be between {bounds[0]} and {bounds[1]}, not {value}")
+    if kind == "bool" and not isinstance(value, bool):
+        raise GameError(f"option {opt.name!r} is true or false, not {value!r}")
+    return value
+
+
+def resolve_options(model: Model, overrides: dict, diagnostics: Optional[list] = None) -> dict:
+    """Option values in declaration order: defaults, then overrides, each checked against its type.
+
+    With `diagnostics` a list, problems in the ruleset's own defaults are appended to it (as the
+    checker wants); otherwise they raise. Bad overrides always raise GameError.
+    """
+    unknown = [k for k in overrides if k not in model.options]
+    if unknown:
+        from ..dsl.errors import did_you_mean
+
+        name = unknown[0]
+        hint = did_you_mean(name, model.options)
+        known = ", ".join(model.options) or "none"
+        raise GameError(f"unknown option {name!r}" + (f"; {hint}" if hint else "") + f" (options: {known})")
+    values: dict = {}
+    world = World(model, 0, 0)
+    for opt in model.options.values():
+        rep = model.reporter_for(opt)
+        tr = Translator(model, dict(values), world)
+        tr.context, tr.rep = "option", rep
+        try:
+            bounds = None
+            if opt.type is not None and opt.type.kind == "range":
+                lo = tr.expect(tr.expr(opt.type.lo, {}), T.INT, opt.type.lo, "the low end of the range")
+                hi = tr.expect(tr.expr(opt.type.hi, {}), T.INT, opt.type.hi, "the high end of the range")
+                if not (lo.const and hi.const):
+                    tr.fail(opt.type, "a range must be fixed")
+                if lo.value > hi.value:
+                    tr.fail(opt.type, f"the range {lo.value}..{hi.value} is empty", hint="write the low end first")
+                bounds = (lo.value, hi.value)
+            default = tr.expr(opt.default, {})
+            if not default.const:
+                tr.fail(opt.default, "an option's default must be fixed")
+            try:
+                value = parse_option_value(opt, default.value, bounds)
+            except GameError as e:
+                tr.fail(opt.default, f"the default does not fit: {e}")
+        except CheckFailed as e:
+            if diagnostics is None:
+                raise RulesetError([e.rep.make(e.pos, e.message, hint=e.hint)]) from None
+            diagnostics.append(e.rep.make(e.pos, e.message, hint=e.hint))
+            value = False if opt.type and opt.type.kind == "bool" else (bounds[0] if bounds else 0)
+        if opt.name in overrides:
+            value = parse_option_value(opt, overrides[opt.name], bounds)
+        values[opt.name] = value
+    # Checks: contradictions between options.
+    for chk in model.checks:
+        rep = model.reporter_for(chk)
+        tr = Translator(model, dict(values), world)
+        tr.context, tr.rep = "option", rep
+        try:
+            cond = tr.expect(tr.expr(chk.cond, {}), T.BOOL, chk.cond, "a check")
+            if not cond.const:
+                tr.fail(chk.cond, "a check may use only options")
+            if not cond.value:
+                if diagnostics is not None and not overrides:
+                    diagnostics.append(rep.make(chk.pos, f"the default options contradict a check: {chk.message}"))
+                elif diagnostics is None:
+                    shown = ", ".join(f"{k}={v}" for k, v in overrides.items())
+                    raise GameError(f"these options do not go together ({shown}): {chk.message}")
+        except CheckFailed as e:
+            if diagnostics is None:
+                raise RulesetError([e.rep.make(e.pos, e.message, hint=e.hint)]) from None
+            diagnostics.append(e.rep.make(e.pos, e.message, hint=e.hint))
+    return values
+
+
+# ---- the compiler ----------------------------------------------------------------------------
+
+
+class Compiler:
+    def __init__(self, model: Model, options: dict):
+        self.m = model
+        self.options = options
+        self.diagnostics: list = []
+
+    def error(self, e: CheckFailed) -> None:
+        rep = e.rep or next(iter(self.m.owner.values()))
+        self.diagnostics.append(rep.make(e.pos, e.message, hint=e.hint, expected=e.expected))
+
+    def attempt(self, fn, *args):
+        try:
+            return fn(*args)
+        except CheckFailed as e:
+            self.error(e)
+            return None
+
+    def board(self) -> World:
+        files = ranks = 1
+        tr = Translator(self.m, self.options, World(self.m, 0, 0))
+        tr.context = "board"
+        got = {}
+        for name, setting in self.m.board.items():
+            tr.rep = self.m.reporter_for(setting)
+            if name not in ("files", "ranks"):
+                self.error(CheckFailed(tr.rep, setting.pos, f"unknown board setting {name!r}",
+                                       hint="a grid board has files and ranks"))
+                continue
+            c = self.attempt(lambda: tr.expect(tr.expr(setting.value, {}), T.INT, setting.value, f"the number of {name}"))
+            if c is None:
+                continue
+            if not c.const:
+                self.error(CheckFailed(tr.rep, setting.value.pos, f"the number of {name} must be fixed"))
+            elif not 1 <= c.value <= 26:
+                self.error(CheckFailed(tr.rep, setting.value.pos, f"a board has 1 to 26 {name}, not {c.value}"))
+            else:
+                got[name] = c.value
+        if self.m.board_node is None and self.m.players:
+            rep = next(iter(self.m.owner.values()))
+            self.error(CheckFailed(rep, ast.Pos(1, 1), "the ruleset declares no board",
+                                   hint="add: board:\\n    files: 8\\n    ranks: 8"))
+        elif self.m.board_node is not None:
+            for name in ("files", "ranks"):
+                if name not in got and name not in self.m.board:
+                    self.error(CheckFailed(self.m.reporter_for(self.m.board_node), self.m.board_node.pos,
+                                           f"the board needs a number of {name}"))
+        files, ranks = got.get("files", 1), got.get("ranks", 1)
+        return World(self.m, files, ranks)
+
+    def compile(self, filename: str) -> Optional[Compiled]:
+        m = self.m
+        world = self.board()
+        world.build_pieces()
+        world.build_slots()
+        tr = Translator(m, self.options, world)
+        out = Writer()
+        # The end block first: whether it tests repetition decides if moves keep a position hash.
+        end_w = Writer()
+        end_w.depth = 1
+        if m.end is not None:
+            tr.context, tr.rep = "end", m.reporter_for(m.end)
+            self.attempt(tr.block, m.end.body, {}, end_w)
+        world.hashing = tr.uses_repetition
+        ctrl = self.control(tr, world)
+        actions = self.action_infos(tr)
+        legal_src = self.legal(tr, actions)
+        do_src = [self.apply_fn(tr, a) for a in actions]
+        explain_src = [self.explain_fn(tr, a) for a in actions]
+        setup_src = self.setup(tr)
+        inv_src = self.invariants(tr)
+        counters_src = self.counter_inits(tr, world)
+        heur_src = self.heuristic(tr)
+        if self.diagnostics:
+            return None
+
+        w = out
+        w.line(f"# Generated by ziggurat from {', '.join(repr(f) for f in m.files)}. Do not edit.")
+        w.line(f"# Options: {', '.join(f'{k}={v!r}' for k, v in self.options.items()) or 'none'}")
+        w.line("")
+        w.line(f"NCELLS = {world.ncells}; FILES = {world.files}; RANKS = {world.ranks}")
+        w.line(f"NPLAYERS = {len(m.players)}; NZONES = {len(world.zone_names)}; NCOUNTERS = {len(world.counter_names)}")
+        w.line(f"HASHING = {world.hashing!r}; UNLIMITED = {UNLIMITED}")
+        w.line("ALLCELLS = range(NCELLS); ALLPLAYERS = range(NPLAYERS)")
+        w.line(f"NEXT = {tuple((p + 1) % max(1, len(m.players)) for p in range(len(m.players)))!r}")
+        w.line(f"SIDEKEY = {tuple(hash((4, p)) for p in range(len(m.players)))!r}")
+        w.line(f"CTRL = {ctrl!r}")
+        for name, table in world.attr_tables.items():
+            w.line(f"{world.attr_table_name(name)} = {table!r}")
+            a = m.attributes[name]
+            if a.numbers != list(range(len(a.numbers))):
+                w.line(f"VIDX_{name} = {dict((n, i) for i, n in enumerate(a.numbers))!r}")
+        for t in world.tables.values():
+            w.line(f"{t.pyname} = {world.table_constant(t)!r}")
+        body = "\n".join([legal_src, *do_src, *explain_src, setup_src, inv_src, counters_src, heur_src])
+        for const_name in ("RANK", "FILE", "CORNER", "EDGE", "RAYS", "NEIGH", "LINES", "STEP", "DIST"):
+            if const_name + "[" in body or const_name in ("RANK", "FILE"):
+                w.line(f"{const_name} = {getattr(world, const_name)!r}")
+        w.line("")
+        w.lines.append(body)
+        w.line(f"DO = ({', '.join(f'do_{a.index}' for a in actions)},)")
+        w.line(f"EXPLAIN = ({', '.join(f'explain_{a.index}' for a in actions)},)")
+        w.line("")
+        self.apply_undo(w, world)
+        w.line("def outcome(st, moves):")
+        with w.indent():
+            w.line("cells = st.cells; zones = st.zones; counters = st.counters")
+            w.line("mover = st.side; ply = st.ply; seen = st.seen")
+        w.lines.extend(end_w.lines)
+        w.line("    return None")
+        source = w.text()
+        namespace = {"__name__": "ziggurat_generated", "_ray": _ray}
+        code = compile(source, filename, "exec")
+        linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+        exec(code, namespace)
+        return Compiled(m, dict(self.options), world, source, namespace, actions,
+                        [i.text for i in m.invariants], filename)
+
+    # ---- pieces: who controls a stack -----------------------------------------------------------
+
+    def control(self, tr: Translator, world: World) -> tuple:
+        m = self.m
+        if m.control is None:
+            owner = next((a for a in m.attributes.values() if a.players), None)
+            if owner is None:
+                return tuple(-1 for _ in range(world.npieces))
+            return world.attr_tables[owner.name]
+        tr.context, tr.rep = "table", m.reporter_for(m.control)
+        out = []
+        for code in range(world.npieces):
+            c = self.attempt(tr.expr, m.control.expr, {"top": const(code, T.PIECE)})
+            if c is None:
+                return tuple(-1 for _ in range(world.npieces))
+            if c.type not in (T.PLAYER,) or not c.const:
+                self.error(CheckFailed(tr.rep, m.control.expr.pos,
+                                       f"control must name a player from the top piece alone, not a {c.type}",
+                                       hint="for example: control: top.owner"))
+                return tuple(-1 for _ in range(world.npieces))
+            out.append(c.value)
+        return tuple(out)
+
+    # ---- actions ----------------------------------------------------------------------------
+
+    def action_infos(self, tr: Translator) -> list:
+        infos = []
+        for i, a in enumerate(self.m.actions.values()):
+            choices = []
+            rep = self.m.reporter_for(a)
+            names = set()
+            for c in a.choices:
+                if c.name in names:
+                    rep.error(c.pos, f"{a.name}: choice {c.name!r} is made twice")
+                names.add(c.name)
+                choices.append([c.name, None])
+            fmt = a.fmt if a.fmt is not None else " ".join([a.name] + ["{" + c.name + "}" for c in a.choices])
+            infos.append(ActionInfo(i, a.name, fmt, choices, a))
+            self._check_format(a, fmt, names, rep)
+        self.diagnostics.extend(d for r in {id(r): r for r in self.m.owner.values()}.values()
+                                for d in r.diagnostics if d not in self.diagnostics)
+        for r in {id(r): r for r in self.m.owner.values()}.values():
+            r.diagnostics.clear()
+        return infos
+
+    def _check_format(self, a, fmt, names, rep):
+        import string
+
+        try:
+            fields = [f for _, f, _, _ in string.Formatter().parse(fmt) if f is not None]
+        except ValueError as e:
+            rep.error(a.pos, f"the notation of action {a.name!r} is malformed: {e}",
+                      hint='write choices in braces: "{from}-{to}"')
+            return
+        for f in fields:
+            if f not in names:
+                rep.error(a.pos, f"the notation of action {a.name!r} names {f!r}, which is not one of its choices",
+                          hint=f"its choices are: {', '.join(sorted(names)) or 'none'}")
+        for n in names:
+            if n not in fields:
+                rep.error(a.pos, f"the notation of action {a.name!r} leaves out the choice {n!r}, "
+                          "so two different moves would print the same",
+                          hint=f'add {{{n}}} to "{fmt}"')
+
+    def _prologue(self, w: Writer, effects: bool = False) -> None:
+        w.line("cells = st.cells; zones = st.zones; counters = st.counters")
+        w.line("mover = st.side; ply = st.ply")
+        if effects:
+            w.line("seats = st.seats; log = st.log; h = st.h; nxt = NEXT[mover]")
+
+    def legal(self, tr: Translator, actions: list) -> str:
+        w = Writer()
+        w.line("def legal(st):")
+        with w.indent():
+            self._prologue(w)
+            w.line("out = []; add = out.append")
+            groups = {}
+            for a in actions:
+                groups.setdefault(-1e9 if a.node.is_fallback else -a.node.priority, []).append(a)
+            keys = sorted(groups)
+            for gi, key in enumerate(keys):
+                if gi:
+                    w.line("if out:")
+                    w.line("    return out")
+                for a in groups[key]:
+                    tr.rep = self.m.reporter_for(a.node)
+                    tr.context = "action"
+                    w.line(f"# action {a.name}", a.node.pos.line)
+                    self.attempt(self._choices, tr, a, list(a.node.items), 0, {}, w)
+            w.line("return out")
+        return w.text()
+
+    def _choices(self, tr, a: ActionInfo, items, i, scope, w: Writer):
+        if i == len(items):
+            items = [str(a.index)] + [scope[n].src for n, _ in a.choices]
+            w.line(f"add(({', '.join(items)},))")
+            return
+        it = items[i]
+        line = it.pos.line
+        if isinstance(it, ast.When):
+            cond = tr.expect(tr.expr(it.cond, scope), T.BOOL, it.cond, "a 'when' condition")
+            if cond.const:
+                if cond.value:
+                    self._choices(tr, a, items, i + 1, scope, w)
+                return
+            w.line(f"if {cond.src}:", line)
+            with w.indent():
+                self._choices(tr, a, items, i + 1, scope, w)
+        elif isinstance(it, ast.Let):
+            c = tr.expr(it.value, scope)
+            scope = dict(scope)
+            if c.const:
+                scope[it.name] = c
+            else:
+                var = "v_" + it.name
+                w.line(f"{var} = {c.src}", line)
+                scope[it.name] = Code(var, c.type)
+            self._choices(tr, a, items, i + 1, scope, w)
+        elif isinstance(it, ast.Require):
+            cond = tr.expect(tr.expr(it.cond, scope), T.BOOL, it.cond, "a 'require' condition")
+            if cond.const:
+                if cond.value:
+                    self._choices(tr, a, items, i + 1, scope, w)
+                return
+            w.line(f"if {cond.src}:", line)
+            with w.indent():
+                self._choices(tr, a, items, i + 1, scope, w)
+        elif isinstance(it, ast.Choice):
+            self._choice(tr, a, items, i, scope, w)
+        else:
+            self._choices(tr, a, items, i + 1, scope, w)
+
+    def _record_choice_type(self, a: ActionInfo, name: str, typ: T.Type, node):
+        for entry in a.choices:
+            if entry[0] == name:
+                if typ not in (T.CELL, T.INT, T.PLAYER, T.DIR, T.PIECE) and typ.name != "enum":
+                    raise CheckFailed(self.m.reporter_for(a.node), node.pos,
+                                      f"a choice must be a cell, number, player, direction, piece or value, not a {typ}")
+                entry[1] = typ
+
+    def _choice(self, tr, a, items, i, scope, w: Writer):
+        it: ast.Choice = items[i]
+        var = "v_" + it.name
+        line = it.pos.line
+        inner = dict(scope)
+        dom = it.domain
+        if isinstance(dom, ast.Call) and dom.func == "ray" and dom.func not in self.m.defs:
+            if len(dom.args) != 3:
+                tr.fail(dom, "ray() takes 3 arguments: from, directions, how far")
+            frm = tr.expect(tr.expr(dom.args[0], scope), T.CELL, dom.args[0], "argument 1 of ray()")
+            dirs = tr.expect(tr.expr(dom.args[1], scope), T.DIRSET, dom.args[1], "argument 2 of ray()")
+            reach = tr.expect(tr.expr(dom.args[2], scope), T.INT, dom.args[2], "argument 3 of ray()")
+            self._record_choice_type(a, it.name, T.CELL, it)
+            inner[it.name] = Code(var, T.CELL)
+            r = w.fresh("r")
+            w.line(f"for {r} in RAYS[{dirs.src}][{frm.src}]:", line)
+            with w.indent():
+                if reach.const and reach.value >= UNLIMITED:
+                    w.line(f"for {var} in {r}:")
+                else:
+                    w.line(f"for {var} in {r}[:{reach.src}]:")
+                with w.indent():
+                    self._choice_body(tr, a, items, i, it, inner, w)
+                    w.line(f"if cells[{var}]:")
+                    w.line("    break")
+            return
+        d = tr.expr(dom, scope)
+        elem = T.element(d.type)
+        if elem is None or d.type == T.DIRSET and False:
+            tr.fail(dom, f"a choice is made from a list, a range or cells, not a {d.type}")
+        self._record_choice_type(a, it.name, elem, it)
+        inner[it.name] = Code(var, elem)
+        src = f"zones[{d.src}]" if d.type == T.ZONE else d.src
+        w.line(f"for {var} in {src}:", line)
+        with w.indent():
+            self._choice_body(tr, a, items, i, it, inner, w)
+
+    def _choice_body(self, tr, a, items, i, it, inner, w):
+        if it.cond is not None:
+            cond = tr.expect(tr.expr(it.cond, inner), T.BOOL, it.cond, "a 'where' condition")
+            if cond.const and not cond.value:
+                w.line("pass")
+                return
+            if not cond.const:
+                w.line(f"if {cond.src}:")
+                with w.indent():
+                    self._choices(tr, a, items, i + 1, inner, w)
+                return
+        self._choices(tr, a, items, i + 1, inner, w)
+
+    def _bind_choices(self, a: ActionInfo, w: Writer) -> dict:
+        scope = {}
+        for k, (name, typ) in enumerate(a.choices):
+            var = "v_" + name
+            w.line(f"{var} = m[{k + 1}]")
+            scope[name] = Code(var, typ or T.ANY)
+        return scope
+
+    def apply_fn(self, tr: Translator, a: ActionInfo) -> str:
+        w = Writer()
+        w.line(f"def do_{a.index}(st, m):  # action {a.name}", a.node.pos.line)
+        with w.indent():
+            self._prologue(w, effects=True)
+            scope = self._bind_choices(a, w)
+            tr.rep = self.m.reporter_for(a.node)
+            needed = names_used(a.node.effects)
+            lets = [it for it in a.node.items if isinstance(it, ast.Let)]
+            for it in reversed(lets):  # a let the effects need may need earlier lets
+                if it.name in needed:
+                    needed |= names_used([it.value])
+            for it in lets:
+                if it.name in needed:
+                    tr.context = "action"
+                    self.attempt(tr.stmt, it, scope, w)
+            tr.context = "effects"
+            self.attempt(tr.block, a.node.effects, scope, w)
+            w.line("st.h = h")
+            w.line("return nxt")
+        return w.text()
+
+    def explain_fn(self, tr: Translator, a: ActionInfo) -> str:
+        """explain_N(st, m): None when move m is legal here, else the reason it is not."""
+        w = Writer()
+        rep = self.m.reporter_for(a.node)
+        w.line(f"def explain_{a.index}(st, m):  # action {a.name}", a.node.pos.line)
+        with w.indent():
+            self._prologue(w)
+            scope = {}
+            tr.rep, tr.context = rep, "action"
+            for it in a.node.items:
+                try:
+                    self._explain_item(tr, a, it, scope, w, rep)
+                except CheckFailed:
+                    break  # already reported while generating legal()
+            w.line("return None")
+        return w.text()
+
+    def _explain_item(self, tr, a, it, scope, w, rep):
+        line = it.pos.line
+        if isinstance(it, ast.When):
+            cond = tr.expr(it.cond, scope)
+            w.line(f"if not {cond.src}:", line)
+            w.line(f"    return {('not now: ' + rep.snippet(it.cond.pos))!r}")
+        elif isinstance(it, ast.Let):
+            tr.stmt(it, scope, w)
+        elif isinstance(it, ast.Require):
+            cond = tr.expr(it.cond, scope)
+            msg = it.message or ("it must hold that " + rep.snippet(it.cond.pos))
+            w.line(f"if not {cond.src}:", line)
+            w.line(f"    return {msg!r}")
+        elif isinstance(it, ast.Choice):
+            k = [n for n, _ in a.choices].index(it.name)
+            typ = a.choices[k][1] or T.ANY
+            var = "v_" + it.name
+            w.line(f"{var} = m[{k + 1}]", line)
+            dom = it.domain
+            if isinstance(dom, ast.Call) and dom.func == "ray" and len(dom.args) == 3:
+                frm, dirs, reach = (tr.expr(x, scope) for x in dom.args)
+                src = f"_ray(cells, RAYS[{dirs.src}][{frm.src}], {reach.src})"
+            else:
+                d = tr.expr(dom, scope)
+                src = f"zones[{d.src}]" if d.type == T.ZONE else d.src
+            w.line(f"if {var} not in {src}:")
+            w.line(f"    return {(it.message or f'{it.name} must be in ' + rep.snippet(dom.pos))!r}")
+            scope[it.name] = Code(var, typ)
+            if it.cond is not None:
+                cond = tr.expr(it.cond, scope)
+                msg = it.message or f"{it.name}: it must hold that " + rep.snippet(it.cond.pos)
+                w.line(f"if not {cond.src}:")
+                w.line(f"    return {msg!r}")
+
+    def apply_undo(self, w: Writer, world: World) -> None:
+        w.line("def apply(st, m):")
+        with w.indent():
+            w.line("st.trail.append((len(st.log), st.side, st.ply, st.h))")
+            w.line("nxt = DO[m[0]](st, m)")
+            w.line("st.side = nxt; st.ply += 1")
+            if world.hashing:
+                w.line("k = st.h ^ SIDEKEY[nxt]; seen = st.seen; seen[k] = seen.get(k, 0) + 1")
+        w.line("")
+        w.line("def undo(st):")
+        with w.indent():
+            if world.hashing:
+                w.line("k = st.h ^ SIDEKEY[st.side]; seen = st.seen; c = seen[k] - 1")
+                w.line("if c:")
+                w.line("    seen[k] = c")
+                w.line("else:")
+                w.line("    del seen[k]")
+            w.line("mark, st.side, st.ply, st.h = st.trail.pop()")
+            w.line("log = st.log")
+            w.line("while len(log) > mark:")
+            w.line("    lst, i, old = log.pop()")
+            w.line("    lst[i] = old")
+        w.line("")
+
+    def setup(self, tr: Translator) -> str:
+        w = Writer()
+        w.line("def setup(st, rng):")
+        with w.indent():
+            w.line("cells = st.cells; zones = st.zones; counters = st.counters")
+            w.line("seats = st.seats; log = []; h = 0")
+            tr.context = "setup"
+            for s in self.m.setup:
+                tr.rep = self.m.reporter_for(s)
+                self.attempt(tr.block, s.body, {}, w)
+            w.line("return None")
+        return w.text()
+
+    def counter_inits(self, tr: Translator, world: World) -> str:
+        w = Writer()
+        w.line("def counter_inits():")
+        with w.indent():
+            values = []
+            tr.context = "option"
+            for node in world.counter_init:
+                tr.rep = self.m.reporter_for(next(c for c in self.m.counters.values() if c.init is node))
+                c = self.attempt(tr.expr, node, {})
+                values.append(c.value if c is not None and c.const else 0)
+            w.line(f"return {values!r}")
+        return w.text()
+
+    def invariants(self, tr: Translator) -> str:
+        w = Writer()
+        w.line("def invariants(st):")
+        with w.indent():
+            self._prologue(w)
+            w.line("bad = []")
+            tr.context = "invariant"
+            for k, inv in enumerate(self.m.invariants):
+                tr.rep = self.m.reporter_for(inv)
+                c = self.attempt(lambda: tr.expect(tr.expr(inv.expr, {}), T.BOOL, inv.expr, "an invariant"))
+                if c is not None:
+                    w.line(f"if not {c.src}:", inv.pos.line)
+                    w.line(f"    bad.append({k})")
+            w.line("return bad")
+        return w.text()
+
+    def heuristic(self, tr: Translator) -> str:
+        w = Writer()
+        w.line("def heuristic(st):")
+        with w.indent():
+            if self.m.heuristic is None:
+                w.line("return None")
+            else:
+                self._prologue(w)
+                tr.context, tr.rep = "invariant", self.m.reporter_for(self.m.heuristic)
+                c = self.attempt(lambda: tr.expect(tr.expr(self.m.heuristic.expr, {}), T.INT,
+                                                   self.m.heuristic.expr, "a heuristic"))
+                w.line(f"return {c.src if c else 0}")
+        return w.text()
+
+
+def _ray(cells, rays, reach):
+    """The cells a slide can reach along each ray: up to `reach` steps, stopping on the first occupied."""
+    out = []
+    for r in rays:
+        for c in r[:reach]:
+            out.append(c)
+            if cells[c]:
+                break
+    return out
+
+
+def names_used(nodes) -> set:
+    """Every Name id mentioned under the given nodes (for deciding which lets an effect needs)."""
+    found = set()
+
+    def walk(x):
+        if isinstance(x, ast.Name):
+            found.add(x.id)
+        elif isinstance(x, (tuple, list)):
+            for y in x:
+                walk(y)
+        elif hasattr(x, "__attrs_attrs__"):
+            for f in x.__attrs_attrs__:
+                if f.name != "pos":
+                    walk(getattr(x, f.name))
+
+    walk(list(nodes))
+    return found

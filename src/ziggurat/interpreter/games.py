@@ -1,0 +1,41 @@
+"""Loading a game: find the ruleset, check it, compile it at the chosen options (cached)."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from ..dsl.errors import RulesetError
+from ..dsl.loader import load_files, load_model
+from .compiler import Compiler, resolve_options
+from .runtime import Game
+
+_CACHE: dict = {}
+
+
+def _key(name_or_path: str, text, options: dict) -> tuple:
+    files = load_files(name_or_path, text)
+    digest = hashlib.sha256("\0".join(r.path + "\0" + r.source for r, _ in files).encode()).hexdigest()
+    return digest, tuple(sorted((k, str(v)) for k, v in options.items()))
+
+
+def load(name_or_path: str, options: dict | None = None, *, text: str | None = None) -> Game:
+    """The game of a ruleset (a shipped name like 'stacktics', or a path) at the given options.
+
+    Options may be values or text ('3', 'true'); they are checked against their declared types
+    and ranges. Raises RulesetError for a broken ruleset and GameError for bad options.
+    """
+    options = dict(options or {})
+    key = _key(name_or_path, text, options)
+    if key in _CACHE:
+        return _CACHE[key]
+    model = load_model(name_or_path, text)
+    values = resolve_options(model, options)
+    compiler = Compiler(model, values)
+    stem = Path(model.files[-1]).stem
+    compiled = compiler.compile(f"<ziggurat {stem} {key[0][:12]}>")
+    if compiled is None:
+        raise RulesetError(compiler.diagnostics)
+    game = Game(compiled, stem)
+    _CACHE[key] = game
+    return game

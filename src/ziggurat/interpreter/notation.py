@@ -1,0 +1,217 @@
+"""Text for moves and positions, generated from what the ruleset declares; both round-trip.
+
+A move prints through its action's format ("{from}:{level}-{to}"). A position prints as
+
+    <side> <ply> | <cell>=<stack> ... | <zone>=<pieces> <counter>=<n> ... [| seats=<side>,...]
+
+where a stack is its pieces' codes from the bottom up (each piece code joins the code of every
+attribute, in declaration order: `S3` = owner south, size 3). The seats field appears only when
+the players have changed sides (the pie rule): it lists, seat by seat, the side each one plays.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+
+from ..dsl import types as T
+from ..dsl.errors import GameError, did_you_mean
+from .world import DIRECTION_NAMES
+
+
+class Notation:
+    def __init__(self, game):
+        self.game = game
+        w = game.world
+        self.world = w
+        self.cell_names = [w.cell_name(c) for c in range(w.ncells)]
+        self.cell_index = {n: i for i, n in enumerate(self.cell_names)}
+        self.piece_codes = w.piece_by_text()
+        self.piece_width = w.piece_width()
+        self.players = list(game.players)
+        m = game.compiled.model
+        self.value_names = {a.name: dict(zip(a.numbers, a.values)) for a in m.attributes.values()}
+        self.value_numbers = {a.name: dict(zip(a.values, a.numbers)) for a in m.attributes.values()}
+
+    # ---- values -----------------------------------------------------------------------------
+
+    def value_text(self, typ: T.Type, v) -> str:
+        if typ == T.CELL:
+            return self.cell_names[v]
+        if typ == T.PLAYER:
+            return self.players[v]
+        if typ == T.DIR:
+            return DIRECTION_NAMES[v]
+        if typ == T.PIECE:
+            return self.world.piece_text(v)
+        if typ is not None and typ.name == "enum":
+            return self.value_names[typ.attr][v]
+        return str(v)
+
+    def parse_value(self, typ: T.Type, text: str):
+        if typ == T.CELL:
+            if text not in self.cell_index:
+                raise GameError(f"{text!r} is not a cell of this {self.world.files}x{self.world.ranks} board")
+            return self.cell_index[text]
+        if typ == T.PLAYER:
+            if text not in self.players:
+                raise GameError(f"{text!r} is not a player" + _hint(text, self.players))
+            return self.players.index(text)
+        if typ == T.DIR:
+            return DIRECTION_NAMES.index(text)
+        if typ == T.PIECE:
+            if text not in self.piece_codes:
+                raise GameError(f"{text!r} is not a piece code")
+            return self.piece_codes[text]
+        if typ is not None and typ.name == "enum":
+            names = self.value_numbers[typ.attr]
+            if text not in names:
+                raise GameError(f"{text!r} is not a {typ.attr}" + _hint(text, names))
+            return names[text]
+        try:
+            return int(text)
+        except ValueError:
+            raise GameError(f"{text!r} is not a number") from None
+
+    _PATTERNS = {"cell": r"[a-z]+[0-9]+", "int": r"-?[0-9]+"}
+
+    def pattern(self, typ) -> str:
+        if typ == T.CELL:
+            return self._PATTERNS["cell"]
+        if typ == T.INT or typ is None:
+            return self._PATTERNS["int"]
+        return r"[A-Za-z0-9_]+"
+
+    # ---- moves ------------------------------------------------------------------------------
+
+    def move_text(self, move) -> str:
+        action = self.game.actions[move[0]]
+        values = {name: self.value_text(typ, v) for (name, typ), v in zip(action.choices, move[1:])}
+        return action.fmt.format(**values)
+
+    def decode(self, text: str) -> list:
+        """Every (action, move) the text could mean, legal or not."""
+        found = []
+        for a in self.game.actions:
+            regex = ""
+            for literal, field, _, _ in string.Formatter().parse(a.fmt):
+                regex += re.escape(literal)
+                if field is not None:
+                    typ = dict((n, t) for n, t in a.choices)[field]
+                    regex += f"(?P<{_group(field)}>{self.pattern(typ)})"
+            mt = re.fullmatch(regex, text)
+            if mt:
+                try:
+                    move = (a.index,) + tuple(self.parse_value(t, mt.group(_group(n))) for n, t in a.choices)
+                except GameError as e:
+                    found.append((a, e))
+                    continue
+                found.append((a, move))
+        return found
+
+    def parse_move(self, state, text: str) -> tuple:
+        text = " ".join(str(text).split())
+        legal = {self.move_text(m): m for m in state.moves()}
+        if text in legal:
+            return legal[text]
+        if state.is_terminal():
+            out = state.outcome()
+            raise GameError(f"{text!r}: the game is over ({out.reason or out.kind})")
+        decoded = self.decode(text)
+        moves = [m for _, m in decoded if isinstance(m, tuple)]
+        if moves:
+            raise GameError(f"{text!r} is not legal here: {state.explain(moves[0])}")
+        errors = [m for _, m in decoded if isinstance(m, GameError)]
+        if errors:
+            raise GameError(f"{text!r}: {errors[0]}")
+        forms = ", ".join(repr(a.fmt) for a in self.game.actions)
+        example = next(iter(legal), None)
+        raise GameError(f"{text!r} is not a move of {self.game.title}: moves are written {forms}"
+                        + (f", for example {example!r}" if example else ""))
+
+    # ---- positions --------------------------------------------------------------------------
+
+    def position_text(self, st) -> str:
+        w = self.world
+        cells = " ".join(f"{self.cell_names[c]}={''.join(w.piece_text(p) for p in s)}"
+                         for c, s in enumerate(st.cells) if s)
+        zones = [f"{n}={''.join(w.piece_text(p) for p in z)}" for n, z in zip(w.zone_names, st.zones)]
+        counters = [f"{n}={v}" for n, v in zip(w.counter_names, st.counters)]
+        out = f"{self.players[st.side]} {st.ply} | {cells} | {' '.join(zones + counters)}"
+        if st.seats != list(range(len(self.players))):
+            by_seat = sorted(range(len(self.players)), key=lambda side: st.seats[side])
+            out += " | seats=" + ",".join(self.players[s] for s in by_seat)
+        return out
+
+    def parse_position(self, text: str):
+        fields = [f.strip() for f in text.split("|")]
+        if len(fields) < 2 or len(fields) > 4:
+            raise GameError("a position is written '<side> <ply> | <cell>=<stack> ... | <zone>=<pieces> ...'"
+                            f", not {text!r}")
+        head = fields[0].split()
+        if len(head) != 2:
+            raise GameError(f"a position starts with the side to move and the ply, like "
+                            f"'{self.players[0]} 0', not {fields[0]!r}")
+        if head[0] not in self.players:
+            raise GameError(f"{head[0]!r} is not a side of this game" + _hint(head[0], self.players))
+        try:
+            ply = int(head[1])
+        except ValueError:
+            raise GameError(f"the ply must be a number, not {head[1]!r}") from None
+        if ply < 0:
+            raise GameError("the ply cannot be negative")
+        st = self.game.empty_state()
+        st.side, st.ply = self.players.index(head[0]), ply
+        for item in fields[1].split():
+            name, eq, stack = item.partition("=")
+            if not eq:
+                raise GameError(f"a cell is written <cell>=<pieces>, not {item!r}")
+            if name not in self.cell_index:
+                raise GameError(f"{name!r} is not a cell of this {self.world.files}x{self.world.ranks} board")
+            st.cells[self.cell_index[name]] = self.pieces(stack, name)
+        zone_slots = {n: i for i, n in enumerate(self.world.zone_names)}
+        counter_slots = {n: i for i, n in enumerate(self.world.counter_names)}
+        for item in (fields[2].split() if len(fields) > 2 else []):
+            name, eq, value = item.partition("=")
+            if not eq:
+                raise GameError(f"a zone or counter is written <name>=<value>, not {item!r}")
+            if name in zone_slots:
+                st.zones[zone_slots[name]] = self.pieces(value, name)
+            elif name in counter_slots:
+                try:
+                    st.counters[counter_slots[name]] = int(value)
+                except ValueError:
+                    raise GameError(f"counter {name!r} holds a number, not {value!r}") from None
+            else:
+                raise GameError(f"{name!r} is neither a zone nor a counter"
+                                + _hint(name, list(zone_slots) + list(counter_slots)))
+        if len(fields) > 3 and fields[3]:
+            key, eq, value = fields[3].partition("=")
+            sides = value.split(",")
+            if key.strip() != "seats" or sorted(sides) != sorted(self.players):
+                raise GameError(f"the last field lists each seat's side, like 'seats={','.join(self.players[::-1])}'"
+                                f", not {fields[3]!r}")
+            for seat, side in enumerate(sides):
+                st.seats[self.players.index(side)] = seat
+        return st
+
+    def pieces(self, text: str, where: str) -> tuple:
+        k = self.piece_width
+        if len(text) % k:
+            raise GameError(f"{where}: {text!r} is not a list of {k}-character piece codes")
+        out = []
+        for i in range(0, len(text), k):
+            code = text[i:i + k]
+            if code not in self.piece_codes:
+                raise GameError(f"{where}: {code!r} is not a piece" + _hint(code, self.piece_codes))
+            out.append(self.piece_codes[code])
+        return tuple(out)
+
+
+def _group(name: str) -> str:
+    return "g_" + name
+
+
+def _hint(word, candidates) -> str:
+    h = did_you_mean(word, candidates)
+    return f"; {h}" if h else ""

@@ -1,0 +1,298 @@
+"""The game API shared by every ruleset: games, states, moves, outcomes, perft.
+
+A `Game` is a ruleset compiled at fixed option values. A `State` is one position of it, changed
+in place by `push(move)` and restored by `pop()`. Moves are tuples `(action, choice, ...)`;
+`state.move_text(m)` prints one and `state.parse_move(text)` reads it back.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Iterator, Optional
+
+from attrs import frozen
+
+from ..dsl.errors import GameError
+from .compiler import Compiled
+from . import notation
+
+
+@frozen
+class Outcome:
+    """How a game ended: the deciding rule, who it names, and a result per side (1, 0.5 or 0)."""
+
+    kind: str  # win / lose / draw
+    player: Optional[int]  # the side named by win / lose
+    reason: Optional[str]
+    results: tuple  # per side
+
+    def winners(self) -> tuple:
+        return tuple(i for i, r in enumerate(self.results) if r == 1)
+
+
+class Game:
+    """One ruleset at one set of option values, ready to play."""
+
+    def __init__(self, compiled: Compiled, name: str = ""):
+        self.compiled = compiled
+        self.name = name or compiled.model.title
+        self.title = compiled.model.title
+        self.options = dict(compiled.options)
+        self.players = tuple(compiled.model.players)
+        self.world = compiled.world
+        self.actions = compiled.actions
+        self.source = compiled.source
+        ns = compiled.namespace
+        self._legal, self._apply, self._undo = ns["legal"], ns["apply"], ns["undo"]
+        self._outcome, self._explain = ns["outcome"], ns["EXPLAIN"]
+        self._invariants, self._setup = ns["invariants"], ns["setup"]
+        self._heuristic = ns["heuristic"]
+        self._counter_inits = ns["counter_inits"]
+        self.invariant_texts = compiled.invariant_texts
+        self._notation = notation.Notation(self)
+
+    def __repr__(self) -> str:
+        opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
+        return f"<Game {self.name} ({opts})>"
+
+    def empty_state(self) -> "State":
+        w = self.world
+        st = State(self)
+        st.cells = [()] * w.ncells
+        st.zones = [()] * len(w.zone_names)
+        st.counters = list(self._counter_inits())
+        st.seats = list(range(len(self.players)))
+        return st
+
+    def new(self, seed: Optional[int] = None) -> "State":
+        """The start position; `seed` fixes any random setup (the same seed, the same setup)."""
+        st = self.empty_state()
+        st.seed = seed
+        self._setup(st, random.Random(seed))
+        st.reset_history()
+        return st
+
+    def position(self, text: str) -> "State":
+        """A state from position text (see `State.text`); 'start' is the start position."""
+        if text.strip() in ("", "start"):
+            return self.new()
+        st = self._notation.parse_position(text)
+        st.reset_history()
+        return st
+
+
+class LegalMoves:
+    """A lazy view of the legal moves of a state: iterate, `len`, `in`, `bool`, `count()`."""
+
+    def __init__(self, state: "State"):
+        self._state = state
+
+    def _list(self) -> list:
+        return self._state.moves()
+
+    def __iter__(self) -> Iterator[tuple]:
+        return iter(self._list())
+
+    def __len__(self) -> int:
+        return len(self._list())
+
+    def count(self) -> int:
+        return len(self._list())
+
+    def __bool__(self) -> bool:
+        return bool(self._list())
+
+    def __contains__(self, move) -> bool:
+        return tuple(move) in self._list()
+
+    def __repr__(self) -> str:
+        st = self._state
+        return f"<LegalMoves ({', '.join(st.move_text(m) for m in self._list())})>"
+
+
+class State:
+    """A position: the board, zones, counters, whose turn it is, and the history to undo."""
+
+    __slots__ = ("game", "cells", "zones", "counters", "side", "ply", "seats", "log", "trail", "h",
+                 "seen", "seed", "stack")
+
+    def __init__(self, game: Game):
+        self.game = game
+        self.cells: list = []
+        self.zones: list = []
+        self.counters: list = []
+        self.side = 0
+        self.ply = 0
+        self.seats: list = []
+        self.log: list = []
+        self.trail: list = []
+        self.h = 0
+        self.seen: dict = {}
+        self.seed: Optional[int] = None
+        self.stack: list = []  # the moves pushed, for pop() and records
+
+    # ---- history ----------------------------------------------------------------------------
+
+    def full_hash(self) -> int:
+        """The position hash from scratch; moves keep `h` up to date incrementally."""
+        h = 0
+        for tag, values in ((0, self.cells), (1, self.zones), (2, self.counters), (3, self.seats)):
+            for i, v in enumerate(values):
+                h ^= hash((tag, i, v))
+        return h
+
+    def reset_history(self) -> None:
+        self.log, self.trail, self.stack = [], [], []
+        self.h = self.full_hash() if self.game.world.hashing else 0
+        self.seen = {}
+        if self.game.world.hashing:
+            self.seen[self.h ^ self.game.compiled.namespace["SIDEKEY"][self.side]] = 1
+
+    # ---- the game API -----------------------------------------------------------------------
+
+    @property
+    def legal_moves(self) -> LegalMoves:
+        return LegalMoves(self)
+
+    def moves(self) -> list:
+        """Every legal move, as a list (empty when the game is over)."""
+        moves = self.game._legal(self)
+        if self.game._outcome(self, moves) is not None:
+            return []
+        return moves
+
+    def push(self, move) -> None:
+        """Play a move (assumed legal: check with `move in state.legal_moves`, or use `play`)."""
+        self.game._apply(self, tuple(move))
+        self.stack.append(tuple(move))
+
+    def pop(self) -> tuple:
+        """Take back the last move and return it."""
+        if not self.stack:
+            raise GameError("no move to take back")
+        self.game._undo(self)
+        return self.stack.pop()
+
+    def play(self, move_or_text) -> tuple:
+        """Play a move given as text or tuple after checking it is legal; GameError says why not."""
+        move = self.parse_move(move_or_text) if isinstance(move_or_text, str) else tuple(move_or_text)
+        if move not in self.moves():
+            raise GameError(self.explain(move))
+        self.push(move)
+        return move
+
+    @property
+    def mover(self) -> int:
+        """The side to move (an index into game.players)."""
+        return self.side
+
+    @property
+    def mover_name(self) -> str:
+        return self.game.players[self.side]
+
+    def seat_of(self, side: int) -> int:
+        return self.seats[side]
+
+    def outcome(self) -> Optional[Outcome]:
+        """How the game ended, or None while it goes on."""
+        moves = self.game._legal(self)
+        raw = self.game._outcome(self, moves)
+        if raw is None:
+            return None
+        kind, who, reason = raw
+        n = len(self.game.players)
+        if kind == "draw":
+            results = tuple(0.5 for _ in range(n))
+        elif kind == "win":
+            results = tuple(1 if i == who else 0 for i in range(n))
+        else:
+            results = tuple(0 if i == who else 1 for i in range(n))
+        return Outcome(kind, who, reason, results)
+
+    def is_terminal(self) -> bool:
+        return self.outcome() is not None
+
+    def copy(self) -> "State":
+        """An independent state with the same position and history."""
+        st = State(self.game)
+        st.cells, st.zones, st.counters = list(self.cells), list(self.zones), list(self.counters)
+        st.side, st.ply, st.seats, st.h = self.side, self.ply, list(self.seats), self.h
+        st.seed = self.seed
+        # The undo log refers to the lists it restores, so a copy replays its history instead.
+        st.seen = dict(self.seen)
+        st.log, st.trail, st.stack = [], [], []
+        return st
+
+    def invariant_failures(self) -> list:
+        """The texts of the ruleset's declared invariants that do not hold here."""
+        return [self.game.invariant_texts[i] for i in self.game._invariants(self)]
+
+    def heuristic(self) -> Optional[int]:
+        return self.game._heuristic(self)
+
+    # ---- notation ---------------------------------------------------------------------------
+
+    def move_text(self, move) -> str:
+        return self.game._notation.move_text(move)
+
+    def parse_move(self, text: str) -> tuple:
+        """The legal move written `text`; GameError explains a bad or illegal one."""
+        return self.game._notation.parse_move(self, text)
+
+    def explain(self, move) -> str:
+        """Why `move` is not legal here (or 'legal')."""
+        move = tuple(move)
+        if self.is_terminal():
+            return f"the game is over: {self.outcome().reason or self.outcome().kind}"
+        if move in self.moves():
+            return "legal"
+        if not move or not 0 <= move[0] < len(self.game.actions):
+            return f"{move!r} is not a move of this game"
+        action = self.game.actions[move[0]]
+        if len(move) != len(action.choices) + 1:
+            return f"a {action.name} move has {len(action.choices)} choices"
+        why = self.game._explain[move[0]](self, move)
+        if why is None:
+            return "another kind of move must be played first (an action of higher priority is possible)"
+        return why
+
+    def text(self) -> str:
+        return self.game._notation.position_text(self)
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def __repr__(self) -> str:
+        return f"<State {self.game.name}: {self.text()}>"
+
+
+def perft(state: State, depth: int) -> int:
+    """Leaves of the move tree to `depth` plies; a finished game has no moves (counts 0 below it)."""
+    if depth <= 0:
+        return 1
+    legal, apply, undo, outcome = state.game._legal, state.game._apply, state.game._undo, state.game._outcome
+
+    def rec(d: int) -> int:
+        moves = legal(state)
+        if outcome(state, moves) is not None:
+            return 0
+        if d == 1:
+            return len(moves)
+        n = 0
+        for m in moves:
+            apply(state, m)
+            n += rec(d - 1)
+            undo(state)
+        return n
+
+    return rec(depth)
+
+
+def divide(state: State, depth: int) -> list:
+    """perft split by first move: [(move text, leaves)]."""
+    out = []
+    for m in state.moves():
+        state.push(m)
+        out.append((state.game._notation.move_text(m), perft(state, depth - 1)))
+        state.pop()
+    return out

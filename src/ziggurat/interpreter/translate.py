@@ -1,0 +1,738 @@
+"""Rules expressions and statements to Python source, type-checked on the way.
+
+One walk does both jobs: every expression comes back as a `Code` (Python source, its type, and
+its value when it is a constant). Options are constants here, so whole branches of a ruleset fold
+away before Python ever sees them. Nothing from the ruleset reaches the output as raw text: names
+become `v_<name>` identifiers (the grammar allows only letters, digits and '_'), and every literal
+goes through `repr`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import operator
+from typing import Optional
+
+from attrs import define, field
+
+from ..dsl import ast
+from ..dsl import types as T
+from ..dsl.errors import Reporter, did_you_mean
+from ..dsl.model import BUILTIN_DIRSETS, BUILTIN_DIRECTIONS, Model
+
+UNLIMITED = 1 << 30
+
+
+class CheckFailed(Exception):
+    """A type or name error at a node; the compiler turns it into a Diagnostic."""
+
+    def __init__(self, rep: Reporter, pos, message, hint=None, expected=None):
+        super().__init__(message)
+        self.rep, self.pos, self.message, self.hint, self.expected = rep, pos, message, hint, expected
+
+
+@define
+class Code:
+    src: str
+    type: T.Type
+    const: bool = False
+    value: object = None
+
+
+def const(value, typ) -> Code:
+    return Code(repr(value), typ, True, value)
+
+
+NUMERIC = ("int",)
+
+
+def numeric(t: T.Type, model: Model) -> bool:
+    if t == T.INT:
+        return True
+    if t.name == "enum":
+        a = model.attributes.get(t.attr)
+        return bool(a and a.numeric)
+    return False
+
+
+@define
+class Writer:
+    """Lines of Python with indentation, each remembering the rules line it came from."""
+
+    lines: list = field(factory=list)
+    depth: int = 0
+    counter: itertools.count = field(factory=lambda: itertools.count(1))
+
+    def line(self, text: str, src_line: int = 0) -> None:
+        pad = "    " * self.depth
+        self.lines.append(pad + text + (f"  # rules:{src_line}" if src_line else ""))
+
+    def fresh(self, stem: str = "t") -> str:
+        return f"_{stem}{next(self.counter)}"
+
+    def indent(self):
+        writer = self
+
+        class _Indent:
+            def __enter__(self):
+                writer.depth += 1
+
+            def __exit__(self, *exc):
+                writer.depth -= 1
+
+        return _Indent()
+
+    def text(self) -> str:
+        return "\n".join(self.lines) + "\n"
+
+
+# Functions a rules expression may call: name -> (argument types, result type, template).
+# A template is a format string over the argument sources {0}, {1}, ...
+CELL_FUNCS = {
+    "height": ((T.CELL,), T.INT, "len(cells[{0}])"),
+    "top": ((T.CELL,), T.PIECE, "cells[{0}][-1]"),
+    "bottom": ((T.CELL,), T.PIECE, "cells[{0}][0]"),
+    "stack": ((T.CELL,), T.STACK, "cells[{0}]"),
+    "above": ((T.CELL, T.INT), T.STACK, "cells[{0}][{1}:]"),
+    "below": ((T.CELL, T.INT), T.STACK, "cells[{0}][:{1} - 1]"),
+    "empty": ((T.CELL,), T.BOOL, "(not cells[{0}])"),
+    "occupied": ((T.CELL,), T.BOOL, "(cells[{0}] != ())"),
+    "controller": ((T.CELL,), T.PLAYER, "(CTRL[cells[{0}][-1]] if cells[{0}] else -1)"),
+    "mine": ((T.CELL,), T.BOOL, "(cells[{0}] != () and CTRL[cells[{0}][-1]] == mover)"),
+    "theirs": ((T.CELL,), T.BOOL, "(cells[{0}] != () and -1 != CTRL[cells[{0}][-1]] != mover)"),
+    "corner": ((T.CELL,), T.BOOL, "CORNER[{0}]"),
+    "edge": ((T.CELL,), T.BOOL, "EDGE[{0}]"),
+    "ray": ((T.CELL, T.DIRSET, T.INT), T.list_of(T.CELL), "_ray(cells, RAYS[{1}][{0}], {2})"),
+    "neighbours": ((T.CELL, T.DIRSET), T.list_of(T.CELL), "NEIGH[{1}][{0}]"),
+    "line": ((T.CELL, T.DIRSET), T.list_of(T.CELL), "LINES[{1}][{0}]"),
+    "step": ((T.CELL, T.DIR), T.CELL, "STEP[{1}][{0}]"),
+    "on_board": ((T.CELL,), T.BOOL, "({0} >= 0)"),
+    "distance": ((T.CELL, T.CELL), T.INT, "DIST[{0}][{1}]"),
+}
+END_ONLY = {"repeated", "no_moves"}
+EFFECTS = {"move", "take", "place", "swap_seats", "extra_turn"}
+
+
+class Translator:
+    """Translates the expressions and statements of one model at one set of option values."""
+
+    def __init__(self, model: Model, consts: dict, world):
+        self.m = model
+        self.consts = consts  # option name -> value
+        self.world = world  # geometry and piece tables (compiler.World)
+        self.rep: Optional[Reporter] = None
+        self.context = "action"  # option, board, table, setup, action, effects, end, invariant
+        self.inlining: list = []
+        self.uses_repetition = False
+        self.uses_moves = False
+
+    # ---- errors ---------------------------------------------------------------------------
+
+    def fail(self, node, message, hint=None, expected=None):
+        raise CheckFailed(self.rep, getattr(node, "pos", None), message, hint, expected)
+
+    def expect(self, code: Code, want: T.Type, node, what: str) -> Code:
+        if self.compatible(code.type, want):
+            return code
+        self.fail(node, f"{what} must be a {want}, not a {code.type}")
+
+    def compatible(self, got: T.Type, want: T.Type) -> bool:
+        if got == want or got == T.ANY or want == T.ANY:
+            return True
+        if want == T.INT and numeric(got, self.m):
+            return True
+        if want == T.BOOL and got.name in ("list",):
+            return False
+        if got.name == "list" and want.name == "list":
+            return self.compatible(got.elem, want.elem)
+        if got == T.ZONE and want == T.STACK:
+            return True
+        return False
+
+    # ---- names ----------------------------------------------------------------------------
+
+    def names_in_scope(self, scope) -> list:
+        m = self.m
+        return (list(scope) + list(m.options) + list(m.players) + list(m.value_names())
+                + list(m.zones) + list(m.counters) + list(m.directions) + list(BUILTIN_DIRECTIONS)
+                + list(BUILTIN_DIRSETS) + ["cells", "players", "mover", "ply", "files", "ranks",
+                                           "unlimited", "true", "false", "no_moves"])
+
+    def name(self, node: ast.Name, scope: dict) -> Code:
+        n = node.id
+        m = self.m
+        if n in scope:
+            return scope[n]
+        if n in ("true", "false"):
+            return const(n == "true", T.BOOL)
+        if n in self.consts:
+            v = self.consts[n]
+            opt = m.options.get(n)
+            if opt is not None and opt.type is not None and opt.type.kind == "enum":
+                return Code(repr(v), T.STR, True, v)
+            return const(v, T.BOOL if isinstance(v, bool) else T.INT)
+        if n in m.options:
+            self.fail(node, f"option {n!r} is used before its value is known",
+                      hint="an option's default may use only the options declared above it")
+        if self.context == "option":
+            self.fail(node, f"unknown name {n!r} in an option", hint=did_you_mean(n, list(self.consts)) or
+                      "an option's value may use only numbers, true/false and earlier options")
+        if n in ("files", "ranks"):
+            return const(self.world.files if n == "files" else self.world.ranks, T.INT)
+        if self.context == "board":
+            self.fail(node, f"unknown name {n!r} in the board", hint=did_you_mean(n, list(self.consts)))
+        if n == "unlimited":
+            return const(UNLIMITED, T.INT)
+        if n in m.players:
+            return const(m.players.index(n), T.PLAYER)
+        vn = m.value_names()
+        if n in vn:
+            attr = m.attributes[vn[n]]
+            return const(attr.numbers[attr.values.index(n)], T.enum(attr.name))
+        if n in BUILTIN_DIRECTIONS:
+            return const(list(BUILTIN_DIRECTIONS).index(n), T.DIR)
+        if n in BUILTIN_DIRSETS:
+            return const(self.world.dirset(BUILTIN_DIRSETS[n]), T.DIRSET)
+        if n in m.directions:
+            d = m.directions[n]
+            saved = self.rep
+            self.rep = m.reporter_for(d)
+            try:
+                code = self.expr(d.expr, {})
+            finally:
+                self.rep = saved
+            return code
+        if n == "cells":
+            return Code("ALLCELLS", T.list_of(T.CELL), False)
+        if n == "players":
+            return Code("ALLPLAYERS", T.list_of(T.PLAYER), False)
+        if n in m.zones and not m.zones[n].per_player:
+            return const(self.world.zone_index[n], T.ZONE)
+        if n in m.counters and not m.counters[n].per_player:
+            return Code(f"counters[{self.world.counter_index[n]}]", T.INT)
+        if n in m.zones or n in m.counters:
+            self.fail(node, f"{n!r} is kept per player: write {n}[PLAYER]", hint=f"for example {n}[mover]")
+        if self.context in ("table",):
+            self.fail(node, f"unknown name {n!r} in a table", hint=did_you_mean(n, self.names_in_scope(scope)))
+        if self.context == "setup" and n in ("mover", "ply", "no_moves"):
+            self.fail(node, f"{n!r} has no meaning during setup")
+        if n == "mover":
+            return Code("mover", T.PLAYER)
+        if n == "ply":
+            return Code("ply", T.INT)
+        if n == "no_moves":
+            if self.context != "end":
+                self.fail(node, "'no_moves' can only be tested in the end block")
+            self.uses_moves = True
+            return Code("(not moves)", T.BOOL)
+        if n in m.tables:
+            self.fail(node, f"table {n!r} must be indexed: {n}[KEY]")
+        if n in m.defs:
+            self.fail(node, f"{n!r} is a def: call it with its arguments, {n}(...)")
+        self.fail(node, f"unknown name {n!r}", hint=did_you_mean(n, self.names_in_scope(scope)))
+
+    # ---- expressions ----------------------------------------------------------------------
+
+    def expr(self, node, scope: dict) -> Code:
+        method = getattr(self, "x_" + type(node).__name__, None)
+        if method is None:
+            self.fail(node, f"a {type(node).__name__.lower()} cannot be used here")
+        return method(node, scope)
+
+    def x_Num(self, node, scope):
+        return const(node.value, T.INT)
+
+    def x_Str(self, node, scope):
+        return const(node.value, T.STR)
+
+    def x_Name(self, node, scope):
+        return self.name(node, scope)
+
+    def x_Neg(self, node, scope):
+        c = self.expect(self.expr(node.operand, scope), T.INT, node, "'-' needs a number: its operand")
+        if c.const:
+            return const(-c.value, T.INT)
+        return Code(f"(-{c.src})", T.INT)
+
+    def x_Not(self, node, scope):
+        c = self.expect(self.expr(node.operand, scope), T.BOOL, node.operand, "the operand of 'not'")
+        if c.const:
+            return const(not c.value, T.BOOL)
+        return Code(f"(not {c.src})", T.BOOL)
+
+    def x_BoolOp(self, node, scope):
+        parts = []
+        for v in node.values:
+            c = self.expect(self.expr(v, scope), T.BOOL, v, f"each side of '{node.op}'")
+            parts.append(c)
+        # Fold constants: `false and x` is false, `true or x` is true, neutral ones vanish.
+        kept = []
+        for c in parts:
+            if c.const:
+                if node.op == "and" and not c.value:
+                    return const(False, T.BOOL)
+                if node.op == "or" and c.value:
+                    return const(True, T.BOOL)
+                continue
+            kept.append(c)
+        if not kept:
+            return const(node.op == "and", T.BOOL)
+        if len(kept) == 1:
+            return kept[0]
+        return Code("(" + f" {node.op} ".join(c.src for c in kept) + ")", T.BOOL)
+
+    _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv,
+              "%": operator.mod}
+
+    def x_BinOp(self, node, scope):
+        left, right = self.expr(node.left, scope), self.expr(node.right, scope)
+        if node.op == "+" and left.type == T.DIRSET and right.type == T.DIRSET:
+            if not (left.const and right.const):
+                self.fail(node, "direction sets can be joined only when both are fixed")
+            dirs = self.world.dirsets[left.value] + tuple(
+                d for d in self.world.dirsets[right.value] if d not in self.world.dirsets[left.value])
+            return const(self.world.dirset(dirs), T.DIRSET)
+        if node.op == "+" and T.is_list(left.type) and T.is_list(right.type):
+            if not self.compatible(left.type, right.type):
+                self.fail(node, f"cannot join a {left.type} and a {right.type}")
+            return Code(f"(tuple({left.src}) + tuple({right.src}))", left.type)
+        self.expect(left, T.INT, node.left, f"the left side of '{node.op}'")
+        self.expect(right, T.INT, node.right, f"the right side of '{node.op}'")
+        if node.op in ("//", "%") and right.const and right.value == 0:
+            self.fail(node.right, "division by zero")
+        if left.const and right.const:
+            return const(self._ARITH[node.op](left.value, right.value), T.INT)
+        return Code(f"({left.src} {node.op} {right.src})", T.INT)
+
+    _CMP = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+            ">": operator.gt, ">=": operator.ge}
+
+    def x_Compare(self, node, scope):
+        left, right = self.expr(node.left, scope), self.expr(node.right, scope)
+        op = node.op
+        if op in ("in", "not in"):
+            elem = T.element(right.type)
+            if elem is None:
+                self.fail(node.right, f"'{op}' needs a list or range on its right, not a {right.type}")
+            if not (self.compatible(left.type, elem) or self.compatible(elem, left.type)):
+                self.fail(node, f"a {left.type} is never in a {right.type}")
+            src = right.src
+            if right.type == T.ZONE:
+                src = f"zones[{right.src}]"
+            return Code(f"({left.src} {op} {src})", T.BOOL)
+        if op in ("<", "<=", ">", ">="):
+            self.expect(left, T.INT, node.left, f"the left side of '{op}'")
+            self.expect(right, T.INT, node.right, f"the right side of '{op}'")
+        else:
+            same = (self.compatible(left.type, right.type) or self.compatible(right.type, left.type)
+                    or (numeric(left.type, self.m) and numeric(right.type, self.m)))
+            if not same:
+                hint = None
+                if left.type.name == "enum" or right.type.name == "enum":
+                    hint = "compare a piece's attribute with a value of that attribute"
+                self.fail(node, f"comparing a {left.type} with a {right.type} is always false", hint=hint)
+        if left.const and right.const:
+            return const(self._CMP[op](left.value, right.value), T.BOOL)
+        return Code(f"({left.src} {op} {right.src})", T.BOOL)
+
+    def x_Ternary(self, node, scope):
+        cond = self.expect(self.expr(node.cond, scope), T.BOOL, node.cond, "the condition of 'if'")
+        a, b = self.expr(node.then, scope), self.expr(node.orelse, scope)
+        typ = a.type
+        if not (self.compatible(a.type, b.type) or self.compatible(b.type, a.type)):
+            if numeric(a.type, self.m) and numeric(b.type, self.m):
+                typ = T.INT
+            else:
+                self.fail(node, f"the two branches differ: a {a.type} and a {b.type}")
+        elif a.type == T.ANY:
+            typ = b.type
+        if cond.const:
+            return a if cond.value else b
+        return Code(f"({a.src} if {cond.src} else {b.src})", typ)
+
+    def x_Range(self, node, scope):
+        lo = self.expect(self.expr(node.lo, scope), T.INT, node.lo, "the start of a range")
+        hi = self.expect(self.expr(node.hi, scope), T.INT, node.hi, "the end of a range")
+        if lo.const and hi.const:
+            return Code(f"range({lo.value}, {hi.value + 1})", T.list_of(T.INT), True,
+                        tuple(range(lo.value, hi.value + 1)))
+        return Code(f"range({lo.src}, {hi.src} + 1)", T.list_of(T.INT))
+
+    def x_ListLit(self, node, scope):
+        items = [self.expr(i, scope) for i in node.items]
+        if not items:
+            return Code("()", T.list_of(T.ANY), True, ())
+        typ = items[0].type
+        for i, c in zip(node.items[1:], items[1:]):
+            if not self.compatible(c.type, typ):
+                self.fail(i, f"a list holds one kind of thing: this is a {c.type}, the first a {typ}")
+        if all(c.const for c in items):
+            value = tuple(c.value for c in items)
+            return Code(repr(value), T.list_of(typ), True, value)
+        return Code("(" + ", ".join(c.src for c in items) + ",)", T.list_of(typ))
+
+    def x_Attr(self, node, scope):
+        obj = self.expr(node.obj, scope)
+        if obj.type == T.CELL:
+            if node.name in ("rank", "file"):
+                table = "RANK" if node.name == "rank" else "FILE"
+                if obj.const:
+                    return const(getattr(self.world, table)[obj.value], T.INT)
+                return Code(f"{table}[{obj.src}]", T.INT)
+            self.fail(node, f"a cell has no {node.name!r}", hint="a cell has .rank and .file; its pieces are top(c), c[LEVEL]")
+        if obj.type == T.PIECE:
+            attr = self.m.attributes.get(node.name)
+            if attr is None:
+                self.fail(node, f"pieces have no attribute {node.name!r}",
+                          hint=did_you_mean(node.name, self.m.attributes) or
+                          "declared attributes: " + ", ".join(self.m.attributes))
+            typ = T.PLAYER if attr.players else T.enum(attr.name)
+            table = self.world.attr_table_name(attr.name)
+            if obj.const:
+                return const(self.world.attr_tables[attr.name][obj.value], typ)
+            return Code(f"{table}[{obj.src}]", typ)
+        self.fail(node, f"a {obj.type} has no attribute {node.name!r}")
+
+    def x_Index(self, node, scope):
+        if isinstance(node.obj, ast.Name):
+            n = node.obj.id
+            if n not in scope:
+                if n in self.m.tables:
+                    return self.table_lookup(self.m.tables[n], node, scope)
+                if n in self.m.zones and self.m.zones[n].per_player:
+                    p = self.expect(self.expr(node.index, scope), T.PLAYER, node.index, f"the index of zone {n!r}")
+                    base = self.world.zone_index[n]
+                    if p.const:
+                        return const(base + p.value, T.ZONE)
+                    return Code(f"({base} + {p.src})", T.ZONE)
+                if n in self.m.counters and self.m.counters[n].per_player:
+                    p = self.expect(self.expr(node.index, scope), T.PLAYER, node.index, f"the index of counter {n!r}")
+                    base = self.world.counter_index[n]
+                    return Code(f"counters[{base} + {p.src}]", T.INT)
+        obj = self.expr(node.obj, scope)
+        idx = self.expr(node.index, scope)
+        if obj.type == T.CELL:
+            self.expect(idx, T.INT, node.index, "a level")
+            return Code(f"cells[{obj.src}][{idx.src} - 1]", T.PIECE)
+        elem = T.element(obj.type)
+        if elem is not None and obj.type != T.DIRSET:
+            self.expect(idx, T.INT, node.index, "a position in a list")
+            src = f"zones[{obj.src}]" if obj.type == T.ZONE else obj.src
+            return Code(f"{src}[{idx.src} - 1]", elem)
+        self.fail(node, f"a {obj.type} cannot be indexed")
+
+    def table_lookup(self, table: ast.Table, node, scope) -> Code:
+        key = self.expr(node.index, scope)
+        compiled = self.world.table(self, table)
+        if not (self.compatible(key.type, compiled.key_type) or self.compatible(compiled.key_type, key.type)):
+            self.fail(node.index, f"table {table.name!r} is keyed by {compiled.key_type}, not {key.type}")
+        if key.const:
+            if key.value not in compiled.values:
+                self.fail(node.index, f"table {table.name!r} has no entry for this key")
+            return const(compiled.values[key.value], compiled.value_type)
+        return Code(f"{compiled.pyname}[{key.src}]", compiled.value_type)
+
+    def x_Comprehension(self, node, scope):
+        inner = dict(scope)
+        clauses = []
+        for f in node.fors:
+            it = self.expr(f.iter, inner)
+            elem = T.element(it.type)
+            if elem is None:
+                self.fail(f.iter, f"cannot loop over a {it.type}")
+            var = "v_" + f.var
+            inner = dict(inner)
+            inner[f.var] = Code(var, elem)
+            src = f"zones[{it.src}]" if it.type == T.ZONE else it.src
+            clause = f"for {var} in {src}"
+            if f.cond is not None:
+                cond = self.expect(self.expr(f.cond, inner), T.BOOL, f.cond, "a 'where' condition")
+                clause += f" if {cond.src}"
+            clauses.append(clause)
+        elt = self.expr(node.elt, inner)
+        gen = f"{elt.src} {' '.join(clauses)}"
+        fn = node.func
+        if fn == "sum":
+            self.expect(elt, T.INT, node.elt, "what 'sum' adds up")
+            return Code(f"sum({gen})", T.INT)
+        if fn in ("all", "any"):
+            self.expect(elt, T.BOOL, node.elt, f"what '{fn}' tests")
+            return Code(f"{fn}({gen})", T.BOOL)
+        if fn == "count":
+            self.expect(elt, T.BOOL, node.elt, "what 'count' tests")
+            return Code(f"sum(1 for _ in ({gen}) if _)", T.INT)
+        if fn in ("min", "max"):
+            self.expect(elt, T.INT, node.elt, f"what '{fn}' compares")
+            return Code(f"{fn}(({gen}), default=0)", T.INT)
+        if fn == "list":
+            return Code(f"tuple({gen})", T.list_of(elt.type))
+        self.fail(node, f"{fn!r} cannot take a 'for' clause", hint="use sum, count, all, any, min, max or list")
+
+    def x_Call(self, node, scope):
+        fn = node.func
+        args = node.args
+        if fn in self.m.defs:
+            return self.inline(self.m.defs[fn], node, scope)
+        if fn in CELL_FUNCS:
+            want, result, template = CELL_FUNCS[fn]
+            if len(args) != len(want):
+                self.fail(node, f"{fn}() takes {len(want)} argument{'s' if len(want) != 1 else ''}, not {len(args)}")
+            codes = [self.expect(self.expr(a, scope), w, a, f"argument {i + 1} of {fn}()")
+                     for i, (a, w) in enumerate(zip(args, want))]
+            if self.context in ("option", "board", "table"):
+                self.fail(node, f"{fn}() looks at the board, which does not exist yet here")
+            if fn in ("corner", "edge", "neighbours", "line", "step", "distance") and all(c.const for c in codes):
+                return self.fold_world(fn, codes, result)
+            return Code(template.format(*(c.src for c in codes)), result)
+        if fn in ("min", "max") and len(args) >= 2:
+            codes = [self.expect(self.expr(a, scope), T.INT, a, f"an argument of {fn}()") for a in args]
+            if all(c.const for c in codes):
+                return const((min if fn == "min" else max)(c.value for c in codes), T.INT)
+            return Code(f"{fn}({', '.join(c.src for c in codes)})", T.INT)
+        if fn in ("sum", "count", "min", "max", "any", "all", "abs") and len(args) == 1:
+            c = self.expr(args[0], scope)
+            if fn == "abs":
+                self.expect(c, T.INT, args[0], "the argument of abs()")
+                return Code(f"abs({c.src})", T.INT)
+            elem = T.element(c.type)
+            if elem is None:
+                self.fail(args[0], f"{fn}() needs a list, not a {c.type}")
+            src = f"zones[{c.src}]" if c.type == T.ZONE else c.src
+            if fn == "count":
+                return Code(f"len({src})", T.INT)
+            if fn in ("any", "all"):
+                self.expect(Code("", elem), T.BOOL, args[0], f"what {fn}() tests")
+                return Code(f"{fn}({src})", T.BOOL)
+            self.expect(Code("", elem), T.INT, args[0], f"what {fn}() works on")
+            if fn == "sum":
+                return Code(f"sum({src})", T.INT)
+            return Code(f"{fn}({src}, default=0)", T.INT)
+        if fn == "piece":
+            return self.piece_literal(node, scope)
+        if fn == "repeated":
+            if self.context != "end":
+                self.fail(node, "repeated() can only be tested in the end block")
+            if len(args) != 1:
+                self.fail(node, "repeated() takes one argument: how many times a position has occurred")
+            n = self.expect(self.expr(args[0], scope), T.INT, args[0], "the argument of repeated()")
+            self.uses_repetition = True
+            return Code(f"(seen.get(st.h ^ SIDEKEY[mover], 0) >= {n.src})", T.BOOL)
+        if fn in EFFECTS:
+            self.fail(node, f"{fn}() is an effect: it belongs on a line of its own in a 'do:' or 'setup:' block")
+        known = list(self.m.defs) + list(CELL_FUNCS) + ["min", "max", "sum", "count", "any", "all",
+                                                        "abs", "piece", "repeated"]
+        self.fail(node, f"unknown function {fn!r}", hint=did_you_mean(fn, known))
+
+    def fold_world(self, fn, codes, result):
+        w = self.world
+        v = [c.value for c in codes]
+        value = {
+            "corner": lambda: w.CORNER[v[0]],
+            "edge": lambda: w.EDGE[v[0]],
+            "neighbours": lambda: w.NEIGH[v[1]][v[0]],
+            "line": lambda: w.LINES[v[1]][v[0]],
+            "step": lambda: w.STEP[v[1]][v[0]],
+            "distance": lambda: w.DIST[v[0]][v[1]],
+        }[fn]()
+        return Code(repr(value), result, True, value)
+
+    def piece_literal(self, node, scope) -> Code:
+        chosen = {}
+        parts = []
+        for a in node.args:
+            c = self.expr(a, scope)
+            if c.type == T.PLAYER:
+                attr = next((x for x in self.m.attributes.values() if x.players), None)
+            elif c.type.name == "enum":
+                attr = self.m.attributes[c.type.attr]
+            else:
+                attr = None
+            if attr is None:
+                self.fail(a, f"piece() takes attribute values, not a {c.type}")
+            if attr.name in chosen:
+                self.fail(a, f"piece() names {attr.name!r} twice")
+            chosen[attr.name] = c
+        missing = [n for n in self.m.attributes if n not in chosen]
+        if missing:
+            self.fail(node, "piece() needs a value for " + ", ".join(repr(n) for n in missing))
+        w = self.world
+        if all(c.const for c in chosen.values()):
+            return const(w.piece_code({n: c.value for n, c in chosen.items()}), T.PIECE)
+        for name in self.m.attributes:
+            c = chosen[name]
+            parts.append(f"{w.stride[name]} * {w.value_index_src(name, c.src)}")
+        return Code("(" + " + ".join(parts) + ")", T.PIECE)
+
+    def inline(self, d: ast.Def, node: ast.Call, scope) -> Code:
+        if len(node.args) != len(d.params):
+            self.fail(node, f"{d.name}() takes {len(d.params)} argument{'s' if len(d.params) != 1 else ''}, "
+                      f"not {len(node.args)}", hint=f"def {d.name}({', '.join(d.params)}) is on line {d.pos.line}")
+        if d.name in self.inlining:
+            self.fail(node, f"{d.name}() calls itself; defs are expanded in place and cannot recurse")
+        inner = {}
+        for p, a in zip(d.params, node.args):
+            c = self.expr(a, scope)
+            inner[p] = c if c.const or c.src.isidentifier() else Code(f"({c.src})", c.type, False)
+        self.inlining.append(d.name)
+        saved = self.rep
+        self.rep = self.m.reporter_for(d)
+        try:
+            return self.expr(d.body, inner)
+        finally:
+            self.rep = saved
+            self.inlining.pop()
+
+    # ---- statements -----------------------------------------------------------------------
+
+    def block(self, stmts, scope: dict, w: Writer) -> None:
+        if not stmts:
+            w.line("pass")
+            return
+        scope = dict(scope)
+        for s in stmts:
+            self.stmt(s, scope, w)
+
+    def stmt(self, s, scope: dict, w: Writer) -> None:
+        line = s.pos.line
+        if isinstance(s, ast.Let):
+            c = self.expr(s.value, scope)
+            if c.const:
+                scope[s.name] = c
+            else:
+                var = "v_" + s.name
+                w.line(f"{var} = {c.src}", line)
+                scope[s.name] = Code(var, c.type)
+        elif isinstance(s, ast.If):
+            cond = self.expect(self.expr(s.cond, scope), T.BOOL, s.cond, "the condition of 'if'")
+            if cond.const:
+                self.block(s.body if cond.value else s.orelse, scope, w) if (s.body if cond.value else s.orelse) else None
+                return
+            w.line(f"if {cond.src}:", line)
+            with w.indent():
+                self.block(s.body, scope, w)
+            if s.orelse:
+                w.line("else:")
+                with w.indent():
+                    self.block(s.orelse, scope, w)
+        elif isinstance(s, ast.For):
+            it = self.expr(s.iter, scope)
+            elem = T.element(it.type)
+            if elem is None:
+                self.fail(s.iter, f"cannot loop over a {it.type}")
+            var = "v_" + s.var
+            src = f"zones[{it.src}]" if it.type == T.ZONE else it.src
+            w.line(f"for {var} in {src}:", line)
+            inner = dict(scope)
+            inner[s.var] = Code(var, elem)
+            with w.indent():
+                if s.cond is not None:
+                    cond = self.expect(self.expr(s.cond, inner), T.BOOL, s.cond, "a 'where' condition")
+                    w.line(f"if {cond.src}:")
+                    with w.indent():
+                        self.block(s.body, inner, w)
+                else:
+                    self.block(s.body, inner, w)
+        elif isinstance(s, ast.Assign):
+            self.assign(s, scope, w)
+        elif isinstance(s, ast.ExprStmt):
+            if not isinstance(s.expr, ast.Call) or s.expr.func not in EFFECTS:
+                self.fail(s, "this line does nothing: a statement must be an effect, an assignment or an outcome",
+                          hint="effects are " + ", ".join(sorted(EFFECTS)) + "()")
+            self.effect(s.expr, scope, w)
+        elif isinstance(s, ast.Outcome):
+            if self.context != "end":
+                self.fail(s, f"'{s.kind}' ends the game, so it belongs in the end block")
+            who = "None"
+            if s.who is not None:
+                who = self.expect(self.expr(s.who, scope), T.PLAYER, s.who, f"who '{s.kind}'s").src
+            w.line(f"return ({s.kind!r}, {who}, {s.reason!r})", line)
+        else:
+            self.fail(s, "this statement cannot be used here")
+
+    def assign(self, s: ast.Assign, scope, w: Writer) -> None:
+        if self.context not in ("effects", "setup"):
+            self.fail(s, "the game state can only change in a 'do:' or 'setup:' block")
+        target = s.target
+        if isinstance(target, ast.Name) and target.id in self.m.counters and not self.m.counters[target.id].per_player:
+            idx = str(self.world.counter_index[target.id])
+        elif (isinstance(target, ast.Index) and isinstance(target.obj, ast.Name)
+              and target.obj.id in self.m.counters and self.m.counters[target.obj.id].per_player):
+            p = self.expect(self.expr(target.index, scope), T.PLAYER, target.index, "the player of a counter")
+            idx = f"{self.world.counter_index[target.obj.id]} + {p.src}"
+        else:
+            self.fail(target, "only counters can be assigned", hint="declare one: counter NAME = 0")
+        value = self.expect(self.expr(s.value, scope), T.INT, s.value, "a counter's value")
+        i = w.fresh("i")
+        w.line(f"{i} = {idx}", s.pos.line)
+        new = value.src if s.op == "=" else f"counters[{i}] {s.op[0]} {value.src}"
+        self.write_slot(w, "counters", i, new, tag=2)
+
+    def write_slot(self, w: Writer, lst: str, index: str, new: str, tag: int) -> None:
+        """Set lst[index] = new, logging the old value for undo (and the position hash)."""
+        old, val = w.fresh("o"), w.fresh("n")
+        w.line(f"{old} = {lst}[{index}]")
+        w.line(f"{val} = {new}")
+        w.line(f"log.append(({lst}, {index}, {old}))")
+        w.line(f"{lst}[{index}] = {val}")
+        if self.world.hashing:
+            w.line(f"h ^= hash(({tag}, {index}, {old})) ^ hash(({tag}, {index}, {val}))")
+
+    def effect(self, call: ast.Call, scope, w: Writer) -> None:
+        fn, args = call.func, call.args
+        line = call.pos.line
+        if self.context not in ("effects", "setup"):
+            self.fail(call, f"{fn}() changes the game, so it belongs in a 'do:' or 'setup:' block")
+
+        def arg(i, typ, what):
+            if i >= len(args):
+                self.fail(call, f"{fn}() is missing {what}")
+            return self.expect(self.expr(args[i], scope), typ, args[i], f"{what} of {fn}()")
+
+        def arity(n):
+            if len(args) != n:
+                self.fail(call, f"{fn}() takes {n} argument{'s' if n != 1 else ''}, not {len(args)}")
+
+        if fn == "move":
+            arity(3)
+            a, k, b = arg(0, T.CELL, "the cell to move from"), arg(1, T.INT, "the level"), arg(2, T.CELL, "the cell to move to")
+            ta, tk, tb = w.fresh("a"), w.fresh("k"), w.fresh("b")
+            w.line(f"{ta} = {a.src}; {tk} = {k.src} - 1; {tb} = {b.src}", line)
+            w.line(f"_unit = cells[{ta}][{tk}:]")
+            self.write_slot(w, "cells", ta, f"cells[{ta}][:{tk}]", 0)
+            self.write_slot(w, "cells", tb, f"cells[{tb}] + _unit", 0)
+        elif fn == "take":
+            arity(2)
+            c, z = arg(0, T.CELL, "the cell"), arg(1, T.ZONE, "the zone")
+            tc, tz = w.fresh("c"), w.fresh("z")
+            w.line(f"{tc} = {c.src}; {tz} = {z.src}", line)
+            self.write_slot(w, "zones", tz, f"zones[{tz}] + cells[{tc}]", 1)
+            self.write_slot(w, "cells", tc, "()", 0)
+        elif fn == "place":
+            arity(2)
+            p = self.expr(args[0], scope)
+            if p.type == T.PIECE:
+                src = f"({p.src},)"
+            else:
+                src = self.expect(p, T.STACK, args[0], "the pieces to place").src
+                src = f"tuple({src})"
+            c = arg(1, T.CELL, "the cell")
+            if self.context != "setup":
+                self.fail(call, "place() makes pieces out of nothing, so it is for setup only",
+                          hint="in a move, take pieces from a zone")
+            tc = w.fresh("c")
+            w.line(f"{tc} = {c.src}", line)
+            self.write_slot(w, "cells", tc, f"cells[{tc}] + {src}", 0)
+        elif fn == "swap_seats":
+            arity(2)
+            a, b = arg(0, T.PLAYER, "the first side"), arg(1, T.PLAYER, "the second side")
+            ta, tb = w.fresh("a"), w.fresh("b")
+            w.line(f"{ta} = {a.src}; {tb} = {b.src}; _sa = seats[{ta}]; _sb = seats[{tb}]", line)
+            self.write_slot(w, "seats", ta, "_sb", 3)
+            self.write_slot(w, "seats", tb, "_sa", 3)
+        elif fn == "extra_turn":
+            arity(0)
+            if self.context != "effects":
+                self.fail(call, "extra_turn() is for moves")
+            w.line("nxt = mover", line)
+        else:  # pragma: no cover - EFFECTS lists exactly the branches above
+            self.fail(call, f"unknown effect {fn!r}")

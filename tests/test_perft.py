@@ -1,0 +1,29 @@
+"""The compiled engine against the perft data files.
+
+Every count in tests/perft/*.perft comes from independent reasoning: hand counts on small
+positions and two plain-Python implementations written apart from the engine (tests/reference and
+benchmarks/handwritten_stacktics.py); see the header of each file. Counts up to a few million
+leaves run in CI; larger ones only with ZIGGURAT_SLOW=1.
+"""
+
+import os
+
+import pytest
+
+import ziggurat
+from perft_data import all_records
+
+LIMIT = 20_000_000 if os.environ.get("ZIGGURAT_SLOW") else 2_000_000
+
+CASES = [(r, depth, leaves) for r in all_records() for depth, leaves in r.counts]
+
+
+@pytest.mark.parametrize("record,depth,leaves", CASES,
+                         ids=[f"{r.file}:{r.id}:d{d}" for r, d, _ in CASES])
+def test_perft_matches_independent_count(record, depth, leaves):
+    """perft(depth) from the record's position equals the independently computed count."""
+    if leaves > LIMIT:
+        pytest.skip(f"{leaves} leaves: run with ZIGGURAT_SLOW=1")
+    game = ziggurat.load(record.ruleset, record.options)
+    state = game.position(record.position)
+    assert ziggurat.perft(state, depth) == leaves
