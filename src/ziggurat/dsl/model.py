@@ -176,6 +176,9 @@ def _add(m: Model, d, rep: Reporter, variant: bool) -> None:
             return
         del table[d.name]
     elif type(d) in _KEYED:
+        if isinstance(d, ast.Def) and len(set(d.params)) != len(d.params):
+            twice = next(p for p in d.params if d.params.count(p) > 1)
+            rep.error(d.pos, f"def {d.name!r} names the parameter {twice!r} twice")
         table = getattr(m, _KEYED[type(d)])
         override = getattr(d, "override", False)
         kind = type(d).__name__.lower()
@@ -188,9 +191,14 @@ def _add(m: Model, d, rep: Reporter, variant: bool) -> None:
                           else "give it another name")
                 return
         elif override:
-            rep.error(d.pos, f"'override' needs a {kind} {d.name!r} in the base to replace",
+            rep.error(d.pos, f"'override' needs {_a(kind)} {d.name!r} in the base to replace",
                       hint=did_you_mean(d.name, table))
         table[d.name] = d
+
+
+def _a(noun: str) -> str:
+    """'a def', 'an option': the noun with its indefinite article."""
+    return ("an " if noun[:1] in "aeiou" else "a ") + noun
 
 
 def _attribute(a: ast.Attribute, rep: Reporter) -> Attribute:
@@ -244,7 +252,7 @@ def _finish(m: Model, rep: Optional[Reporter]) -> None:
     def claim(name, kind, node):
         if name in seen and seen[name][0] != kind:
             other_kind, other = seen[name]
-            m.owner[id(node)].error(node.pos, f"{name!r} is both a {other_kind} and a {kind}",
+            m.owner[id(node)].error(node.pos, f"{name!r} is both {_a(other_kind)} and {_a(kind)}",
                                     hint="rename one of them")
         seen.setdefault(name, (kind, node))
     for o in m.options.values():

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
-from lark.indenter import Indenter
+from lark.indenter import DedentError, Indenter
 
 from . import ast
 from .errors import Diagnostic, Reporter, RulesetError
@@ -19,6 +20,22 @@ class _RulesIndenter(Indenter):
     INDENT_type = "_INDENT"
     DEDENT_type = "_DEDENT"
     tab_len = 4
+
+    def handle_NL(self, token):
+        # Lark's DedentError says neither where nor why; name the line instead.
+        try:
+            yield from super().handle_NL(token)
+        except DedentError:
+            indent = len(token.rsplit("\n", 1)[1].expandtabs(self.tab_len))
+            raise _BadDedent(token.end_line, indent, self.indent_level[-1]) from None
+
+
+class _BadDedent(Exception):
+    """A line indented less than its block but more than the block around it."""
+
+    def __init__(self, line: int, indent: int, outer: int):
+        super().__init__(line, indent, outer)
+        self.line, self.indent, self.outer = line, indent, outer
 
 
 @lru_cache(maxsize=1)
@@ -43,9 +60,15 @@ def _pos(meta_or_token) -> ast.Pos:
     return ast.Pos(line, col, end_col, end_line)
 
 
+_ESCAPES = {"n": "\n", "t": "\t", "\\": "\\", '"': '"'}
+
+
 def _unquote(token: str) -> str:
+    """The text of a "string": \\n, \\t, \\\\ and \\" are escapes; any other backslash stays as written."""
     body = token[1:-1]
-    return body.encode("utf-8").decode("unicode_escape") if "\\" in body else body
+    if "\\" not in body:
+        return body
+    return re.sub(r"\\(.)", lambda m: _ESCAPES.get(m.group(1), m.group(0)), body)
 
 
 def _flat(kind, items):
@@ -312,6 +335,9 @@ _DECLARATION_KEYWORDS = (
 ).split()
 
 
+_BLOCK_KEYWORDS = "board piece table setup action end invariant do if elif else for override".split()
+
+
 def _expected_text(expected) -> str:
     names = []
     for t in sorted(expected):
@@ -355,6 +381,12 @@ _EXAMPLES = {
 }
 
 
+# The parser's stack is deeper for a declaration after the first, and after a leading blank or
+# comment line: match each example in every such place.
+_EXAMPLES = {label: [p + c for p in ("", "players a\n", "\n", "\nplayers a\n") for c in cases]
+             for label, cases in _EXAMPLES.items()}
+
+
 def _syntax_diagnostic(err: UnexpectedInput, text: str, path: str) -> Diagnostic:
     rep = Reporter(path, text)
     line = getattr(err, "line", 0) or 0
@@ -383,15 +415,15 @@ def _syntax_diagnostic(err: UnexpectedInput, text: str, path: str) -> Diagnostic
         )
     assert isinstance(err, UnexpectedToken)
     tok = err.token
-    shown = "the end of the line" if tok.type == "_NL" else (
-        "an indented block" if tok.type == "_INDENT" else
-        "the end of the block" if tok.type == "_DEDENT" else
-        "the end of the file" if tok.type == "$END" else repr(str(tok)))
-    if tok.type in ("_NL", "_INDENT", "_DEDENT") and line:
-        # Point just after the last thing on the line before, where the mistake is.
+    shown = "end of line" if tok.type == "_NL" else (
+        "indented block" if tok.type == "_INDENT" else
+        "end of block" if tok.type == "_DEDENT" else
+        "end of file" if tok.type == "$END" else repr(str(tok)))
+    prev = ""
+    if tok.type == "_NL" and line:
+        # Point just after the last thing on the line (before any comment), where the mistake is.
         prev = text.splitlines()[line - 1] if line <= len(text.splitlines()) else ""
-        if tok.type == "_NL":
-            col = len(prev.rstrip()) + 1
+        col = len(prev[: max(col - 1, 0)].rstrip()) + 1
     hint = None
     try:
         label = err.match_examples(grammar().parse, _EXAMPLES, use_accepts=True)
@@ -399,6 +431,10 @@ def _syntax_diagnostic(err: UnexpectedInput, text: str, path: str) -> Diagnostic
         label = None
     if label:
         hint = label
+    elif tok.type == "_NL" and "COLON" in err.expected and prev.split()[:1] and prev.split()[0] in _BLOCK_KEYWORDS:
+        hint = "a block header needs ':' at the end of the line"
+    elif tok.type == "EQUAL" and "COMP_OP" in err.expected:
+        hint = "'=' compares nothing: write '==' to compare"
     elif tok.type == "NAME" and "NAME" not in err.expected:
         from .errors import did_you_mean
 
@@ -419,5 +455,11 @@ def parse(text: str, path: str = "<rules>") -> ast.Ruleset:
         tree = grammar().parse(text)
     except UnexpectedInput as err:
         raise RulesetError([_syntax_diagnostic(err, text, path)]) from None
+    except _BadDedent as err:
+        rep = Reporter(path, text)
+        raise RulesetError([rep.make(
+            ast.Pos(err.line, err.indent + 1),
+            f"this line is indented by {err.indent}, which lines up with no block around it",
+            hint=f"indent it as the lines of its block, or by {err.outer} to end the block")]) from None
     decls = _ToAst().transform(tree)
     return ast.Ruleset(tuple(decls), path, text)

@@ -15,10 +15,16 @@ class Type:
 
     def __str__(self) -> str:
         if self.name == "list":
-            return f"list of {self.elem}"
+            return "list" if self.elem is None or self.elem.name == "anything" else f"list of {self.elem.plural()}"
         if self.name == "enum":
             return f"{self.attr} value"
-        return self.name
+        return "number" if self.name == "int" else self.name
+
+    def plural(self) -> str:
+        """The name of several values of this type, for messages ('numbers', 'lists of cells')."""
+        if self.name == "list":
+            return "lists" if self.elem is None or self.elem.name == "anything" else f"lists of {self.elem.plural()}"
+        return {"anything": "anything"}.get(self.name, str(self) + "s")
 
 
 INT = Type("int")
@@ -58,3 +64,9 @@ def element(t: Type) -> Optional[Type]:
     if t == DIRSET:
         return DIR
     return None
+
+
+def a(t: Type) -> str:
+    """The type's name with its article, for messages: 'a cell', 'an owner value'."""
+    text = str(t)
+    return ("an " if text[:1] in "aeiou" else "a ") + text

@@ -10,6 +10,7 @@ tuples. `compile --show` prints the module.
 from __future__ import annotations
 
 import linecache
+import re
 from typing import Optional
 
 from attrs import define, field
@@ -221,6 +222,7 @@ class Compiler:
         ctrl = self.control(tr, world)
         actions = self.action_infos(tr)
         legal_src = self.legal(tr, actions)
+        count_src = self.legal(tr, actions, counting=True) if not self.diagnostics else ""
         do_src = [self.apply_fn(tr, a) for a in actions]
         explain_src = [self.explain_fn(tr, a) for a in actions]
         setup_src = self.setup(tr)
@@ -248,8 +250,11 @@ class Compiler:
                 w.line(f"VIDX_{name} = {dict((n, i) for i, n in enumerate(a.numbers))!r}")
         for t in world.tables.values():
             w.line(f"{t.pyname} = {world.table_constant(t)!r}")
-        body = "\n".join([legal_src, *do_src, *explain_src, setup_src, inv_src, counters_src, heur_src])
-        for const_name in ("RANK", "FILE", "CORNER", "EDGE", "RAYS", "NEIGH", "LINES", "STEP", "DIST"):
+        for attr in sorted(world.suffix_sums):
+            w.line(f"SUF_{attr} = {{}}  # stack -> sums of {attr} from each level up")
+        body = "\n".join(trim_prologue(f) for f in [legal_src, count_src, *do_src, *explain_src, setup_src,
+                                                      inv_src, counters_src, heur_src])
+        for const_name in ("RANK", "FILE", "CORNER", "EDGE", "RAYS", "RAYSTO", "NEIGH", "LINES", "STEP", "DIST"):
             if const_name + "[" in body or const_name in ("RANK", "FILE"):
                 w.line(f"{const_name} = {getattr(world, const_name)!r}")
         w.line("")
@@ -265,7 +270,7 @@ class Compiler:
         w.lines.extend(end_w.lines)
         w.line("    return None")
         source = w.text()
-        namespace = {"__name__": "ziggurat_generated", "_ray": _ray}
+        namespace = {"__name__": "ziggurat_generated", "_ray": _ray, "_suffix": _suffix}
         code = compile(source, filename, "exec")
         linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
         exec(code, namespace)
@@ -337,35 +342,43 @@ class Compiler:
                           hint=f'add {{{n}}} to "{fmt}"')
 
     def _prologue(self, w: Writer, effects: bool = False) -> None:
+        """Load the state's parts into locals; `trim` later drops the ones a function never uses."""
         w.line("cells = st.cells; zones = st.zones; counters = st.counters")
         w.line("mover = st.side; ply = st.ply")
         if effects:
             w.line("seats = st.seats; log = st.log; h = st.h; nxt = NEXT[mover]")
 
-    def legal(self, tr: Translator, actions: list) -> str:
+    def legal(self, tr: Translator, actions: list, counting: bool = False) -> str:
+        """legal(st): every legal move as a tuple. count(st): the same walk, only counting
+        (perft's last ply and tests of `no_moves` need no move objects)."""
         w = Writer()
-        w.line("def legal(st):")
+        self._counting = counting
+        w.line("def count(st):" if counting else "def legal(st):")
         with w.indent():
             self._prologue(w)
-            w.line("out = []; add = out.append")
+            w.line("n = 0" if counting else "out = []; add = out.append")
+            result = "n" if counting else "out"
             groups = {}
             for a in actions:
                 groups.setdefault(-1e9 if a.node.is_fallback else -a.node.priority, []).append(a)
             keys = sorted(groups)
             for gi, key in enumerate(keys):
                 if gi:
-                    w.line("if out:")
-                    w.line("    return out")
+                    w.line(f"if {result}:")
+                    w.line(f"    return {result}")
                 for a in groups[key]:
                     tr.rep = self.m.reporter_for(a.node)
                     tr.context = "action"
                     w.line(f"# action {a.name}", a.node.pos.line)
                     self.attempt(self._choices, tr, a, list(a.node.items), 0, {}, w)
-            w.line("return out")
+            w.line(f"return {result}")
         return w.text()
 
     def _choices(self, tr, a: ActionInfo, items, i, scope, w: Writer):
         if i == len(items):
+            if self._counting:
+                w.line("n += 1")
+                return
             items = [str(a.index)] + [scope[n].src for n, _ in a.choices]
             w.line(f"add(({', '.join(items)},))")
             return
@@ -379,7 +392,7 @@ class Compiler:
                 return
             w.line(f"if {cond.src}:", line)
             with w.indent():
-                self._choices(tr, a, items, i + 1, scope, w)
+                self._guarded(w, lambda: self._choices(tr, a, items, i + 1, scope, w))
         elif isinstance(it, ast.Let):
             c = tr.expr(it.value, scope)
             scope = dict(scope)
@@ -388,7 +401,7 @@ class Compiler:
             else:
                 var = "v_" + it.name
                 w.line(f"{var} = {c.src}", line)
-                scope[it.name] = Code(var, c.type)
+                scope[it.name] = self._local(var, c.type, it.name, items[i + 1:], w)
             self._choices(tr, a, items, i + 1, scope, w)
         elif isinstance(it, ast.Require):
             cond = tr.expect(tr.expr(it.cond, scope), T.BOOL, it.cond, "a 'require' condition")
@@ -398,11 +411,28 @@ class Compiler:
                 return
             w.line(f"if {cond.src}:", line)
             with w.indent():
-                self._choices(tr, a, items, i + 1, scope, w)
+                self._guarded(w, lambda: self._choices(tr, a, items, i + 1, scope, w))
         elif isinstance(it, ast.Choice):
             self._choice(tr, a, items, i, scope, w)
         else:
             self._choices(tr, a, items, i + 1, scope, w)
+
+    def _local(self, var: str, typ: T.Type, name: str, rest, w: Writer) -> Code:
+        """A generator-local variable, with the reads it will need hoisted right after it:
+        the stack on a cell, or the attributes of a piece that later conditions look at."""
+        if typ == T.CELL:
+            alias = "_s" + var
+            w.line(f"{alias} = cells[{var}]")
+            return Code(var, typ, stack=alias)
+        if typ == T.PIECE:
+            used = sorted({n.name for n in _attr_uses(rest, name) if n.name in self.m.attributes})
+            attrs = {}
+            for attr in used:
+                alias = f"{var}__{attr}"
+                w.line(f"{alias} = A_{attr}[{var}]")
+                attrs[attr] = alias
+            return Code(var, typ, attrs=attrs)
+        return Code(var, typ)
 
     def _record_choice_type(self, a: ActionInfo, name: str, typ: T.Type, node):
         for entry in a.choices:
@@ -425,29 +455,82 @@ class Compiler:
             dirs = tr.expect(tr.expr(dom.args[1], scope), T.DIRSET, dom.args[1], "argument 2 of ray()")
             reach = tr.expect(tr.expr(dom.args[2], scope), T.INT, dom.args[2], "argument 3 of ray()")
             self._record_choice_type(a, it.name, T.CELL, it)
-            inner[it.name] = Code(var, T.CELL)
             r = w.fresh("r")
-            w.line(f"for {r} in RAYS[{dirs.src}][{frm.src}]:", line)
+            if reach.const and reach.value >= UNLIMITED:
+                w.line(f"for {r} in RAYS[{dirs.src}][{frm.src}]:", line)
+            elif reach.const:
+                k = min(max(reach.value, 0), tr.world.longest)
+                w.line(f"for {r} in RAYSTO[{dirs.src}][{k}][{frm.src}]:", line)
+            else:
+                # Rays cut to every length in advance, so that no ray is sliced while generating.
+                n = w.fresh("n")
+                w.line(f"{n} = {reach.src}", line)
+                w.line(f"for {r} in RAYSTO[{dirs.src}][{n} if {n} < {tr.world.longest} else {tr.world.longest}][{frm.src}]:")
             with w.indent():
-                if reach.const and reach.value >= UNLIMITED:
-                    w.line(f"for {var} in {r}:")
-                else:
-                    w.line(f"for {var} in {r}[:{reach.src}]:")
+                w.line(f"for {var} in {r}:")
                 with w.indent():
-                    self._choice_body(tr, a, items, i, it, inner, w)
-                    w.line(f"if cells[{var}]:")
-                    w.line("    break")
+                    self._guarded(w, lambda: self._cell_choice(tr, a, items, i, it, inner, w, var, ray=True))
             return
         d = tr.expr(dom, scope)
         elem = T.element(d.type)
         if elem is None or d.type == T.DIRSET and False:
             tr.fail(dom, f"a choice is made from a list, a range or cells, not a {d.type}")
         self._record_choice_type(a, it.name, elem, it)
-        inner[it.name] = Code(var, elem)
         src = f"zones[{d.src}]" if d.type == T.ZONE else d.src
+        if elem == T.CELL and d.src == "ALLCELLS":
+            w.line(f"for {var}, _s{var} in enumerate(cells):", line)
+            with w.indent():
+                self._guarded(w, lambda: self._cell_choice(tr, a, items, i, it, inner, w, var, ray=False, bound=True))
+            return
         w.line(f"for {var} in {src}:", line)
         with w.indent():
-            self._choice_body(tr, a, items, i, it, inner, w)
+            if elem == T.CELL:
+                self._cell_choice(tr, a, items, i, it, inner, w, var, ray=False)
+                return
+            inner[it.name] = self._local(var, elem, it.name, items[i + 1:], w)
+            self._guarded(w, lambda: self._choice_body(tr, a, items, i, it, inner, w))
+
+    def _cell_choice(self, tr, a, items, i, it, inner, w: Writer, var: str, ray: bool, bound=False):
+        """The rest of an action after choosing a cell, written twice: once knowing the cell holds
+        a stack, once knowing it is empty, so that tests like empty(to) fold away. On a ray the
+        first occupied cell ends the ray."""
+        alias = "_s" + var
+        if not bound:
+            w.line(f"{alias} = cells[{var}]")
+        occ = dict(inner)
+        occ[it.name] = Code(var, T.CELL, stack=alias, occupied=True)
+        asks = {c.func for c in _calls_on(items[i:], it.name)}
+        hoist = []
+        if asks & {"top", "mine", "theirs", "controller"}:
+            top = f"_t{var}"
+            hoist.append(f"{top} = {alias}[-1]")
+            occ[it.name].attrs = {"@top": top}
+            if asks & {"mine", "theirs", "controller"}:
+                hoist.append(f"_c{var} = CTRL[{top}]")
+                occ[it.name].attrs["@ctrl"] = f"_c{var}"
+        emp = dict(inner)
+        emp[it.name] = Code(var, T.CELL, stack=alias, occupied=False)
+        empty_branch = Writer(depth=w.depth + (0 if ray else 1), counter=w.counter)
+        self._choice_body(tr, a, items, i, it, emp, empty_branch)
+        w.line(f"if {alias}:")
+        with w.indent():
+            for line in hoist:
+                w.line(line)
+            self._guarded(w, lambda: self._choice_body(tr, a, items, i, it, occ, w))
+            if ray:
+                w.line("break")
+        if empty_branch.lines and empty_branch.lines != [("    " * empty_branch.depth) + "pass"]:
+            if not ray:
+                w.line("else:")
+            w.lines.extend(empty_branch.lines)
+
+    @staticmethod
+    def _guarded(w: Writer, emit) -> None:
+        """Run emit(); if it wrote nothing, write `pass` so the block stays valid Python."""
+        before = len(w.lines)
+        emit()
+        if len(w.lines) == before:
+            w.line("pass")
 
     def _choice_body(self, tr, a, items, i, it, inner, w):
         if it.cond is not None:
@@ -458,7 +541,7 @@ class Compiler:
             if not cond.const:
                 w.line(f"if {cond.src}:")
                 with w.indent():
-                    self._choices(tr, a, items, i + 1, inner, w)
+                    self._guarded(w, lambda: self._choices(tr, a, items, i + 1, inner, w))
                 return
         self._choices(tr, a, items, i + 1, inner, w)
 
@@ -633,6 +716,75 @@ def _ray(cells, rays, reach):
             if cells[c]:
                 break
     return out
+
+
+_PROLOGUE = re.compile(r"^(\s*)((?:\w+ = [\w.\[\]]+; )*\w+ = [\w.\[\]]+)$")
+
+
+def trim_prologue(func_src: str) -> str:
+    """Drop `name = st.x` loads that the rest of a generated function never reads."""
+    lines = func_src.split("\n")
+    out = []
+    for i, line in enumerate(lines):
+        m = _PROLOGUE.match(line)
+        if m and i <= 3 and "st." in line:
+            rest = "\n".join(lines[i + 1:])
+            kept = [part for part in m.group(2).split("; ")
+                    if re.search(r"\b" + re.escape(part.split(" = ")[0]) + r"\b", rest)]
+            if kept:
+                out.append(m.group(1) + "; ".join(kept))
+            continue
+        out.append(line)
+    return "\n".join(out)
+
+
+def _suffix(memo: dict, table: tuple, stack: tuple) -> tuple:
+    """Sums of table[piece] over stack[k:] for every k, remembered per stack."""
+    sums = [0] * (len(stack) + 1)
+    for k in range(len(stack) - 1, -1, -1):
+        sums[k] = sums[k + 1] + table[stack[k]]
+    if len(memo) > 200_000:  # many distinct stacks: start afresh rather than grow without bound
+        memo.clear()
+    memo[stack] = out = tuple(sums)
+    return out
+
+
+def _calls_on(nodes, name: str) -> list:
+    """Every call whose first argument is the variable `name`."""
+    found = []
+
+    def walk(x):
+        if isinstance(x, ast.Call) and x.args and isinstance(x.args[0], ast.Name) and x.args[0].id == name:
+            found.append(x)
+        if isinstance(x, (tuple, list)):
+            for y in x:
+                walk(y)
+        elif hasattr(x, "__attrs_attrs__"):
+            for f in x.__attrs_attrs__:
+                if f.name != "pos":
+                    walk(getattr(x, f.name))
+
+    walk(list(nodes))
+    return found
+
+
+def _attr_uses(nodes, name: str) -> list:
+    """Every `name.attr` node under the given nodes."""
+    found = []
+
+    def walk(x):
+        if isinstance(x, ast.Attr) and isinstance(x.obj, ast.Name) and x.obj.id == name:
+            found.append(x)
+        if isinstance(x, (tuple, list)):
+            for y in x:
+                walk(y)
+        elif hasattr(x, "__attrs_attrs__"):
+            for f in x.__attrs_attrs__:
+                if f.name != "pos":
+                    walk(getattr(x, f.name))
+
+    walk(list(nodes))
+    return found
 
 
 def names_used(nodes) -> set:

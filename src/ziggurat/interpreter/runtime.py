@@ -44,6 +44,7 @@ class Game:
         self.source = compiled.source
         ns = compiled.namespace
         self._legal, self._apply, self._undo = ns["legal"], ns["apply"], ns["undo"]
+        self._count = ns["count"]
         self._outcome, self._explain = ns["outcome"], ns["EXPLAIN"]
         self._invariants, self._setup = ns["invariants"], ns["setup"]
         self._heuristic = ns["heuristic"]
@@ -270,14 +271,16 @@ def perft(state: State, depth: int) -> int:
     """Leaves of the move tree to `depth` plies; a finished game has no moves (counts 0 below it)."""
     if depth <= 0:
         return 1
-    legal, apply, undo, outcome = state.game._legal, state.game._apply, state.game._undo, state.game._outcome
+    game = state.game
+    legal, count, apply, undo, outcome = game._legal, game._count, game._apply, game._undo, game._outcome
 
     def rec(d: int) -> int:
+        if d == 1:  # the last ply: count the moves without making them
+            n = count(state)
+            return 0 if outcome(state, n) is not None else n
         moves = legal(state)
         if outcome(state, moves) is not None:
             return 0
-        if d == 1:
-            return len(moves)
         n = 0
         for m in moves:
             apply(state, m)

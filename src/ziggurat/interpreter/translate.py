@@ -37,6 +37,10 @@ class Code:
     type: T.Type
     const: bool = False
     value: object = None
+    stack: Optional[str] = None  # a local holding cells[src], valid while the board cannot change
+    attrs: Optional[dict] = None  # attribute -> local holding its value, for a piece variable
+    origin: Optional[tuple] = None  # (function, cell Code, level Code) for slices of a stack
+    occupied: Optional[bool] = None  # for a cell: known to hold a stack (True) or to be empty (False)
 
 
 def const(value, typ) -> Code:
@@ -89,17 +93,17 @@ class Writer:
 # Functions a rules expression may call: name -> (argument types, result type, template).
 # A template is a format string over the argument sources {0}, {1}, ...
 CELL_FUNCS = {
-    "height": ((T.CELL,), T.INT, "len(cells[{0}])"),
-    "top": ((T.CELL,), T.PIECE, "cells[{0}][-1]"),
-    "bottom": ((T.CELL,), T.PIECE, "cells[{0}][0]"),
-    "stack": ((T.CELL,), T.STACK, "cells[{0}]"),
-    "above": ((T.CELL, T.INT), T.STACK, "cells[{0}][{1}:]"),
-    "below": ((T.CELL, T.INT), T.STACK, "cells[{0}][:{1} - 1]"),
-    "empty": ((T.CELL,), T.BOOL, "(not cells[{0}])"),
-    "occupied": ((T.CELL,), T.BOOL, "(cells[{0}] != ())"),
-    "controller": ((T.CELL,), T.PLAYER, "(CTRL[cells[{0}][-1]] if cells[{0}] else -1)"),
-    "mine": ((T.CELL,), T.BOOL, "(cells[{0}] != () and CTRL[cells[{0}][-1]] == mover)"),
-    "theirs": ((T.CELL,), T.BOOL, "(cells[{0}] != () and -1 != CTRL[cells[{0}][-1]] != mover)"),
+    "height": ((T.CELL,), T.INT, "len({s0})"),
+    "top": ((T.CELL,), T.PIECE, "{s0}[-1]"),
+    "bottom": ((T.CELL,), T.PIECE, "{s0}[0]"),
+    "stack": ((T.CELL,), T.STACK, "{s0}"),
+    "above": ((T.CELL, T.INT), T.STACK, "{s0}[{1}:]"),
+    "below": ((T.CELL, T.INT), T.STACK, "{s0}[:{1} - 1]"),
+    "empty": ((T.CELL,), T.BOOL, "(not {s0})"),
+    "occupied": ((T.CELL,), T.BOOL, "({s0} != ())"),
+    "controller": ((T.CELL,), T.PLAYER, "(CTRL[{s0}[-1]] if {s0} else -1)"),
+    "mine": ((T.CELL,), T.BOOL, "({s0} != () and CTRL[{s0}[-1]] == mover)"),
+    "theirs": ((T.CELL,), T.BOOL, "({s0} != () and -1 != CTRL[{s0}[-1]] != mover)"),
     "corner": ((T.CELL,), T.BOOL, "CORNER[{0}]"),
     "edge": ((T.CELL,), T.BOOL, "EDGE[{0}]"),
     "ray": ((T.CELL, T.DIRSET, T.INT), T.list_of(T.CELL), "_ray(cells, RAYS[{1}][{0}], {2})"),
@@ -134,7 +138,7 @@ class Translator:
     def expect(self, code: Code, want: T.Type, node, what: str) -> Code:
         if self.compatible(code.type, want):
             return code
-        self.fail(node, f"{what} must be a {want}, not a {code.type}")
+        self.fail(node, f"{what} must be {T.a(want)}, not {T.a(code.type)}")
 
     def compatible(self, got: T.Type, want: T.Type) -> bool:
         if got == want or got == T.ANY or want == T.ANY:
@@ -294,7 +298,7 @@ class Translator:
             return const(self.world.dirset(dirs), T.DIRSET)
         if node.op == "+" and T.is_list(left.type) and T.is_list(right.type):
             if not self.compatible(left.type, right.type):
-                self.fail(node, f"cannot join a {left.type} and a {right.type}")
+                self.fail(node, f"cannot join {T.a(left.type)} and {T.a(right.type)}")
             return Code(f"(tuple({left.src}) + tuple({right.src}))", left.type)
         self.expect(left, T.INT, node.left, f"the left side of '{node.op}'")
         self.expect(right, T.INT, node.right, f"the right side of '{node.op}'")
@@ -313,9 +317,9 @@ class Translator:
         if op in ("in", "not in"):
             elem = T.element(right.type)
             if elem is None:
-                self.fail(node.right, f"'{op}' needs a list or range on its right, not a {right.type}")
+                self.fail(node.right, f"'{op}' needs a list or range on its right, not {T.a(right.type)}")
             if not (self.compatible(left.type, elem) or self.compatible(elem, left.type)):
-                self.fail(node, f"a {left.type} is never in a {right.type}")
+                self.fail(node, f"{T.a(left.type)} is never in {T.a(right.type)}")
             src = right.src
             if right.type == T.ZONE:
                 src = f"zones[{right.src}]"
@@ -330,7 +334,7 @@ class Translator:
                 hint = None
                 if left.type.name == "enum" or right.type.name == "enum":
                     hint = "compare a piece's attribute with a value of that attribute"
-                self.fail(node, f"comparing a {left.type} with a {right.type} is always false", hint=hint)
+                self.fail(node, f"comparing {T.a(left.type)} with {T.a(right.type)} is always false", hint=hint)
         if left.const and right.const:
             return const(self._CMP[op](left.value, right.value), T.BOOL)
         return Code(f"({left.src} {op} {right.src})", T.BOOL)
@@ -343,7 +347,7 @@ class Translator:
             if numeric(a.type, self.m) and numeric(b.type, self.m):
                 typ = T.INT
             else:
-                self.fail(node, f"the two branches differ: a {a.type} and a {b.type}")
+                self.fail(node, f"the two branches differ: {T.a(a.type)} and {T.a(b.type)}")
         elif a.type == T.ANY:
             typ = b.type
         if cond.const:
@@ -365,7 +369,7 @@ class Translator:
         typ = items[0].type
         for i, c in zip(node.items[1:], items[1:]):
             if not self.compatible(c.type, typ):
-                self.fail(i, f"a list holds one kind of thing: this is a {c.type}, the first a {typ}")
+                self.fail(i, f"a list holds one kind of thing: this is {T.a(c.type)}, the first {T.a(typ)}")
         if all(c.const for c in items):
             value = tuple(c.value for c in items)
             return Code(repr(value), T.list_of(typ), True, value)
@@ -388,10 +392,12 @@ class Translator:
                           "declared attributes: " + ", ".join(self.m.attributes))
             typ = T.PLAYER if attr.players else T.enum(attr.name)
             table = self.world.attr_table_name(attr.name)
+            if obj.attrs and node.name in obj.attrs:
+                return Code(obj.attrs[node.name], typ)
             if obj.const:
                 return const(self.world.attr_tables[attr.name][obj.value], typ)
             return Code(f"{table}[{obj.src}]", typ)
-        self.fail(node, f"a {obj.type} has no attribute {node.name!r}")
+        self.fail(node, f"{T.a(obj.type)} has no attribute {node.name!r}")
 
     def x_Index(self, node, scope):
         if isinstance(node.obj, ast.Name):
@@ -413,13 +419,13 @@ class Translator:
         idx = self.expr(node.index, scope)
         if obj.type == T.CELL:
             self.expect(idx, T.INT, node.index, "a level")
-            return Code(f"cells[{obj.src}][{idx.src} - 1]", T.PIECE)
+            return Code(f"{self.stack_of(obj)}[{idx.src} - 1]", T.PIECE)
         elem = T.element(obj.type)
         if elem is not None and obj.type != T.DIRSET:
             self.expect(idx, T.INT, node.index, "a position in a list")
             src = f"zones[{obj.src}]" if obj.type == T.ZONE else obj.src
             return Code(f"{src}[{idx.src} - 1]", elem)
-        self.fail(node, f"a {obj.type} cannot be indexed")
+        self.fail(node, f"{T.a(obj.type)} cannot be indexed")
 
     def table_lookup(self, table: ast.Table, node, scope) -> Code:
         key = self.expr(node.index, scope)
@@ -435,11 +441,13 @@ class Translator:
     def x_Comprehension(self, node, scope):
         inner = dict(scope)
         clauses = []
+        iters = []
         for f in node.fors:
             it = self.expr(f.iter, inner)
+            iters.append(it)
             elem = T.element(it.type)
             if elem is None:
-                self.fail(f.iter, f"cannot loop over a {it.type}")
+                self.fail(f.iter, f"cannot loop over {T.a(it.type)}")
             var = "v_" + f.var
             inner = dict(inner)
             inner[f.var] = Code(var, elem)
@@ -452,6 +460,17 @@ class Translator:
         elt = self.expr(node.elt, inner)
         gen = f"{elt.src} {' '.join(clauses)}"
         fn = node.func
+        # sum(x.attr for x in S) -> sum(map(A_attr.__getitem__, S)): no Python frame per item.
+        f0 = node.fors[0]
+        if (fn == "sum" and len(node.fors) == 1 and f0.cond is None and isinstance(node.elt, ast.Attr)
+                and isinstance(node.elt.obj, ast.Name) and node.elt.obj.id == f0.var
+                and inner[f0.var].type == T.PIECE and node.elt.name in self.m.attributes):
+            it_src = clauses[0].split(" in ", 1)[1]
+            table = self.world.attr_table_name(node.elt.name)
+            memo = self.stack_sum(iters[0], node.elt.name)
+            if memo is not None:
+                return memo
+            return Code(f"sum(map({table}.__getitem__, {it_src}))", T.INT)
         if fn == "sum":
             self.expect(elt, T.INT, node.elt, "what 'sum' adds up")
             return Code(f"sum({gen})", T.INT)
@@ -483,7 +502,12 @@ class Translator:
                 self.fail(node, f"{fn}() looks at the board, which does not exist yet here")
             if fn in ("corner", "edge", "neighbours", "line", "step", "distance") and all(c.const for c in codes):
                 return self.fold_world(fn, codes, result)
-            return Code(template.format(*(c.src for c in codes)), result)
+            known = self.known_occupancy(fn, codes[0])
+            if known is not None:
+                return known
+            stacks = {f"s{i}": self.stack_of(c) for i, c in enumerate(codes)}
+            origin = (fn, codes[0], codes[1] if len(codes) > 1 else None) if fn in ("above", "below", "stack") else None
+            return Code(template.format(*(c.src for c in codes), **stacks), result, origin=origin)
         if fn in ("min", "max") and len(args) >= 2:
             codes = [self.expect(self.expr(a, scope), T.INT, a, f"an argument of {fn}()") for a in args]
             if all(c.const for c in codes):
@@ -496,7 +520,7 @@ class Translator:
                 return Code(f"abs({c.src})", T.INT)
             elem = T.element(c.type)
             if elem is None:
-                self.fail(args[0], f"{fn}() needs a list, not a {c.type}")
+                self.fail(args[0], f"{fn}() needs a list, not {T.a(c.type)}")
             src = f"zones[{c.src}]" if c.type == T.ZONE else c.src
             if fn == "count":
                 return Code(f"len({src})", T.INT)
@@ -523,6 +547,56 @@ class Translator:
                                                         "abs", "piece", "repeated"]
         self.fail(node, f"unknown function {fn!r}", hint=did_you_mean(fn, known))
 
+    def stack_sum(self, it: Code, attr: str) -> Optional[Code]:
+        """sum(x.attr for x in above(c, k) | stack(c) | below(c, k)) as a lookup in a table of
+        suffix sums kept per distinct stack (stacks are tuples, so equal stacks share an entry)."""
+        if self.context in ("option", "board", "table"):
+            return None
+        memo = f"SUF_{attr}"
+        if it.type == T.ZONE:
+            self.world.suffix_sums.add(attr)
+            zone = f"zones[{it.src}]"
+            return Code(f"({memo}.get({zone}) or _suffix({memo}, A_{attr}, {zone}))[0]", T.INT)
+        if it.origin is None:
+            return None
+        fn, cell, k = it.origin
+        self.world.suffix_sums.add(attr)
+        stack = self.stack_of(cell)
+        suf = f"({memo}.get({stack}) or _suffix({memo}, A_{attr}, {stack}))"
+        if fn == "stack":
+            return Code(f"{suf}[0]", T.INT)
+        if fn == "above":
+            return Code(f"{suf}[{k.src}]", T.INT)
+        return Code(f"({suf}[0] - {suf}[{k.src} - 1])", T.INT)
+
+    def known_occupancy(self, fn: str, cell: Code) -> Optional[Code]:
+        """Fold a cell test when the generator already knows whether the cell is empty."""
+        occ = cell.occupied
+        if occ is None or self.context == "effects" or cell.stack is None:
+            return None
+        s = cell.stack
+        if fn == "empty":
+            return const(not occ, T.BOOL)
+        if fn == "occupied":
+            return const(occ, T.BOOL)
+        if not occ:
+            folded = {"height": const(0, T.INT), "mine": const(False, T.BOOL),
+                      "theirs": const(False, T.BOOL), "controller": const(-1, T.PLAYER)}
+            return folded.get(fn)
+        hoisted = cell.attrs or {}
+        top = hoisted.get("@top", f"{s}[-1]")
+        ctrl = hoisted.get("@ctrl", f"CTRL[{top}]")
+        return {"mine": Code(f"({ctrl} == mover)", T.BOOL),
+                "theirs": Code(f"(-1 != {ctrl} != mover)", T.BOOL),
+                "controller": Code(ctrl, T.PLAYER),
+                "top": Code(top, T.PIECE) if "@top" in hoisted else None}.get(fn)
+
+    def stack_of(self, cell: Code) -> str:
+        """Python for the stack on a cell: a local alias where the board cannot change meanwhile."""
+        if cell.stack is not None and self.context != "effects":
+            return cell.stack
+        return f"cells[{cell.src}]"
+
     def fold_world(self, fn, codes, result):
         w = self.world
         v = [c.value for c in codes]
@@ -548,7 +622,7 @@ class Translator:
             else:
                 attr = None
             if attr is None:
-                self.fail(a, f"piece() takes attribute values, not a {c.type}")
+                self.fail(a, f"piece() takes attribute values, not {T.a(c.type)}")
             if attr.name in chosen:
                 self.fail(a, f"piece() names {attr.name!r} twice")
             chosen[attr.name] = c
@@ -572,7 +646,8 @@ class Translator:
         inner = {}
         for p, a in zip(d.params, node.args):
             c = self.expr(a, scope)
-            inner[p] = c if c.const or c.src.isidentifier() else Code(f"({c.src})", c.type, False)
+            inner[p] = c if c.const or c.src.isidentifier() else Code(f"({c.src})", c.type, False,
+                                                                       stack=c.stack, attrs=c.attrs, origin=c.origin)
         self.inlining.append(d.name)
         saved = self.rep
         self.rep = self.m.reporter_for(d)
@@ -585,12 +660,12 @@ class Translator:
     # ---- statements -----------------------------------------------------------------------
 
     def block(self, stmts, scope: dict, w: Writer) -> None:
-        if not stmts:
-            w.line("pass")
-            return
+        before = len(w.lines)
         scope = dict(scope)
         for s in stmts:
             self.stmt(s, scope, w)
+        if len(w.lines) == before:  # everything folded away: keep the block valid Python
+            w.line("pass")
 
     def stmt(self, s, scope: dict, w: Writer) -> None:
         line = s.pos.line
@@ -618,7 +693,7 @@ class Translator:
             it = self.expr(s.iter, scope)
             elem = T.element(it.type)
             if elem is None:
-                self.fail(s.iter, f"cannot loop over a {it.type}")
+                self.fail(s.iter, f"cannot loop over {T.a(it.type)}")
             var = "v_" + s.var
             src = f"zones[{it.src}]" if it.type == T.ZONE else it.src
             w.line(f"for {var} in {src}:", line)

@@ -40,6 +40,7 @@ class World:
     counter_names: list = field(factory=list)
     counter_init: list = field(factory=list)  # slot -> ast expression
     tables: dict = field(factory=dict)
+    suffix_sums: set = field(factory=set)  # attributes summed over stacks (memo tables SUF_<attr>)
 
     # ---- geometry ---------------------------------------------------------------------------
 
@@ -95,6 +96,17 @@ class World:
     def RAYS(self):
         return tuple(tuple(tuple(r for r in (self.ray_cells(c, d) for d in ds) if r)
                            for c in range(self.ncells)) for ds in self.dirsets)
+
+    @property
+    def longest(self) -> int:
+        return max(self.files, self.ranks)
+
+    @property
+    def RAYSTO(self):
+        """RAYSTO[dirset][k][cell]: the rays from cell cut to at most k cells (k up to the longest)."""
+        rays = self.RAYS
+        return tuple(tuple(tuple(tuple(r[:k] for r in per_cell if r[:k]) for per_cell in rays[d])
+                           for k in range(self.longest + 1)) for d in range(len(self.dirsets)))
 
     @property
     def NEIGH(self):
