@@ -141,11 +141,12 @@ def resolve_options(model: Model, overrides: dict, diagnostics: Optional[list] =
             if not cond.const:
                 tr.fail(chk.cond, "a check may use only options")
             if not cond.value:
-                if diagnostics is not None and not overrides:
-                    diagnostics.append(rep.make(chk.pos, f"the default options contradict a check: {chk.message}"))
-                elif diagnostics is None:
-                    shown = ", ".join(f"{k}={v}" for k, v in overrides.items())
-                    raise GameError(f"these options do not go together ({shown}): {chk.message}")
+                shown = ", ".join(f"{k}={v}" for k, v in overrides.items())
+                message = (f"these options do not go together ({shown}): {chk.message}" if overrides
+                           else f"the default options contradict a check: {chk.message}")
+                if diagnostics is None:
+                    raise GameError(message)
+                diagnostics.append(rep.make(chk.pos, message))
         except CheckFailed as e:
             if diagnostics is None:
                 raise RulesetError([e.rep.make(e.pos, e.message, hint=e.hint)]) from None

@@ -1,0 +1,96 @@
+"""Drawing a position with rich: the grid, the zones and counters, whose turn it is.
+
+A cell shows its stack bottom -> top as piece codes. When the pieces have an attribute whose
+values are the players (an owner), each piece is coloured by that player.
+"""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from ..interpreter.world import file_letters
+
+PALETTE = ("bold red", "bold blue", "bold green", "bold yellow", "bold magenta", "bold cyan")
+
+
+def player_colours(game) -> dict:
+    """Piece code -> rich style, from the first players-valued attribute (empty when none)."""
+    attrs = game.compiled.model.attributes
+    owner = next((a for a in attrs.values() if a.players), None)
+    if owner is None:
+        return {}
+    table = game.world.attr_tables[owner.name]
+    styles = {}
+    for code, number in enumerate(table):
+        if number in owner.numbers:
+            name = owner.values[owner.numbers.index(number)]
+            if name in game.players:
+                styles[code] = PALETTE[game.players.index(name) % len(PALETTE)]
+    return styles
+
+
+def pieces_text(game, codes, styles: dict) -> Text:
+    """A stack or zone, bottom -> top, each piece in its owner's colour."""
+    out = Text()
+    for code in codes:
+        out.append(game.world.piece_text(code), style=styles.get(code, ""))
+    return out
+
+
+def board_table(state, styles: dict) -> Table:
+    """The grid: files a, b, ... across, ranks from the top down, like a diagram of the board."""
+    game, w = state.game, state.game.world
+    table = Table(show_header=True, show_lines=True, box=None, padding=(0, 1), header_style="dim")
+    table.add_column("", justify="right", style="dim")
+    for f in range(w.files):
+        table.add_column(file_letters(f), justify="center", min_width=max(3, w.piece_width()))
+    for r in reversed(range(w.ranks)):
+        row = [str(r + 1)]
+        for f in range(w.files):
+            stack = state.cells[w.cell(f, r)]
+            row.append(pieces_text(game, stack, styles) if stack else Text(".", style="dim"))
+        table.add_row(*row)
+    return table
+
+
+def slots_table(state, styles: dict) -> Table | None:
+    """Zones (their pieces) and counters (their numbers), or None when the game has neither."""
+    game, w = state.game, state.game.world
+    if not w.zone_names and not w.counter_names:
+        return None
+    table = Table(show_header=False, box=None, padding=(0, 1))
+    table.add_column(style="dim")
+    table.add_column()
+    for i, name in enumerate(w.zone_names):
+        table.add_row(name, pieces_text(game, state.zones[i], styles) if state.zones[i] else Text("-", style="dim"))
+    for i, name in enumerate(w.counter_names):
+        table.add_row(name, str(state.counters[i]))
+    return table
+
+
+def status_line(state) -> Text:
+    """Whose turn it is and the ply (or that the game is over)."""
+    out = Text()
+    side = state.mover_name
+    style = PALETTE[state.side % len(PALETTE)]
+    out.append(f"ply {state.ply}  ")
+    outcome = state.outcome()
+    if outcome is not None:
+        out.append("game over", style="bold")
+    else:
+        out.append(side, style=style)
+        out.append(" to move")
+    return out
+
+
+def draw(state) -> Group:
+    """Everything `show` and `play` print for a position."""
+    styles = player_colours(state.game)
+    parts = [board_table(state, styles)]
+    slots = slots_table(state, styles)
+    if slots is not None:
+        parts.append(slots)
+    parts.append(status_line(state))
+    return Group(*parts)

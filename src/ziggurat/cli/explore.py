@@ -1,0 +1,79 @@
+"""Looking at a game without playing it: `moves`, `perft` and `show`."""
+
+from __future__ import annotations
+
+import time
+
+import click
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+import ziggurat
+
+from .board import draw
+from .options import echo_json, json_option, load_state, position_option, ruleset_argument, set_option
+
+
+@click.command()
+@ruleset_argument
+@position_option
+@set_option
+@json_option
+def moves(ruleset, position, options, as_json):
+    """List the legal moves of a position, in notation."""
+    state = load_state(ruleset, options, position)
+    texts = [state.move_text(m) for m in state.moves()]
+    if as_json:
+        echo_json(texts)
+        return
+    for t in texts:
+        click.echo(t)
+    outcome = state.outcome()
+    over = f" (game over: {outcome.reason or outcome.kind})" if outcome is not None else ""
+    click.echo(f"{len(texts)} move{'s' * (len(texts) != 1)}{over}")
+
+
+@click.command()
+@ruleset_argument
+@click.option("--depth", "-d", type=click.IntRange(0, 64), required=True, help="Plies to look ahead.")
+@click.option("--divide", is_flag=True, help="Split the count by first move.")
+@position_option
+@set_option
+@json_option
+def perft(ruleset, depth, divide, position, options, as_json):
+    """Count the leaves of the move tree to a depth, with the time taken."""
+    state = load_state(ruleset, options, position)
+    start = time.perf_counter()
+    split = ziggurat.divide(state, depth) if divide and depth > 0 else None
+    leaves = sum(n for _, n in split) if split is not None else ziggurat.perft(state, depth)
+    seconds = time.perf_counter() - start
+    rate = leaves / seconds if seconds > 0 else 0.0
+    if as_json:
+        data = {"depth": depth, "leaves": leaves, "seconds": seconds, "leaves_per_second": rate}
+        if split is not None:
+            data["divide"] = [{"move": text, "leaves": n} for text, n in split]
+        echo_json(data)
+        return
+    console = Console()
+    if split is not None:
+        table = Table(title=f"perft {depth} by first move")
+        table.add_column("move")
+        table.add_column("leaves", justify="right")
+        for text, n in split:
+            table.add_row(Text(text), str(n))
+        console.print(table)
+    table = Table(title=Text(f"perft {state.game.name}"))
+    for name in ("depth", "leaves", "time (s)", "leaves/s"):
+        table.add_column(name, justify="right")
+    table.add_row(str(depth), str(leaves), f"{seconds:.4f}", f"{rate:,.0f}")
+    console.print(table)
+
+
+@click.command()
+@ruleset_argument
+@position_option
+@set_option
+def show(ruleset, position, options):
+    """Draw a position."""
+    Console().print(draw(load_state(ruleset, options, position)))

@@ -1,0 +1,41 @@
+"""`ziggurat test`: property-test a ruleset (engine invariants and the file's own) with Hypothesis."""
+
+from __future__ import annotations
+
+import click
+from rich.console import Console
+
+from .options import ruleset_argument, set_option
+
+
+@click.command()
+@ruleset_argument
+@click.option("--examples", "-n", type=click.IntRange(1), default=50, show_default=True,
+              help="Random games to try.")
+@click.option("--max-plies", type=click.IntRange(1), default=60, show_default=True,
+              help="Longest game to try.")
+@click.option("--seed", type=int, default=None, help="Seed for a repeatable run.")
+@set_option
+@click.pass_context
+def test(ctx, ruleset, examples, max_plies, seed, options):
+    """Property-test a ruleset: every invariant on reachable positions; exit 1 on a failure."""
+    try:
+        from ..proptest import run_properties  # Hypothesis is slow to import: only when asked
+    except ModuleNotFoundError as e:
+        if e.name != "ziggurat.proptest":
+            raise
+        raise click.ClickException("property testing (ziggurat.proptest) is not installed") from None
+
+    with Console(stderr=True).status(f"testing {ruleset}") as status:  # shown only on a terminal
+        report = run_properties(ruleset, options=options or None, examples=examples, max_plies=max_plies,
+                                seed=seed, progress=lambda n: status.update(f"testing {ruleset}: {n} positions"))
+    if report.ok:
+        click.echo(f"ok: {report.examples} examples, {report.positions} positions, no property failed")
+        ctx.exit(0)
+    for failure in report.failures:
+        click.echo(failure.render())
+        click.echo()
+    n = len(report.failures)
+    click.echo(f"FAILED: {n} propert{'ies' if n != 1 else 'y'} failed "
+               f"({report.examples} examples, {report.positions} positions)")
+    ctx.exit(1)
