@@ -4,7 +4,7 @@ __version__ = "0.1.0"
 
 from .dsl.errors import GameError, RulesetError, ZigguratError
 from .interpreter.games import load
-from .interpreter.runtime import Game, LegalMoves, Outcome, State, divide, perft
+from .interpreter.runtime import Game, LegalMoves, Outcome, State, divide, perft, random_playout
 
-__all__ = ["load", "Game", "State", "LegalMoves", "Outcome", "perft", "divide",
+__all__ = ["load", "Game", "State", "LegalMoves", "Outcome", "perft", "divide", "random_playout",
            "ZigguratError", "RulesetError", "GameError"]

@@ -291,6 +291,24 @@ def perft(state: State, depth: int) -> int:
     return rec(depth)
 
 
+def random_playout(state: State, rng: random.Random, max_plies: Optional[int] = None) -> int:
+    """Play uniformly random moves from `state` until the game ends (or max_plies); return the
+    number of plies played. The state is left at the end; the moves stay on `state.stack`."""
+    game = state.game
+    legal, apply, outcome = game._legal, game._apply, game._outcome
+    choice = rng.choice
+    plies = 0
+    while max_plies is None or plies < max_plies:
+        moves = legal(state)
+        if outcome(state, moves) is not None:
+            break
+        m = choice(moves)
+        apply(state, m)
+        state.stack.append(m)
+        plies += 1
+    return plies
+
+
 def divide(state: State, depth: int) -> list:
     """perft split by first move: [(move text, leaves)]."""
     out = []

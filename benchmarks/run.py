@@ -1,0 +1,152 @@
+"""Ziggurat benchmarks: one command, one table.
+
+    python benchmarks/run.py [--quick] [--json]
+
+For every shipped ruleset (and every Stacktics size and board) it measures perft leaves per
+second and random playouts per second of the compiled engine. Where a hand-written plain-Python
+generator exists for the same game (benchmarks/handwritten_stacktics.py), it is measured in the
+same run, interleaved with the engine, and the table gives the ratio compiled / hand-written
+(above 1.0: the specialised code is faster). Each number is the best of several repetitions,
+which keeps out most of the noise of a shared machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import handwritten_stacktics as handwritten  # noqa: E402
+from rich.console import Console  # noqa: E402
+from rich.table import Table  # noqa: E402
+
+import ziggurat  # noqa: E402
+from ziggurat.dsl.loader import shipped_names  # noqa: E402
+
+# (label, ruleset, options, perft depth, playouts, hand-written config or None)
+STACKTICS = [
+    ("stacktics size 2", "stacktics", {"size": 2}, 4, 40, dict(size=2)),
+    ("stacktics size 2, 3x5", "stacktics", {"size": 2, "narrow": True}, 4, 40, dict(size=2, narrow=True)),
+    ("stacktics size 3", "stacktics", {"size": 3}, 4, 20, dict(size=3)),
+    ("stacktics size 4", "stacktics", {"size": 4}, 3, 10, dict(size=4)),
+    ("stacktics size 5", "stacktics", {"size": 5}, 3, 10, dict(size=5)),
+]
+
+
+def configs() -> list:
+    out = list(STACKTICS)
+    for name in shipped_names():
+        if name != "stacktics":
+            out.append((name, name, {}, 3, 10, None))
+    return out
+
+
+def timed(fn) -> tuple:
+    """(seconds, what fn returned)."""
+    t = time.perf_counter()
+    result = fn()
+    return time.perf_counter() - t, result
+
+
+def engine_perft(game, depth):
+    state = game.new()
+    return lambda: ziggurat.perft(state, depth)
+
+
+def engine_playouts(game, n):
+    def run():
+        plies = 0
+        for seed in range(n):
+            plies += ziggurat.random_playout(game.new(), random.Random(seed))
+        return plies
+    return run
+
+
+def hand_perft(cfg, depth):
+    game = handwritten.Stacktics(**cfg)
+    return lambda: game.perft(depth)
+
+
+def hand_playouts(cfg, n):
+    game = handwritten.Stacktics(**cfg)
+
+    def run():
+        plies = 0
+        for seed in range(n):
+            game.reset()
+            plies += game.playout(seed)
+        return plies
+    return run
+
+
+def measure(quick: bool) -> list:
+    repeats = 2 if quick else 5
+    rows = []
+    for label, ruleset, options, depth, playouts, hand in configs():
+        if quick:
+            depth, playouts = max(2, depth - 1), max(2, playouts // 4)
+        game = ziggurat.load(ruleset, options)
+        leaves = ziggurat.perft(game.new(), depth)
+        row = {"game": label, "depth": depth, "leaves": leaves, "playouts": playouts}
+        z_perft, z_play, h_perft, h_play = [], [], [], []
+        for _ in range(repeats):  # interleaved, so both see the same machine
+            z_perft.append(timed(engine_perft(game, depth))[0])
+            z_play.append(timed(engine_playouts(game, playouts)))
+            if hand is not None:
+                h_perft.append(timed(hand_perft(hand, depth))[0])
+                h_play.append(timed(hand_playouts(hand, playouts)))
+        row["perft_leaves_per_s"] = leaves / min(z_perft)
+        seconds, plies = min(z_play)
+        row["playouts_per_s"] = playouts / seconds
+        row["plies_per_s"] = plies / seconds
+        if hand is not None:
+            row["hand_perft_leaves_per_s"] = leaves / min(h_perft)
+            seconds, plies = min(h_play)
+            row["hand_playouts_per_s"] = playouts / seconds
+            row["hand_plies_per_s"] = plies / seconds
+            row["perft_ratio"] = row["perft_leaves_per_s"] / row["hand_perft_leaves_per_s"]
+            # Random games differ in length between the two (their move orders differ), so the
+            # fair playout comparison is moves played per second.
+            row["playout_ratio"] = row["plies_per_s"] / row["hand_plies_per_s"]
+        rows.append(row)
+    return rows
+
+
+def table(rows: list) -> Table:
+    t = Table(title="Ziggurat benchmarks (best of interleaved runs; ratio = compiled / hand-written)")
+    for col in ("game", "depth", "perft leaves/s", "hand-written", "ratio",
+                "playouts/s", "random-play plies/s", "hand-written", "ratio"):
+        t.add_column(col, justify="left" if col == "game" else "right")
+    for r in rows:
+        hand = "perft_ratio" in r
+        t.add_row(
+            r["game"], str(r["depth"]), f"{r['perft_leaves_per_s']:,.0f}",
+            f"{r['hand_perft_leaves_per_s']:,.0f}" if hand else "-",
+            f"{r['perft_ratio']:.2f}" if hand else "-",
+            f"{r['playouts_per_s']:,.1f}", f"{r['plies_per_s']:,.0f}",
+            f"{r['hand_plies_per_s']:,.0f}" if hand else "-",
+            f"{r['playout_ratio']:.2f}" if hand else "-",
+        )
+    return t
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="smaller depths and fewer repeats (a smoke test)")
+    parser.add_argument("--json", action="store_true", help="print the rows as JSON")
+    args = parser.parse_args(argv)
+    rows = measure(args.quick)
+    if args.json:
+        print(json.dumps(rows, indent=2))
+    else:
+        Console(width=max(140, Console().width)).print(table(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
