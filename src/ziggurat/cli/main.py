@@ -40,6 +40,12 @@ class ZigguratGroup(click.Group):
             click.echo(f"error: {e}", err=True)
             ctx.exit(EXIT_ERROR)
         except Exception as e:  # the policy: never a traceback, even for our own bugs
+            from ..interpreter.linemap import rules_diagnostic
+
+            diagnostic = rules_diagnostic(e)
+            if diagnostic is not None:  # a rule that fails at run time: point at the rule
+                click.echo(diagnostic.render(), err=True)
+                ctx.exit(EXIT_ERROR)
             click.echo(f"internal error: {type(e).__name__}: {e} (please report this)", err=True)
             ctx.exit(EXIT_INTERNAL)
 

@@ -20,6 +20,7 @@ from ..dsl import types as T
 from ..dsl.errors import Diagnostic, GameError, Reporter, RulesetError
 from ..dsl.model import Model
 from .translate import UNLIMITED, CheckFailed, Code, Translator, Writer, const
+from . import linemap
 from .world import World
 
 
@@ -275,8 +276,10 @@ class Compiler:
         code = compile(source, filename, "exec")
         linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
         exec(code, namespace)
-        return Compiled(m, dict(self.options), world, source, namespace, actions,
-                        [i.text for i in m.invariants], filename)
+        compiled = Compiled(m, dict(self.options), world, source, namespace, actions,
+                            [i.text for i in m.invariants], filename)
+        linemap.register(compiled)
+        return compiled
 
     # ---- pieces: who controls a stack -----------------------------------------------------------
 
