@@ -190,6 +190,15 @@ class Outcome:
     pos: Pos = NOWHERE
 
 
+@frozen
+class Rank:
+    """``rank by score, tiebreak``: the game ends; the players are ranked by these defs."""
+
+    keys: tuple  # Name nodes: defs of one player (or per-player counters), most important first
+    reason: Optional[str]
+    pos: Pos = NOWHERE
+
+
 # ---- declarations -------------------------------------------------------------------------
 
 

@@ -14,6 +14,8 @@ from . import ast
 from .errors import Reporter, did_you_mean
 
 PLAYER_VALUES = "players"  # `owner: players` makes an attribute whose values are the players
+# `colour: players, green` adds neutral values after the players: their numbers come after the
+# players' indices, and a stack they top is controlled by nobody.
 
 BUILTIN_DIRECTIONS = {
     "n": (0, 1), "ne": (1, 1), "e": (1, 0), "se": (1, -1),
@@ -32,9 +34,10 @@ class Attribute:
     values: list  # names, in order
     numbers: list  # int per value (its number, or its index when the attribute has none)
     codes: list  # notation code per value
-    players: bool = False  # the values are the players
+    players: bool = False  # the values are the players (then any neutral values)
     numeric: bool = False
     node: Optional[ast.Attribute] = None
+    neutral: list = field(factory=list)  # AttrValue: the values after the players, for `players, X`
 
 
 @define
@@ -69,13 +72,19 @@ class Model:
         return self.owner[id(decl)]
 
     def value_names(self) -> dict:
-        """Attribute value name -> attribute name, for every named value."""
+        """Attribute value name -> attribute name, for every named value (not the players)."""
         out = {}
         for a in self.attributes.values():
-            if not a.players:
-                for v in a.values:
-                    out[v] = a.name
+            for v in a.values:
+                if not (a.players and v in self.players):
+                    out.setdefault(v, a.name)
         return out
+
+    def value_owners(self, name: str) -> list:
+        """The attributes that have a value called `name` (a players attribute counts only for its
+        neutral values: a player's name means the player, whatever attribute holds it)."""
+        return [a.name for a in self.attributes.values()
+                if name in a.values and not (a.players and name in self.players)]
 
 
 _KEYED = {
@@ -176,6 +185,8 @@ def _add(m: Model, d, rep: Reporter, variant: bool) -> None:
             return
         del table[d.name]
     elif type(d) in _KEYED:
+        if isinstance(d, ast.Action) and d.fmt:
+            _check_format_fields(d, rep)
         if isinstance(d, ast.Def) and len(set(d.params)) != len(d.params):
             twice = next(p for p in d.params if d.params.count(p) > 1)
             rep.error(d.pos, f"def {d.name!r} names the parameter {twice!r} twice")
@@ -196,14 +207,36 @@ def _add(m: Model, d, rep: Reporter, variant: bool) -> None:
         table[d.name] = d
 
 
+def _check_format_fields(d: ast.Action, rep: Reporter) -> None:
+    """A notation field is a bare choice name: '{from}', never '{from!r}' or '{from:>3}'."""
+    import string
+
+    try:
+        fields = [(f, spec, conv) for _, f, spec, conv in string.Formatter().parse(d.fmt) if f is not None]
+    except ValueError:
+        return  # malformed: the compiler names the problem
+    for f, spec, conv in fields:
+        if spec or conv:
+            written = "{" + f + (f"!{conv}" if conv else "") + (f":{spec}" if spec else "") + "}"
+            rep.error(d.pos, f"the notation of action {d.name!r} writes {written!r}, but a field is just "
+                      "the name of a choice", hint=f"write {{{f}}}")
+
+
 def _a(noun: str) -> str:
     """'a def', 'an option': the noun with its indefinite article."""
     return ("an " if noun[:1] in "aeiou" else "a ") + noun
 
 
 def _attribute(a: ast.Attribute, rep: Reporter) -> Attribute:
-    if len(a.values) == 1 and a.values[0].name == PLAYER_VALUES and a.values[0].number is None:
-        return Attribute(a.name, [], [], [], players=True, node=a)
+    if any(v.name == PLAYER_VALUES and v.number is None for v in a.values):
+        if a.values[0].name != PLAYER_VALUES:
+            rep.error(a.pos, f"in {a.name!r}, 'players' comes first: the neutral values follow it",
+                      hint=f"write {a.name}: players, " + ", ".join(v.name for v in a.values if v.name != PLAYER_VALUES))
+        neutral = [v for v in a.values if v.name != PLAYER_VALUES]
+        if any(v.number is not None for v in neutral):
+            rep.error(a.pos, f"the neutral values of {a.name!r} cannot have numbers",
+                      hint="their numbers follow the players' own")
+        return Attribute(a.name, [], [], [], players=True, node=a, neutral=neutral)
     names = [v.name for v in a.values]
     numeric = all(v.number is not None for v in a.values)
     if not numeric and any(v.number is not None for v in a.values):
@@ -232,6 +265,34 @@ def _attribute(a: ast.Attribute, rep: Reporter) -> Attribute:
     return Attribute(a.name, names, numbers, codes, False, numeric, a)
 
 
+def _player_values(m: Model, a: Attribute) -> None:
+    """The values of a players attribute: the players, then its neutral values, with codes that
+    differ (first letters, else two letters; a neutral value's own code is kept)."""
+    names = list(m.players) + [v.name for v in a.neutral]
+    given = [None] * len(m.players) + [v.code for v in a.neutral]
+    a.values = names
+    a.numbers = list(range(len(names)))
+    a.codes = [g or n[0].upper() for n, g in zip(names, given)]
+    if len(set(a.codes)) != len(a.codes):
+        a.codes = [g or n[:2].capitalize() for n, g in zip(names, given)]
+    rep = m.owner.get(id(a.node))
+    if rep is None:
+        return
+    neutral = [v.name for v in a.neutral]
+    clash = [n for n in neutral if n in m.players]
+    if clash:
+        rep.error(a.node.pos, f"{clash[0]!r} is a player, so it cannot also be a neutral value of {a.name!r}")
+    elif len(set(neutral)) != len(neutral):
+        rep.error(a.node.pos, f"attribute {a.name!r} names a value twice")
+    elif len(set(names)) != len(names):
+        return  # players named twice: reported with the players
+    elif len(set(a.codes)) != len(a.codes):
+        rep.error(a.node.pos, f"two values of {a.name!r} print the same in positions: {a.codes}",
+                  hint='give the neutral value a code of its own: value as "x"')
+    elif len({len(c) for c in a.codes}) > 1:
+        rep.error(a.node.pos, f"the codes of {a.name!r} must all have the same length: {a.codes}")
+
+
 def _finish(m: Model, rep: Optional[Reporter]) -> None:
     if rep is None:
         return
@@ -242,11 +303,7 @@ def _finish(m: Model, rep: Optional[Reporter]) -> None:
                   hint='add one: action move "{from}-{to}": ...')
     for a in m.attributes.values():
         if a.players:
-            a.values = list(m.players)
-            a.numbers = list(range(len(m.players)))
-            a.codes = [p[0].upper() for p in m.players]
-            if len(set(a.codes)) != len(a.codes):
-                a.codes = [p[:2].capitalize() for p in m.players]
+            _player_values(m, a)
     # One meaning per name across kinds.
     seen = {}
     def claim(name, kind, node):

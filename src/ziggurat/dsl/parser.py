@@ -183,6 +183,11 @@ class _ToAst(Transformer):
     def draw(self, meta, c):
         return ast.Outcome("draw", None, _unquote(c[0]) if c[0] else None, _pos(meta))
 
+    def rank(self, meta, c):
+        *keys, reason = c
+        names = tuple(ast.Name(str(k), _pos(k)) for k in keys)
+        return ast.Rank(names, _unquote(reason) if reason else None, _pos(meta))
+
     # ---- declarations
     def game(self, meta, c):
         return ast.Game(_unquote(c[0]), _unquote(c[1]) if len(c) > 1 and c[1] else "", _pos(meta))
@@ -448,7 +453,15 @@ def _syntax_diagnostic(err: UnexpectedInput, text: str, path: str) -> Diagnostic
 
 
 def parse(text: str, path: str = "<rules>") -> ast.Ruleset:
-    """Parse ruleset text into an ast.Ruleset, or raise RulesetError pointing at the mistake."""
+    """Parse ruleset text into an ast.Ruleset, or raise RulesetError pointing at the mistake.
+
+    The AST is immutable, so a text parsed once is not parsed again (loading the same ruleset
+    many times, as a census or a simulation does, costs only the reading of the file)."""
+    return _parse_cached(text, path)
+
+
+@lru_cache(maxsize=128)
+def _parse_cached(text: str, path: str) -> ast.Ruleset:
     if not text.endswith("\n"):
         text += "\n"
     try:

@@ -272,7 +272,7 @@ class Compiler:
         w.lines.extend(end_w.lines)
         w.line("    return None")
         source = w.text()
-        namespace = {"__name__": "ziggurat_generated", "_ray": _ray, "_suffix": _suffix}
+        namespace = {"__name__": "ziggurat_generated", "_ray": _ray, "_suffix": _suffix, "_shuffled": _shuffled}
         code = compile(source, filename, "exec")
         linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
         exec(code, namespace)
@@ -289,7 +289,7 @@ class Compiler:
             owner = next((a for a in m.attributes.values() if a.players), None)
             if owner is None:
                 return tuple(-1 for _ in range(world.npieces))
-            return world.attr_tables[owner.name]
+            return tuple(v if v < len(m.players) else -1 for v in world.attr_tables[owner.name])
         tr.context, tr.rep = "table", m.reporter_for(m.control)
         out = []
         for code in range(world.npieces):
@@ -301,7 +301,7 @@ class Compiler:
                                        f"control must name a player from the top piece alone, not a {c.type}",
                                        hint="for example: control: top.owner"))
                 return tuple(-1 for _ in range(world.npieces))
-            out.append(c.value)
+            out.append(c.value if c.value < len(m.players) else -1)  # a neutral value: nobody
         return tuple(out)
 
     # ---- actions ----------------------------------------------------------------------------
@@ -364,7 +364,7 @@ class Compiler:
             result = "n" if counting else "out"
             groups = {}
             for a in actions:
-                groups.setdefault(-1e9 if a.node.is_fallback else -a.node.priority, []).append(a)
+                groups.setdefault(1e9 if a.node.is_fallback else -a.node.priority, []).append(a)  # otherwise: last
             keys = sorted(groups)
             for gi, key in enumerate(keys):
                 if gi:
@@ -406,6 +406,7 @@ class Compiler:
                 var = "v_" + it.name
                 w.line(f"{var} = {c.src}", line)
                 scope[it.name] = self._local(var, c.type, it.name, items[i + 1:], w)
+                scope[it.name].neutral = c.neutral
             self._choices(tr, a, items, i + 1, scope, w)
         elif isinstance(it, ast.Require):
             cond = tr.expect(tr.expr(it.cond, scope), T.BOOL, it.cond, "a 'require' condition")
@@ -720,6 +721,13 @@ def _ray(cells, rays, reach):
             if cells[c]:
                 break
     return out
+
+
+def _shuffled(rng, items) -> tuple:
+    """The items in a random order drawn from the setup's generator (the same seed, the same order)."""
+    out = list(items)
+    rng.shuffle(out)
+    return tuple(out)
 
 
 _PROLOGUE = re.compile(r"^(\s*)((?:\w+ = [\w.\[\]]+; )*\w+ = [\w.\[\]]+)$")

@@ -32,6 +32,8 @@ class Notation:
         m = game.compiled.model
         self.value_names = {a.name: dict(zip(a.numbers, a.values)) for a in m.attributes.values()}
         self.value_numbers = {a.name: dict(zip(a.values, a.numbers)) for a in m.attributes.values()}
+        owner = next((a for a in m.attributes.values() if a.players), None)
+        self.neutral = dict(zip(owner.numbers, owner.values)) if owner else {}  # player values beyond the players
 
     # ---- values -----------------------------------------------------------------------------
 
@@ -39,7 +41,7 @@ class Notation:
         if typ == T.CELL:
             return self.cell_names[v]
         if typ == T.PLAYER:
-            return self.players[v]
+            return self.players[v] if v < len(self.players) else self.neutral.get(v, str(v))
         if typ == T.DIR:
             return DIRECTION_NAMES[v]
         if typ == T.PIECE:
@@ -54,6 +56,9 @@ class Notation:
                 raise GameError(f"{text!r} is not a cell of this {self.world.files}x{self.world.ranks} board")
             return self.cell_index[text]
         if typ == T.PLAYER:
+            neutral = {name: v for v, name in self.neutral.items() if v >= len(self.players)}
+            if text in neutral:
+                return neutral[text]
             if text not in self.players:
                 raise GameError(f"{text!r} is not a player" + _hint(text, self.players))
             return self.players.index(text)

@@ -16,15 +16,19 @@ from ..dsl.errors import GameError
 from .compiler import Compiled
 from . import notation
 
+SEED_OPTION = "seed"  # an option of this name seeds the setup when new() is given no seed
+
 
 @frozen
 class Outcome:
-    """How a game ended: the deciding rule, who it names, and a result per side (1, 0.5 or 0)."""
+    """How a game ended: the deciding rule, who it names, and a result per side (1, 0.5 or 0;
+    k players tied at the top of a `rank by` share: 1/k each)."""
 
     kind: str  # win / lose / draw
     player: Optional[int]  # the side named by win / lose
     reason: Optional[str]
     results: tuple  # per side
+    scores: tuple = ()  # per side, the first key of `rank by` (empty for other outcomes)
 
     def winners(self) -> tuple:
         return tuple(i for i, r in enumerate(self.results) if r == 1)
@@ -66,7 +70,10 @@ class Game:
         return st
 
     def new(self, seed: Optional[int] = None) -> "State":
-        """The start position; `seed` fixes any random setup (the same seed, the same setup)."""
+        """The start position; `seed` fixes any random setup (the same seed, the same setup).
+        Without one, a ruleset's option named `seed` gives it, so `--set seed=S` chooses a setup."""
+        if seed is None and isinstance(self.options.get(SEED_OPTION), int):
+            seed = self.options[SEED_OPTION]
         st = self.empty_state()
         st.seed = seed
         self._setup(st, random.Random(seed))
@@ -202,6 +209,8 @@ class State:
             return None
         kind, who, reason = raw
         n = len(self.game.players)
+        if kind == "rank":
+            return ranked(who, reason)
         if kind == "draw":
             results = tuple(0.5 for _ in range(n))
         elif kind == "win":
@@ -265,6 +274,29 @@ class State:
 
     def __repr__(self) -> str:
         return f"<State {self.game.name}: {self.text()}>"
+
+    def _repr_svg_(self) -> str:
+        """The position as SVG, so Jupyter draws states as pictures (see ziggurat.render)."""
+        from ..render import svg
+
+        return svg(self)
+
+    def _repr_png_(self) -> bytes:
+        from ..render import png
+
+        return png(self)
+
+
+def ranked(keys: tuple, reason: Optional[str]) -> Outcome:
+    """The outcome of `rank by`: keys[p] is player p's tuple (score, tie-breaks...). The players
+    with the greatest tuple win: one alone wins, k together share a draw (1/k each)."""
+    best = max(keys)
+    top = [p for p, k in enumerate(keys) if k == best]
+    results = tuple((1 / len(top) if len(top) > 1 else 1) if p in top else 0 for p in range(len(keys)))
+    scores = tuple(k[0] for k in keys)
+    if len(top) == 1:
+        return Outcome("win", top[0], reason, results, scores)
+    return Outcome("draw", None, reason, results, scores)
 
 
 def perft(state: State, depth: int) -> int:

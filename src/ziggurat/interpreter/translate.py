@@ -41,6 +41,7 @@ class Code:
     attrs: Optional[dict] = None  # attribute -> local holding its value, for a piece variable
     origin: Optional[tuple] = None  # (function, cell Code, level Code) for slices of a stack
     occupied: Optional[bool] = None  # for a cell: known to hold a stack (True) or to be empty (False)
+    neutral: bool = False  # a player value that may be a neutral one (`colour: players, green`)
 
 
 def const(value, typ) -> Code:
@@ -187,12 +188,17 @@ class Translator:
             self.fail(node, f"unknown name {n!r} in the board", hint=did_you_mean(n, list(self.consts)))
         if n == "unlimited":
             return const(UNLIMITED, T.INT)
+        owners = m.value_owners(n)
         if n in m.players:
+            if owners:
+                self.fail(node, f"{n!r} is both a player and a value of {owners[0]!r}",
+                          hint=f"write players.{n} for the player or {owners[0]}.{n} for the value")
             return const(m.players.index(n), T.PLAYER)
-        vn = m.value_names()
-        if n in vn:
-            attr = m.attributes[vn[n]]
-            return const(attr.numbers[attr.values.index(n)], T.enum(attr.name))
+        if len(owners) > 1:
+            self.fail(node, f"{n!r} is a value of {len(owners)} attributes: " + ", ".join(map(repr, owners)),
+                      hint="say which: " + " or ".join(f"{a}.{n}" for a in owners))
+        if owners:
+            return self.attr_value(m.attributes[owners[0]], n)
         if n in BUILTIN_DIRECTIONS:
             return const(list(BUILTIN_DIRECTIONS).index(n), T.DIR)
         if n in BUILTIN_DIRSETS:
@@ -375,7 +381,33 @@ class Translator:
             return Code(repr(value), T.list_of(typ), True, value)
         return Code("(" + ", ".join(c.src for c in items) + ",)", T.list_of(typ))
 
+    def attr_value(self, attr, value: str) -> Code:
+        """The constant for a value of an attribute (a player index for a players attribute)."""
+        number = attr.numbers[attr.values.index(value)]
+        return const(number, T.PLAYER if attr.players else T.enum(attr.name))
+
+    def qualified(self, node) -> Optional[Code]:
+        """`colour.green`, `players.black`: a value named through its attribute, or None."""
+        if not isinstance(node.obj, ast.Name):
+            return None
+        n = node.obj.id
+        if n == "players" and n not in self.m.attributes:
+            if node.name in self.m.players:
+                return const(self.m.players.index(node.name), T.PLAYER)
+            self.fail(node, f"{node.name!r} is not a player", hint=did_you_mean(node.name, self.m.players))
+        attr = self.m.attributes.get(n)
+        if attr is None:
+            return None
+        if node.name in attr.values:
+            return self.attr_value(attr, node.name)
+        self.fail(node, f"{node.name!r} is not a value of {n!r}",
+                  hint=did_you_mean(node.name, attr.values) or "its values: " + ", ".join(attr.values))
+
     def x_Attr(self, node, scope):
+        if not (isinstance(node.obj, ast.Name) and node.obj.id in scope):
+            value = self.qualified(node)
+            if value is not None:
+                return value
         obj = self.expr(node.obj, scope)
         if obj.type == T.CELL:
             if node.name in ("rank", "file"):
@@ -392,11 +424,12 @@ class Translator:
                           "declared attributes: " + ", ".join(self.m.attributes))
             typ = T.PLAYER if attr.players else T.enum(attr.name)
             table = self.world.attr_table_name(attr.name)
+            neutral = bool(attr.players and attr.neutral)
             if obj.attrs and node.name in obj.attrs:
-                return Code(obj.attrs[node.name], typ)
+                return Code(obj.attrs[node.name], typ, neutral=neutral)
             if obj.const:
                 return const(self.world.attr_tables[attr.name][obj.value], typ)
-            return Code(f"{table}[{obj.src}]", typ)
+            return Code(f"{table}[{obj.src}]", typ, neutral=neutral)
         self.fail(node, f"{T.a(obj.type)} has no attribute {node.name!r}")
 
     def x_Index(self, node, scope):
@@ -431,11 +464,28 @@ class Translator:
         key = self.expr(node.index, scope)
         compiled = self.world.table(self, table)
         if not (self.compatible(key.type, compiled.key_type) or self.compatible(compiled.key_type, key.type)):
-            self.fail(node.index, f"table {table.name!r} is keyed by {compiled.key_type}, not {key.type}")
+            self.fail(node.index, f"table {table.name!r} is keyed by {compiled.key_type.plural()}, "
+                                  f"not {key.type.plural()}")
         if key.const:
             if key.value not in compiled.values:
                 self.fail(node.index, f"table {table.name!r} has no entry for this key")
             return const(compiled.values[key.value], compiled.value_type)
+        # A key that varies must find an entry whatever its value (players and attribute values).
+        if key.type == T.PLAYER:
+            domain = list(zip(range(len(self.m.players)), self.m.players))
+            owner = next((a for a in self.m.attributes.values() if a.players), None)
+            if key.neutral and owner is not None:
+                domain = list(zip(owner.numbers, owner.values))
+        elif key.type.name == "enum" and key.type.attr in self.m.attributes:
+            a = self.m.attributes[key.type.attr]
+            domain = list(zip(a.numbers, a.values))
+        else:
+            domain = []
+        missing = [name for value, name in domain if value not in compiled.values]
+        if missing:
+            self.fail(node.index, f"table {table.name!r} has no entry for {missing[0]!r}, "
+                                  f"which {self.rep.snippet(node.index.pos) if self.rep else 'the key'} can be",
+                      hint=f"add it to the table: {missing[0]}: ...")
         return Code(f"{compiled.pyname}[{key.src}]", compiled.value_type)
 
     def x_Comprehension(self, node, scope):
@@ -533,6 +583,17 @@ class Translator:
             return Code(f"{fn}({src}, default=0)", T.INT)
         if fn == "piece":
             return self.piece_literal(node, scope)
+        if fn == "shuffled":
+            if len(args) != 1:
+                self.fail(node, f"shuffled() takes 1 argument, a list, not {len(args)}")
+            c = self.expr(args[0], scope)
+            elem = T.element(c.type)
+            if elem is None or c.type == T.DIRSET:
+                self.fail(args[0], f"shuffled() needs a list, not {T.a(c.type)}")
+            if self.context != "setup":
+                self.fail(node, "shuffled() draws from the setup's random numbers, so it is for setup only")
+            src = f"zones[{c.src}]" if c.type == T.ZONE else c.src
+            return Code(f"_shuffled(rng, {src})", T.list_of(elem))
         if fn == "repeated":
             if self.context != "end":
                 self.fail(node, "repeated() can only be tested in the end block")
@@ -544,7 +605,7 @@ class Translator:
         if fn in EFFECTS:
             self.fail(node, f"{fn}() is an effect: it belongs on a line of its own in a 'do:' or 'setup:' block")
         known = list(self.m.defs) + list(CELL_FUNCS) + ["min", "max", "sum", "count", "any", "all",
-                                                        "abs", "piece", "repeated"]
+                                                        "abs", "piece", "repeated", "shuffled"]
         self.fail(node, f"unknown function {fn!r}", hint=did_you_mean(fn, known))
 
     def stack_sum(self, it: Code, attr: str) -> Optional[Code]:
@@ -647,7 +708,8 @@ class Translator:
         for p, a in zip(d.params, node.args):
             c = self.expr(a, scope)
             inner[p] = c if c.const or c.src.isidentifier() else Code(f"({c.src})", c.type, False,
-                                                                       stack=c.stack, attrs=c.attrs, origin=c.origin)
+                                                                       stack=c.stack, attrs=c.attrs, origin=c.origin,
+                                                                       neutral=c.neutral)
         self.inlining.append(d.name)
         saved = self.rep
         self.rep = self.m.reporter_for(d)
@@ -676,7 +738,7 @@ class Translator:
             else:
                 var = "v_" + s.name
                 w.line(f"{var} = {c.src}", line)
-                scope[s.name] = Code(var, c.type)
+                scope[s.name] = Code(var, c.type, neutral=c.neutral)
         elif isinstance(s, ast.If):
             cond = self.expect(self.expr(s.cond, scope), T.BOOL, s.cond, "the condition of 'if'")
             if cond.const:
@@ -721,8 +783,33 @@ class Translator:
             if s.who is not None:
                 who = self.expect(self.expr(s.who, scope), T.PLAYER, s.who, f"who '{s.kind}'s").src
             w.line(f"return ({s.kind!r}, {who}, {s.reason!r})", line)
+        elif isinstance(s, ast.Rank):
+            if self.context != "end":
+                self.fail(s, "'rank by' ends the game, so it belongs in the end block")
+            keys = [self.rank_key(key.id, key) for key in s.keys]
+            w.line(f"return ('rank', tuple(({''.join(k + ', ' for k in keys)}) for _rp in ALLPLAYERS), "
+                   f"{s.reason!r})", line)
         else:
             self.fail(s, "this statement cannot be used here")
+
+    def rank_key(self, name: str, s) -> str:
+        """Python for one key of `rank by` for the player `_rp`: a def of one player, or a
+        per-player counter."""
+        m = self.m
+        player = Code("_rp", T.PLAYER)
+        if name in m.counters and m.counters[name].per_player:
+            return f"counters[{self.world.counter_index[name]} + _rp]"
+        if name not in m.defs:
+            self.fail(s, f"'rank by' needs a def of one player (or a per-player counter), and {name!r} is neither",
+                      hint=did_you_mean(name, list(m.defs)) or f"declare one: def {name}(p): ...")
+        d = m.defs[name]
+        if len(d.params) != 1:
+            self.fail(s, f"'rank by' calls {name}() with one player, but it takes {len(d.params)} arguments",
+                      hint=f"def {name}(p): ... (line {d.pos.line})")
+        call = ast.Call(name, (ast.Name("_rp", s.pos),), s.pos)
+        c = self.inline(d, call, {"_rp": player})
+        self.expect(c, T.INT, s, f"{name}(), a key of 'rank by',")
+        return c.src
 
     def assign(self, s: ast.Assign, scope, w: Writer) -> None:
         if self.context not in ("effects", "setup"):

@@ -223,7 +223,11 @@ class World:
     def table_constant(self, t: CompiledTable):
         keys = list(t.values)
         if all(isinstance(k, int) and not isinstance(k, bool) and 0 <= k <= 64 for k in keys):
-            return tuple(t.values.get(i) for i in range(max(keys) + 1))
+            size = max(keys) + 1
+            if t.key_type == T.PLAYER:  # room for neutral player values too (no entry: None)
+                owner = next((a for a in self.model.attributes.values() if a.players), None)
+                size = max(size, len(owner.values) if owner else 0)
+            return tuple(t.values.get(i) for i in range(size))
         return dict(t.values)
 
 
