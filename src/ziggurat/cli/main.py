@@ -14,7 +14,7 @@ import click
 
 import ziggurat
 
-from . import check, explore, info, play, proptest
+from . import check, explore, info, play, proptest, render, replay, solve, simulate
 
 EXIT_ERROR, EXIT_INTERNAL = 1, 3
 
@@ -68,7 +68,8 @@ def cli():
 
 
 for command in (check.check, explore.moves, explore.perft, explore.show, info.compile_, info.rulesets,
-                proptest.test, play.play):
+                proptest.test, play.play, solve.solve, solve.census, solve.match, simulate.simulate,
+                render.render, replay.replay):
     cli.add_command(command)
 
 

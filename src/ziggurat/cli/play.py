@@ -1,13 +1,15 @@
-"""`ziggurat play`: a person against a uniformly random mover, in the terminal.
+"""`ziggurat play`: people and agents at one table, in the terminal.
 
-The person sits in one seat (the one playing `--as` at the start; a rule that swaps seats moves
-them with it). Input is read line by line, so a pipe works as well as a keyboard; end of input
-ends the game quietly.
+Each seat holds `human` or an agent spec (`random`, `greedy`, `mcts:iterations=200`, ...; see
+`ziggurat.agents`). By default the person plays the side named by `--as` (the first side) and a
+random mover plays the others; `--seats human,mcts` says it seat by seat instead. A rule that
+swaps seats (the pie rule) moves each seat's occupant with it. Input is read line by line, so a
+pipe works as well as a keyboard; end of input ends the game quietly. `--save FILE` writes the
+game as a record (see `ziggurat.records`), finished or not.
 """
 
 from __future__ import annotations
 
-import random
 import sys
 
 import click
@@ -15,41 +17,60 @@ from rich.console import Console
 
 import ziggurat
 
+from ..agents import make_agent, parse_spec
 from ..dsl.errors import did_you_mean
+from ..records import record_of, save_record
 from .board import draw
 from .options import load_state, position_option, ruleset_argument, set_option
+
+HUMAN = "human"
 
 HELP = """\
 Type a move in notation (for example {example}), or:
   moves   list the legal moves
-  undo    take back your last move and the replies to it
+  hint    what {hint} would play here
+  undo    take back to your previous decision (your last move and the replies to it)
   help    show this
   quit    leave the game"""
 
 
-class Session:
-    """One game between the person (a seat) and a seeded random mover."""
+def seat_seed(seed, seat: int):
+    """The seed of the agent in `seat`: each seat its own stream, all fixed by `--seed`."""
+    return None if seed is None else seed * 1000 + seat
 
-    def __init__(self, state, seat: int, seed, console: Console):
-        self.state, self.seat, self.console = state, seat, console
-        self.rng = random.Random(seed)
-        self.marks: list = []  # len(state.stack) before each of the person's moves, for undo
+
+class Session:
+    """One game: a state, who sits in each seat (a person or an agent), and the person's undo marks."""
+
+    def __init__(self, state, specs: list, seed, console: Console, hint_spec: str = "greedy",
+                 max_plies: int | None = None):
+        self.state, self.specs, self.console = state, specs, console
+        self.seed, self.hint_spec, self.max_plies = seed, hint_spec, max_plies
+        self.agents = {seat: make_agent(spec, seat_seed(seed, seat))
+                       for seat, spec in enumerate(specs) if spec != HUMAN}
+        self.humans = [seat for seat, spec in enumerate(specs) if spec == HUMAN]
+        self.hinter = None
+        self.marks: list = []  # len(state.stack) before each person's move, for undo
         self.stdin = sys.stdin  # one reader for the whole game: a new one would lose buffered lines
 
     @property
-    def persons_turn(self) -> bool:
-        return self.state.seats[self.state.side] == self.seat
+    def seat_to_move(self) -> int:
+        return self.state.seats[self.state.side]
 
     def show(self) -> None:
         self.console.print(draw(self.state))
 
     def run(self) -> None:
         self.show()
+        start_ply = self.state.ply
         while (outcome := self.state.outcome()) is None:
             if not self.state.moves():
                 click.echo(f"{self.state.mover_name} has no legal move and no rule ends the game: stopping")
                 return
-            if not self.persons_turn:
+            if self.max_plies is not None and self.state.ply - start_ply >= self.max_plies:
+                click.echo(f"stopping after {self.max_plies} plies (--max-plies): game left unfinished")
+                return
+            if self.seat_to_move in self.agents:
                 self.machine_moves()
             elif not self.person_moves():
                 return
@@ -57,7 +78,7 @@ class Session:
 
     def machine_moves(self) -> None:
         st = self.state
-        move = self.rng.choice(st.moves())
+        move = self.agents[self.seat_to_move].choose(st)
         click.echo(f"{st.mover_name} plays {st.move_text(move)}")
         st.push(move)
         self.show()
@@ -83,10 +104,12 @@ class Session:
         """Do what the person typed; True when the position changed (a move, or an undo)."""
         st = self.state
         if text == "help":
-            click.echo(HELP.format(example=self.example()))
+            click.echo(HELP.format(example=self.example(), hint=self.hint_spec))
         elif text == "moves":
             texts = [st.move_text(m) for m in st.moves()]
             click.echo(" ".join(texts) + f"\n({len(texts)} moves)")
+        elif text == "hint":
+            self.hint()
         elif text == "undo":
             if self.undo():
                 self.show()
@@ -103,8 +126,15 @@ class Session:
             return True
         return False
 
+    def hint(self) -> None:
+        """What the hint agent would play here (it keeps its own seeded stream across hints)."""
+        if self.hinter is None:
+            self.hinter = make_agent(self.hint_spec, seat_seed(self.seed, len(self.specs)))
+        move = self.hinter.choose(self.state)
+        click.echo(f"hint: {self.hint_spec} would play {self.state.move_text(move)}")
+
     def undo(self) -> bool:
-        """Take back the person's last move and every reply to it (a full round)."""
+        """Take back to the last decision a person made (their move and every reply to it)."""
         if not self.marks:
             click.echo("nothing of yours to take back")
             return False
@@ -125,23 +155,79 @@ class Session:
             click.echo(f"game over: draw{reason}")
         else:
             click.echo(f"game over: {who} {'wins' if outcome.kind == 'win' else 'loses'}{reason}")
-        mine = outcome.results[self.state.seats.index(self.seat)]
-        click.echo({1: "you win", 0: "you lose"}.get(mine, "you draw"))
+        if len(self.humans) == 1:
+            mine = outcome.results[self.state.seats.index(self.humans[0])]
+            click.echo({1: "you win", 0: "you lose"}.get(mine, "you draw"))
+
+    def agents_by_side(self, seats_at_start: list) -> dict:
+        """Starting side -> who sat there, for the record."""
+        players = self.state.game.players
+        return {players[side]: self.specs[seat] for side, seat in enumerate(seats_at_start)}
+
+
+def _seat_specs(ctx, param, value):
+    """`human,mcts:iterations=200` -> ['human', 'mcts:iterations=200'], each spec checked."""
+    if value is None:
+        return None
+    specs = [s.strip() for s in value.split(",")]
+    for spec in specs:
+        if spec != HUMAN:
+            try:
+                parse_spec(spec)
+            except ziggurat.ZigguratError as e:
+                raise click.BadParameter(f"{e} (or 'human')") from None
+    return specs
+
+
+def _agent_spec(ctx, param, value):
+    try:
+        parse_spec(value)
+    except ziggurat.ZigguratError as e:
+        raise click.BadParameter(str(e)) from None
+    return value
 
 
 @click.command()
 @ruleset_argument
-@click.option("--as", "side", default=None, metavar="SIDE", help="The side you play (default: the first).")
-@click.option("--seed", type=int, default=None, help="Seed for the random mover (and any random setup).")
+@click.option("--seats", default=None, metavar="WHO,WHO", callback=_seat_specs,
+              help="Who sits in each seat, in the order of the sides: 'human' or an agent spec "
+                   "(random, greedy, mcts:iterations=200, alphabeta:depth=3). Default: human, random.")
+@click.option("--as", "side", default=None, metavar="SIDE",
+              help="The side you play against random movers (default: the first); not with --seats.")
+@click.option("--seed", type=int, default=None, help="Seed for the agents (and any random setup).")
+@click.option("--hint", "hint_spec", default="greedy", show_default=True, metavar="AGENT",
+              callback=_agent_spec, help="The agent that answers `hint`.")
+@click.option("--save", "save_path", default=None, type=click.Path(dir_okay=False), metavar="FILE",
+              help="Write the game as a record to FILE when it ends (or is left).")
+@click.option("--max-plies", type=click.IntRange(min=1), default=None,
+              help="Stop after this many plies (for games without an end rule).")
 @position_option
 @set_option
-def play(ruleset, side, seed, position, options):
-    """Play against a random mover in the terminal."""
+def play(ruleset, seats, side, seed, hint_spec, save_path, max_plies, position, options):
+    """Play in the terminal: people and agents, the board after each move, undo, hints."""
     state = load_state(ruleset, options, position, seed)
     players = state.game.players
-    side = players[0] if side is None else side
-    if side not in players:
-        hint = did_you_mean(side, players)
-        raise ziggurat.GameError(f"--as {side!r}: not a side of {state.game.title} "
-                                 f"(sides: {', '.join(players)})" + (f"; {hint}" if hint else ""))
-    Session(state, state.seats[players.index(side)], seed, Console()).run()
+    if seats is not None and side is not None:
+        raise click.UsageError("use --seats or --as, not both (--seats human,random says both)")
+    if seats is None:
+        side = players[0] if side is None else side
+        if side not in players:
+            hint = did_you_mean(side, players)
+            raise ziggurat.GameError(f"--as {side!r}: not a side of {state.game.title} "
+                                     f"(sides: {', '.join(players)})" + (f"; {hint}" if hint else ""))
+        seats = ["random"] * len(players)
+        seats[state.seats[players.index(side)]] = HUMAN
+    elif len(seats) != len(players):
+        raise click.BadParameter(f"{len(seats)} seat{'s' if len(seats) != 1 else ''} given but "
+                                 f"{state.game.title} has {len(players)} ({', '.join(players)})",
+                                 param_hint="--seats")
+    seats_at_start = list(state.seats)
+    start = "start" if position.strip() in ("", "start") else state.text()
+    session = Session(state, seats, seed, Console(), hint_spec, max_plies)
+    try:
+        session.run()
+    finally:
+        if save_path is not None:
+            record = record_of(state, ruleset, start=start, agents=session.agents_by_side(seats_at_start))
+            save_record(save_path, record)
+            click.echo(f"record saved to {save_path} ({len(record.moves)} moves, {record.result})")

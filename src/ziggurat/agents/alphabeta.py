@@ -1,0 +1,118 @@
+"""Alpha-beta search (negamax) with iterative deepening, for two-player (and one-player) games.
+
+Leaves are valued by the ruleset's heuristic (or mobility; see `base`), finished games by their
+result, a win being worth more the sooner it comes. A move after which the same seat moves again
+(an extra turn) keeps the value's sign instead of negating it. The search deepens one ply at a time
+until `depth` or until `time` seconds run out, and plays the best move of the deepest search it
+finished, searching that move first at the next depth. Equal moves are broken by the seeded rng.
+"""
+
+from __future__ import annotations
+
+import time as _time
+from typing import Optional
+
+from .base import Agent, AgentError, Evaluator, WIN, mover_seat
+
+
+class _OutOfTime(Exception):
+    pass
+
+
+class AlphaBetaAgent(Agent):
+    """Negamax alpha-beta to `depth` plies (iterative deepening), or within `time` seconds."""
+
+    name = "alphabeta"
+
+    def __init__(self, seed=None, depth: int = 3, time: Optional[float] = None):
+        super().__init__(seed)
+        if depth < 1:
+            raise AgentError(f"alphabeta: depth must be at least 1, not {depth!r}")
+        if time is not None and time <= 0:
+            raise AgentError(f"alphabeta: time must be positive, not {time!r}")
+        self.depth, self.time = depth, time
+        self._evaluators: dict = {}
+        self.nodes = 0
+
+    def spec(self) -> str:
+        return f"alphabeta:time={self.time:g}" if self.time is not None else f"alphabeta:depth={self.depth}"
+
+    def choose(self, state) -> tuple:
+        game = state.game
+        if len(game.players) > 2:
+            raise AgentError(f"alphabeta plays one- and two-player games; {game.name} has {len(game.players)} players")
+        ev = self._evaluators.get(id(game))
+        if ev is None:
+            ev = self._evaluators[id(game)] = Evaluator(game)
+        st = state.copy()
+        moves = list(game._legal(st))
+        if len(moves) == 1:
+            return moves[0]
+        self.rng.shuffle(moves)
+        deadline = None if self.time is None else _time.perf_counter() + self.time
+        max_depth = self.depth if self.time is None else 64
+        best_move = moves[0]
+        for depth in range(1, max_depth + 1):
+            try:
+                value, best = self._root(st, ev, moves, depth, deadline)
+            except _OutOfTime:
+                break
+            best_move = self.rng.choice(best)
+            moves.remove(best_move)
+            moves.insert(0, best_move)  # search the best move first next time: more cut-offs
+            if value >= WIN - depth:  # a forced win found: no need to look deeper
+                break
+        return best_move
+
+    def _root(self, st, ev, moves, depth, deadline):
+        game = st.game
+        apply, undo = game._apply, game._undo
+        me = mover_seat(st)
+        alpha, best_value, best = -2 * WIN, -2 * WIN, []
+        for m in moves:
+            apply(st, m)
+            try:
+                if mover_seat(st) == me:
+                    v = self._negamax(st, ev, depth - 1, 1, alpha - 1, 2 * WIN, deadline)
+                else:
+                    v = -self._negamax(st, ev, depth - 1, 1, -2 * WIN, -(alpha - 1), deadline)
+            finally:
+                undo(st)
+            if v > best_value:
+                best_value, best = v, [m]
+            elif v == best_value:
+                best.append(m)
+            alpha = max(alpha, v)
+        return best_value, best
+
+    def _negamax(self, st, ev, depth, ply, alpha, beta, deadline) -> float:
+        """The value of `st` for the seat to move, within (alpha, beta)."""
+        self.nodes += 1
+        if deadline is not None and (self.nodes & 255) == 0 and _time.perf_counter() >= deadline:
+            raise _OutOfTime
+        game = st.game
+        moves = game._legal(st)
+        me = mover_seat(st)
+        raw = game._outcome(st, moves)
+        if raw is not None:
+            return ev.terminal(st, raw, me, ply)
+        if depth <= 0:
+            return ev.value(st, me)
+        apply, undo = game._apply, game._undo
+        best = -2 * WIN
+        for m in moves:
+            apply(st, m)
+            try:
+                if mover_seat(st) == me:
+                    v = self._negamax(st, ev, depth - 1, ply + 1, alpha, beta, deadline)
+                else:
+                    v = -self._negamax(st, ev, depth - 1, ply + 1, -beta, -alpha, deadline)
+            finally:
+                undo(st)
+            if v > best:
+                best = v
+                if v > alpha:
+                    alpha = v
+                    if alpha >= beta:
+                        break
+        return best

@@ -1,0 +1,128 @@
+"""What every agent shares: the agent interface, results by seat, and a position's value.
+
+Agents think in *seats* (the people at the table), not sides: the pie rule can swap who plays
+which side, and a player wants their own seat to win. The seat to move is `state.seats[state.side]`.
+
+A position's value for a seat comes from the ruleset's `heuristic:` when it declares one. A
+heuristic that names `mover` is read from the mover's point of view, so it is evaluated once per
+seat with `mover` set to that seat's side; one that does not name `mover` is read from the first
+side's point of view (the others get its negation, as in a zero-sum game). Without a heuristic,
+the value is mobility: the seat's legal moves minus the most any other seat has.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Optional
+
+from ..dsl.errors import ZigguratError
+
+WIN = 1_000_000  # the value of a won position, far above any heuristic
+
+
+class AgentError(ZigguratError):
+    """A bad agent specification (unknown agent, unknown or bad parameter)."""
+
+
+class Agent:
+    """Picks a move for the side to move. Subclasses set `name` and implement `choose`."""
+
+    name = "agent"
+
+    def __init__(self, seed: Optional[int] = None):
+        self.seed = seed
+        self.rng = random.Random(seed)
+
+    def choose(self, state) -> tuple:
+        """A legal move of `state` (which must not be over); the state is left as it was."""
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.spec()}>"
+
+    def spec(self) -> str:
+        return self.name
+
+
+def mover_seat(st) -> int:
+    return st.seats[st.side]
+
+
+def results_by_side(raw, nsides: int) -> tuple:
+    """The per-side results (1 win, 0.5 draw, 0 loss) of a raw outcome (kind, side, reason)."""
+    kind, who, _ = raw
+    if kind == "draw":
+        return (0.5,) * nsides
+    if kind == "win":
+        return tuple(1.0 if i == who else 0.0 for i in range(nsides))
+    return tuple(0.0 if i == who else 1.0 for i in range(nsides))
+
+
+def by_seat(st, per_side) -> tuple:
+    """Per-side values re-indexed by seat (the seat playing each side gets that side's value)."""
+    out = [0.0] * len(per_side)
+    for side, seat in enumerate(st.seats):
+        out[seat] = per_side[side]
+    return tuple(out)
+
+
+def _names_mover(node) -> bool:
+    """Whether an AST expression mentions the name `mover`."""
+    if getattr(node, "id", None) == "mover" and type(node).__name__ == "Name":
+        return True
+    if isinstance(node, (list, tuple)):
+        return any(_names_mover(x) for x in node)
+    fields = getattr(type(node), "__attrs_attrs__", None)
+    if fields is None:
+        return False
+    return any(_names_mover(getattr(node, f.name)) for f in fields if f.name != "pos")
+
+
+class Evaluator:
+    """The value of a position for a seat (see the module docstring)."""
+
+    def __init__(self, game):
+        self.game = game
+        self.nsides = len(game.players)
+        decl = game.compiled.model.heuristic
+        self.has_heuristic = decl is not None
+        self.per_mover = decl is not None and _names_mover(decl.expr)
+
+    def heuristic_by_side(self, st) -> tuple:
+        h = self.game._heuristic
+        if self.per_mover:
+            side = st.side
+            try:
+                values = []
+                for p in range(self.nsides):
+                    st.side = p
+                    values.append(h(st))
+            finally:
+                st.side = side
+            return tuple(values)
+        v = h(st)
+        return (v,) + (-v,) * (self.nsides - 1)
+
+    def mobility_by_side(self, st) -> tuple:
+        count = self.game._count
+        side = st.side
+        try:
+            values = []
+            for p in range(self.nsides):
+                st.side = p
+                values.append(count(st))
+        finally:
+            st.side = side
+        return tuple(v - max(values[:i] + values[i + 1:], default=0) for i, v in enumerate(values))
+
+    def value(self, st, seat: int) -> float:
+        """The value of a position that is not over, for `seat`."""
+        per_side = self.heuristic_by_side(st) if self.has_heuristic else self.mobility_by_side(st)
+        return per_side[st.seats.index(seat)]
+
+    def terminal(self, st, raw, seat: int, depth: int = 0) -> float:
+        """The value of a finished game for `seat`: a win is worth more the sooner it comes."""
+        r = by_seat(st, results_by_side(raw, self.nsides))[seat]
+        if r == 0.5:
+            return 0.0
+        return (WIN - depth) if r > 0.5 else -(WIN - depth)

@@ -1,0 +1,171 @@
+"""Monte Carlo tree search (UCT) for any number of players.
+
+Each node keeps the visits and, per seat, the sum of the results of the playouts through it; a
+playout's result vector (1 win, 0.5 draw, 0 loss per seat) is added all the way back to the root,
+and a node's seat to move picks the child with the best UCB1 score for itself. A playout longer than
+`rollout` plies is scored as a draw, or, when the ruleset declares a heuristic, as a win shared by
+the seats it puts ahead.
+
+Chance: a position where chance decides (dice, a shuffle) gets a `ChanceNode`, whose children are
+sampled by their probabilities instead of chosen by UCB1. The engine has no chance positions yet,
+so `_chance_outcomes` always says no; the node type is ready for when it does.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Optional
+
+from .base import Agent, AgentError, Evaluator, by_seat, mover_seat, results_by_side
+
+
+class Node:
+    """A decision node: the seat to move chooses among the children."""
+
+    __slots__ = ("move", "parent", "children", "untried", "visits", "totals", "seat")
+
+    def __init__(self, move, parent, seat: int, moves: list, nseats: int):
+        self.move = move
+        self.parent = parent
+        self.children: list = []
+        self.untried = moves
+        self.visits = 0
+        self.totals = [0.0] * nseats
+        self.seat = seat
+
+
+class ChanceNode(Node):
+    """A chance node: `weights[i]` is the probability of `untried`/`children` outcome i."""
+
+    __slots__ = ("weights",)
+
+
+def _chance_outcomes(state) -> Optional[list]:
+    """[(outcome, probability)] when chance moves next; None (always, for now: no chance in the engine)."""
+    return None
+
+
+class MCTSAgent(Agent):
+    """UCT with a budget of `iterations` playouts per move, or of `time` seconds when given."""
+
+    name = "mcts"
+
+    def __init__(self, seed=None, iterations: int = 200, time: Optional[float] = None,
+                 c: float = 1.4, rollout: int = 200):
+        super().__init__(seed)
+        if iterations < 1:
+            raise AgentError(f"mcts: iterations must be at least 1, not {iterations!r}")
+        if time is not None and time <= 0:
+            raise AgentError(f"mcts: time must be positive, not {time!r}")
+        if rollout < 1:
+            raise AgentError(f"mcts: rollout must be at least 1, not {rollout!r}")
+        self.iterations, self.time, self.c, self.rollout = iterations, time, c, rollout
+        self._evaluators: dict = {}
+
+    def spec(self) -> str:
+        budget = f"time={self.time:g}" if self.time is not None else f"iterations={self.iterations}"
+        return f"mcts:{budget}"
+
+    def _new_node(self, st, move, parent, nseats):
+        moves = list(st.game._legal(st))
+        if st.game._outcome(st, moves) is not None:
+            moves = []
+        chance = _chance_outcomes(st)
+        if chance is not None:  # never yet: see the module docstring
+            node = ChanceNode(move, parent, -1, [o for o, _ in chance], nseats)
+            node.weights = [w for _, w in chance]
+            return node
+        return Node(move, parent, mover_seat(st), moves, nseats)
+
+    def choose(self, state) -> tuple:
+        game = state.game
+        legal, apply, undo, outcome = game._legal, game._apply, game._undo, game._outcome
+        root_moves = legal(state)
+        if len(root_moves) == 1:
+            return root_moves[0]
+        ev = self._evaluators.get(id(game))
+        if ev is None:
+            ev = self._evaluators[id(game)] = Evaluator(game)
+        nseats = len(game.players)
+        st = state.copy()
+        rng = self.rng
+        root = Node(None, None, mover_seat(st), list(root_moves), nseats)
+        rng.shuffle(root.untried)
+        deadline = None if self.time is None else time.perf_counter() + self.time
+        log_c = self.c
+        done = 0
+        while True:
+            if deadline is not None:
+                if done and time.perf_counter() >= deadline:
+                    break
+            elif done >= self.iterations:
+                break
+            done += 1
+            node, depth = root, 0
+            # selection
+            while not node.untried and node.children:
+                if isinstance(node, ChanceNode):  # never yet
+                    node = rng.choices(node.children, weights=node.weights)[0]
+                else:
+                    seat, logn = node.seat, math.log(node.visits)
+                    best, best_score = None, -1.0
+                    for ch in node.children:
+                        score = ch.totals[seat] / ch.visits + log_c * math.sqrt(logn / ch.visits)
+                        if score > best_score:
+                            best, best_score = ch, score
+                    node = best
+                apply(st, node.move)
+                depth += 1
+            # expansion
+            if node.untried:
+                m = node.untried.pop()
+                apply(st, m)
+                depth += 1
+                child = self._new_node(st, m, node, nseats)
+                rng.shuffle(child.untried)
+                node.children.append(child)
+                node = child
+            # simulation
+            result = self._playout(st, ev, nseats, legal, apply, outcome, rng)
+            for _ in range(depth):
+                undo(st)
+            # backpropagation
+            while node is not None:
+                node.visits += 1
+                totals = node.totals
+                for i in range(nseats):
+                    totals[i] += result[i]
+                node = node.parent
+        best = max(ch.visits for ch in root.children)
+        return rng.choice([ch.move for ch in root.children if ch.visits == best])
+
+    def _playout(self, st, ev, nseats, legal, apply, outcome, rng) -> tuple:
+        """Random moves to the end (or `rollout` plies); the result per seat. Undoes its moves."""
+        choice = rng.choice
+        plies = 0
+        result = None
+        while plies < self.rollout:
+            moves = legal(st)
+            raw = outcome(st, moves)
+            if raw is not None:
+                result = by_seat(st, results_by_side(raw, nseats))
+                break
+            apply(st, choice(moves))
+            plies += 1
+        else:
+            moves = legal(st)
+            raw = outcome(st, moves)
+            if raw is not None:
+                result = by_seat(st, results_by_side(raw, nseats))
+        if result is None:  # cut short: a draw, or a win shared by the heuristic's leaders
+            result = (0.5,) * nseats
+            if ev.has_heuristic:
+                per_side = ev.heuristic_by_side(st)
+                leaders = [i for i, v in enumerate(per_side) if v == max(per_side)]
+                if len(leaders) < nseats:
+                    result = by_seat(st, [1 / len(leaders) if i in leaders else 0.0 for i in range(nseats)])
+        undo = st.game._undo
+        for _ in range(plies):
+            undo(st)
+        return result

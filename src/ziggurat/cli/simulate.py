@@ -1,0 +1,223 @@
+"""`ziggurat simulate`: many games between agents, with balance statistics, files and plots.
+
+    ziggurat simulate stacktics -n 200 --agents mcts,random
+    ziggurat simulate stacktics -n 100 --agents mcts,mcts --variant size=2,pie=false --variant size=2
+    ziggurat simulate stacktics -n 100 --vs stacktics-3x5 --set size=2 --json
+
+Runs on every local core by default (`--workers`), or on a Dask cluster (`--cluster ADDRESS` or
+`--scheduler-file FILE`); the same seed gives the same numbers either way.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import shlex
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn,
+                           TimeElapsedColumn, TimeRemainingColumn)
+from rich.table import Table
+from rich.text import Text
+
+import ziggurat
+
+from .. import simulate as sim
+from ..agents import AGENTS
+from .options import _parse_sets, ruleset_argument, set_option
+
+
+class RateColumn(ProgressColumn):
+    """Games per second."""
+
+    def render(self, task) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text("-- games/s" if speed is None else f"{speed:.2f} games/s", style="cyan")
+
+
+def _parse_variants(ctx, param, values) -> list:
+    """`--variant "size=2,pie=false"` -> [{'size': '2', 'pie': 'false'}, ...]."""
+    out = []
+    for v in values:
+        parts = [p for p in v.split(",") if p.strip()]
+        if not parts:
+            raise click.BadParameter(f"{v!r} sets no option (write --variant size=2,pie=false)")
+        out.append(_parse_sets(ctx, param, parts))
+    return out
+
+
+def _parse_agents(ctx, param, value) -> tuple | None:
+    if value is None:
+        return None
+    agents = tuple(a.strip() for a in value.split(",") if a.strip())
+    if not agents:
+        raise click.BadParameter(f"no agent in {value!r} (the agents are {', '.join(AGENTS)})")
+    return agents
+
+
+@click.command()
+@ruleset_argument
+@click.option("-n", "--games", type=click.IntRange(1), default=100, show_default=True,
+              help="Games per study (per variant).")
+@click.option("--agents", callback=_parse_agents, metavar="A,B[,...]",
+              help="One agent per seat: random, greedy, mcts[:iterations=N|:time=S], "
+                   "alphabeta[:depth=D|:time=S]. Default: random in every seat.")
+@set_option
+@click.option("--variant", "variants", multiple=True, callback=_parse_variants, metavar="NAME=V,...",
+              help="A variant to compare (repeatable): options on top of --set, e.g. 'size=2,pie=false'.")
+@click.option("--vs", "others", multiple=True, metavar="RULESET",
+              help="Another ruleset to compare with, played with the same agents and --set options (repeatable).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Study seed: the same seed, the same games.")
+@click.option("--workers", "-w", type=click.IntRange(1), default=None,
+              help="Local worker processes [default: every core].")
+@click.option("--cluster", metavar="ADDRESS", default=None, help="Run on the Dask scheduler at ADDRESS (tcp://host:8786).")
+@click.option("--scheduler-file", type=click.Path(dir_okay=False), default=None,
+              help="Run on the Dask cluster described by this scheduler file.")
+@click.option("--max-plies", type=click.IntRange(1), default=1000, show_default=True,
+              help="Stop a game after this many plies (scored a draw, reason 'max plies (simulator)').")
+@click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
+@click.option("--csv", "csv_file", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="Write one row per game to this CSV file.")
+@click.option("--plot", "plot_dir", type=click.Path(file_okay=False), default=None,
+              help="Write PNG and SVG plots (game lengths, result rates with CIs) to this folder.")
+@click.option("--report", "report_file", type=click.Path(dir_okay=False), default=None,
+              help="Write a markdown study page (with the command that made it) to this file.")
+@click.option("--title", default="", help="The title of the --report page.")
+def simulate(ruleset, games, agents, options, variants, others, seed, workers, cluster, scheduler_file,
+             max_plies, as_json, csv_file, plot_dir, report_file, title):
+    """Play many games between agents and show balance statistics with 95% confidence intervals."""
+    if cluster and scheduler_file:
+        raise click.UsageError("give --cluster or --scheduler-file, not both")
+    studies = []
+    for variant in variants or [{}]:
+        studies.append((ruleset, {**options, **variant}))
+    for other in others:
+        studies.append((other, dict(options)))
+    specs = []
+    for rs, opts in studies:
+        game = ziggurat.load(rs, opts or None)  # a bad ruleset or option stops here, with its message
+        spec_agents = agents or ("random",) * len(game.players)
+        spec = sim.StudySpec(rs, tuple(spec_agents), games, opts, seed=seed, max_plies=max_plies)
+        sim.check_spec(spec)
+        specs.append((spec, game))
+
+    client = sim.connect(cluster, scheduler_file) if (cluster or scheduler_file) else None
+    console = Console(stderr=True)
+    summaries, all_records = [], []
+    try:
+        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), RateColumn(),
+                      TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(), console=console) as bar:
+            tasks = [bar.add_task(spec.name, total=spec.games, start=False) for spec, _ in specs]
+            for (spec, game), task in zip(specs, tasks):
+                bar.start_task(task)  # elapsed time and rate count from when this study starts
+                records = sim.run_study(spec, workers=workers, client=client,
+                                        progress=lambda k, t=task: bar.advance(t, k))
+                all_records.append(records)
+                summaries.append(sim.summarize(spec, records, game))
+    finally:
+        if client is not None:
+            client.close()
+
+    if csv_file:
+        with open(csv_file, "w", newline="") as f:
+            writer = csv.DictWriter(f, fieldnames=sim.CSV_FIELDS)
+            writer.writeheader()
+            for (spec, _), records in zip(specs, all_records):
+                writer.writerows(sim.csv_rows(spec, records))
+    plots = sim.plot(summaries, all_records, Path(plot_dir)) if plot_dir else []
+    if report_file:
+        path = Path(report_file)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        rel = [_relative(p, path.parent) for p in plots]
+        path.write_text(sim.report_markdown(summaries, _command(locals()), rel, title))
+
+    if as_json:
+        click.echo(json.dumps({"studies": summaries}, indent=2))
+        return
+    out = Console()
+    if len(summaries) == 1:
+        _show_one(out, summaries[0])
+    else:
+        _show_comparison(out, summaries)
+    for p in ([csv_file] if csv_file else []) + [str(p) for p in plots] + ([report_file] if report_file else []):
+        out.print(f"wrote {p}")
+
+
+def _relative(p: Path, folder: Path) -> str:
+    try:
+        return str(Path(p).resolve().relative_to(folder.resolve()))
+    except ValueError:
+        return str(p)
+
+
+def _command(a: dict) -> str:
+    """The command line that regenerates a study (for --report pages)."""
+    words = ["ziggurat", "simulate", a["ruleset"], "-n", str(a["games"])]
+    if a["agents"]:
+        words += ["--agents", ",".join(a["agents"])]
+    for k, v in a["options"].items():
+        words += ["--set", f"{k}={v}"]
+    for v in a["variants"]:
+        words += ["--variant", ",".join(f"{k}={x}" for k, x in v.items())]
+    for o in a["others"]:
+        words += ["--vs", o]
+    words += ["--seed", str(a["seed"]), "--max-plies", str(a["max_plies"])]
+    if a["plot_dir"]:
+        words += ["--plot", a["plot_dir"]]
+    words += ["--report", a["report_file"]]
+    if a["title"]:
+        words += ["--title", a["title"]]
+    return shlex.join(words)
+
+
+def _rate_cells(t: dict) -> list:
+    return [str(t["games"]), str(t["wins"]), str(t["draws"]), str(t["losses"]),
+            f"{t['score']:.3f}" if t["score"] is not None else "-", sim.pct(t["win_rate"])]
+
+
+def _show_one(out: Console, s: dict) -> None:
+    st = s["study"]
+    out.print(f"[bold]{st['title']}[/bold] ({', '.join(f'{k}={v}' for k, v in st['options'].items())}): "
+              f"{st['games']} games, seed {st['seed']}")
+    cols = ["games", "wins", "draws", "losses", "score", "win rate [95% CI]"]
+    for heading, key, rows in (("Agents", "agent", s["agents"]), ("Seats (seat 0 moves first)", "seat", s["seats"]),
+                               ("Sides (armies)", "side", s["sides"])):
+        table = Table(title=heading, title_justify="left")
+        table.add_column(key)
+        for c in cols:
+            table.add_column(c, justify="right")
+        for r in rows:
+            table.add_row(str(r[key]), *_rate_cells(r))
+        out.print(table)
+    fp = s["first_player"]
+    table = Table(title="Balance and shape", title_justify="left")
+    table.add_column("statistic")
+    table.add_column("value", justify="right")
+    table.add_row("first player win rate", sim.pct(fp["win_rate"]))
+    table.add_row("first player, decisive games only", sim.pct(fp["decisive_share"]))
+    table.add_row("draws", sim.pct(s["draws"]))
+    table.add_row("cut at --max-plies", str(s["max_plies_cutoffs"]))
+    ln = s["length"]
+    table.add_row("length mean / median", f"{ln['mean']:.1f} / {ln['median']:g}")
+    table.add_row("length std / min / max", f"{ln['std']:.1f} / {ln['min']} / {ln['max']}")
+    table.add_row("branching (legal moves per position)", f"{s['branching']:.1f}" if s["branching"] else "-")
+    table.add_row("passes (total, per game)", f"{s['passes']['total']}, {s['passes']['per_game']:.2f}")
+    out.print(table)
+    table = Table(title="Endings", title_justify="left")
+    for c in ("kind", "reason", "games", "share"):
+        table.add_column(c, justify="right" if c in ("games", "share") else "left")
+    for e in s["endings"]:
+        table.add_row(e["kind"], e["reason"], str(e["games"]), f"{100 * e['rate']:.1f}%")
+    out.print(table)
+
+
+def _show_comparison(out: Console, summaries: list) -> None:
+    table = Table(title="Comparison (rates with 95% Wilson intervals)", title_justify="left")
+    table.add_column("")
+    for s in summaries:
+        table.add_column(s["study"]["label"], justify="right")
+    for metric, cells in sim.comparison_rows(summaries):
+        table.add_row(metric, *cells)
+    out.print(table)

@@ -1,0 +1,424 @@
+"""The study runner: many games between agents, on every core or on a Dask cluster, and their statistics.
+
+A study plays `games` games of one ruleset (at fixed options) between agents. Seats rotate fairly:
+game i gives agent j the seat (i + j) mod players. Each game's seed (for the setup and for every
+agent) is derived from the study seed and the game's index alone, so a study gives the same numbers
+whatever the number of workers, locally or on a cluster (an agent with a *time* budget is the one
+exception: how far it searches depends on the machine).
+
+Results are kept by *seat* (the person) and by *side* (the army): the pie rule can swap who plays
+which side, so an agent's result is that of its seat, and the first player is the seat that moved
+first. Statistics use numpy; the 95% confidence intervals of proportions are Wilson score intervals
+from scipy; plots use matplotlib.
+"""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
+from typing import Callable, Optional
+
+from attrs import field, frozen
+
+import ziggurat
+
+from .agents import make_agent, parse_spec
+from .agents.base import by_seat, results_by_side
+from .dsl.errors import GameError
+
+SIM_CAP_REASON = "max plies (simulator)"  # the reason of a game cut short by the study's --max-plies
+CONFIDENCE = 0.95
+
+
+@frozen
+class StudySpec:
+    """What a study plays: a ruleset at some options, the agents (one per seat), how many games."""
+
+    ruleset: str
+    agents: tuple
+    games: int
+    options: dict = field(factory=dict)
+    seed: int = 0
+    max_plies: int = 1000
+    label: str = ""
+
+    @property
+    def name(self) -> str:
+        return self.label or describe(self.ruleset, self.options)
+
+
+def describe(ruleset: str, options: dict) -> str:
+    """'stacktics size=2 pie=false': a ruleset and the options set on it."""
+    return " ".join([Path(ruleset).stem if ruleset.endswith(".rules") else ruleset]
+                    + [f"{k}={v}" for k, v in options.items()])
+
+
+def derived_seed(*parts: int) -> int:
+    """A 64-bit seed from the study seed, a game index and a salt (numpy's SeedSequence mixes them)."""
+    import numpy as np
+
+    words = np.random.SeedSequence([int(p) & 0xFFFFFFFFFFFFFFFF for p in parts]).generate_state(2)
+    return int(words[0]) << 32 | int(words[1])
+
+
+def seat_of(index: int, agent: int, players: int) -> int:
+    """The seat agent `agent` takes in game `index`: the seats rotate one step per game."""
+    return (index + agent) % players
+
+
+def agent_labels(agents) -> list:
+    """A name per agent: its spec, numbered when two agents share it."""
+    return [spec if list(agents).count(spec) == 1 else f"{spec} #{j + 1}" for j, spec in enumerate(agents)]
+
+
+def ruleset_ref(ruleset: str) -> str:
+    """How workers find the ruleset: a shipped name stays a name, a file becomes an absolute path."""
+    p = Path(ruleset)
+    for candidate in (p, p.with_name(p.name + ".rules")):
+        if candidate.is_file():
+            return str(candidate.resolve())
+    return ruleset
+
+
+# ---- playing ---------------------------------------------------------------------------------------
+
+
+def play_game(game, agents: tuple, index: int, study_seed: int, max_plies: int) -> dict:
+    """Play game `index` of a study; a record of how it went (plain data, ready for JSON)."""
+    players = len(game.players)
+    seat_agent = [0] * players  # seat -> agent index
+    for j in range(players):
+        seat_agent[seat_of(index, j, players)] = j
+    seed = derived_seed(study_seed, index, 0)
+    # the agent in seat s is agent seat_agent[s]; each gets its own seed for this game
+    bots = [make_agent(agents[seat_agent[s]], derived_seed(study_seed, index, seat_agent[s] + 1))
+            for s in range(players)]
+    state = game.new(seed)
+    first_seat = state.seats[state.side]
+    legal, outcome = game._legal, game._outcome
+    pass_actions = {k for k, a in enumerate(game.actions) if a.name == "pass"}
+    branching = positions = passes = 0
+    raw = None
+    while True:
+        moves = legal(state)
+        raw = outcome(state, moves)
+        if raw is not None:
+            break
+        if len(state.stack) >= max_plies:
+            raw = ("draw", None, SIM_CAP_REASON)
+            break
+        branching += len(moves)
+        positions += 1
+        move = bots[state.seats[state.side]].choose(state)
+        if move[0] in pass_actions:
+            passes += 1
+        state.push(move)
+    per_side = results_by_side(raw, players)
+    per_seat = by_seat(state, per_side)
+    return {
+        "index": index,
+        "seed": seed,
+        "seat_agents": seat_agent,
+        "first_seat": first_seat,
+        "results_by_seat": list(per_seat),
+        "results_by_side": list(per_side),
+        "final_seats": list(state.seats),
+        "kind": raw[0],
+        "reason": raw[2] or raw[0],
+        "plies": len(state.stack),
+        "branching": branching,
+        "positions": positions,
+        "passes": passes,
+    }
+
+
+def _run_chunk(ruleset: str, options: dict, agents: tuple, indices: list, seed: int, max_plies: int) -> list:
+    """Play the games `indices` of a study (in a worker process, or on a Dask worker)."""
+    game = ziggurat.load(ruleset, options or None)
+    return [play_game(game, agents, i, seed, max_plies) for i in indices]
+
+
+def _chunks(n: int, workers: int) -> list:
+    size = max(1, min(50, n // (workers * 8) or 1))
+    return [list(range(i, min(n, i + size))) for i in range(0, n, size)]
+
+
+def check_spec(spec: StudySpec):
+    """The study's game, after checking the agents fit it; ZigguratErrors name what is wrong."""
+    game = ziggurat.load(spec.ruleset, spec.options or None)
+    for a in spec.agents:
+        parse_spec(a)
+    n = len(game.players)
+    if len(spec.agents) != n:
+        raise GameError(f"{game.name} has {n} players ({', '.join(game.players)}): give {n} agents, "
+                        f"one per seat (--agents {','.join(['random'] * n)}), not {len(spec.agents)}")
+    if n > 2 and any(parse_spec(a)[0] == "alphabeta" for a in spec.agents):
+        raise GameError(f"alphabeta plays one- and two-player games; {game.name} has {n} players")
+    if spec.games < 1:
+        raise GameError(f"a study needs at least one game, not {spec.games}")
+    return game
+
+
+def run_study(spec: StudySpec, *, workers: Optional[int] = None, client=None,
+              progress: Optional[Callable[[int], None]] = None) -> list:
+    """Every game's record, sorted by index. `workers` local processes (default: every core), or
+    the Dask `client` when given; `progress(k)` is called as each batch of k games finishes."""
+    check_spec(spec)
+    ref = ruleset_ref(spec.ruleset)
+    workers = workers or os.cpu_count() or 1
+    chunks = _chunks(spec.games, workers if client is None else max(1, _dask_workers(client)))
+    args = (ref, dict(spec.options), tuple(spec.agents))
+    records: list = []
+    if client is not None:
+        from distributed import as_completed as dask_completed
+
+        futures = [client.submit(_run_chunk, *args, c, spec.seed, spec.max_plies, pure=False) for c in chunks]
+        for fut in dask_completed(futures):
+            part = fut.result()
+            records.extend(part)
+            if progress:
+                progress(len(part))
+    elif workers == 1:
+        for c in chunks:
+            part = _run_chunk(*args, c, spec.seed, spec.max_plies)
+            records.extend(part)
+            if progress:
+                progress(len(part))
+    else:
+        with ProcessPoolExecutor(max_workers=min(workers, len(chunks))) as pool:
+            futures = [pool.submit(_run_chunk, *args, c, spec.seed, spec.max_plies) for c in chunks]
+            for fut in as_completed(futures):
+                part = fut.result()
+                records.extend(part)
+                if progress:
+                    progress(len(part))
+    records.sort(key=lambda r: r["index"])
+    return records
+
+
+def _dask_workers(client) -> int:
+    try:
+        return sum(w.get("nthreads", 1) for w in client.scheduler_info()["workers"].values())
+    except Exception:  # an unusual scheduler: fall back to a modest split
+        return 4
+
+
+def connect(address: Optional[str] = None, scheduler_file: Optional[str] = None, timeout: str = "20s"):
+    """A Dask distributed client for a running cluster (by scheduler address or scheduler file)."""
+    from distributed import Client
+
+    try:
+        if scheduler_file is not None:
+            return Client(scheduler_file=scheduler_file, timeout=timeout)
+        return Client(address, timeout=timeout)
+    except (OSError, TimeoutError, ValueError) as e:
+        where = scheduler_file or address
+        raise GameError(f"cannot reach the Dask scheduler at {where!r}: {e}") from None
+
+
+# ---- statistics ------------------------------------------------------------------------------------
+
+
+def proportion(k: int, n: int) -> dict:
+    """k successes in n trials: the rate and its 95% Wilson confidence interval (scipy)."""
+    if n == 0:
+        return {"k": 0, "n": 0, "rate": None, "lo": None, "hi": None}
+    from scipy.stats import binomtest
+
+    ci = binomtest(k, n).proportion_ci(confidence_level=CONFIDENCE, method="wilson")
+    return {"k": k, "n": n, "rate": k / n, "lo": float(ci.low), "hi": float(ci.high)}
+
+
+def _tally(results: list) -> dict:
+    wins = sum(1 for r in results if r == 1)
+    losses = sum(1 for r in results if r == 0)
+    draws = len(results) - wins - losses
+    return {"games": len(results), "wins": wins, "draws": draws, "losses": losses,
+            "score": (sum(results) / len(results)) if results else None,
+            "win_rate": proportion(wins, len(results))}
+
+
+def summarize(spec: StudySpec, records: list, game=None) -> dict:
+    """The statistics of a study (plain data, ready for JSON)."""
+    import numpy as np
+
+    game = game or ziggurat.load(spec.ruleset, spec.options or None)
+    players = len(game.players)
+    labels = agent_labels(spec.agents)
+    agents = []
+    for j, label in enumerate(labels):
+        res = [r["results_by_seat"][r["seat_agents"].index(j)] for r in records]
+        agents.append({"agent": label, **_tally(res)})
+    seats = [{"seat": s, **_tally([r["results_by_seat"][s] for r in records])} for s in range(players)]
+    sides = [{"side": game.players[p], **_tally([r["results_by_side"][p] for r in records])}
+             for p in range(players)]
+    first = [r["results_by_seat"][r["first_seat"]] for r in records]
+    decisive = [x for x in first if x in (0, 1)] if players == 2 else []
+    endings: dict = {}
+    for r in records:
+        key = (r["kind"], r["reason"])
+        endings[key] = endings.get(key, 0) + 1
+    lengths = np.array([r["plies"] for r in records], dtype=float)
+    positions = sum(r["positions"] for r in records)
+    passes = sum(r["passes"] for r in records)
+    return {
+        "study": {"label": spec.name, "ruleset": spec.ruleset, "title": game.title,
+                  "options": {k: v for k, v in game.options.items()}, "set": dict(spec.options),
+                  "agents": list(spec.agents), "games": len(records), "seed": spec.seed,
+                  "max_plies": spec.max_plies, "players": list(game.players)},
+        "agents": agents,
+        "seats": seats,
+        "sides": sides,
+        "first_player": {
+            "win_rate": proportion(sum(1 for x in first if x == 1), len(first)),
+            "score": (sum(first) / len(first)) if first else None,
+            # among decisive two-player games, the share the first player won (0.5: balanced)
+            "decisive_share": proportion(sum(1 for x in decisive if x == 1), len(decisive)),
+        },
+        "endings": [{"kind": k, "reason": why, "games": c, "rate": c / len(records)}
+                    for (k, why), c in sorted(endings.items(), key=lambda kv: -kv[1])],
+        "draws": proportion(sum(1 for r in records if r["kind"] == "draw"), len(records)),
+        "max_plies_cutoffs": sum(1 for r in records if r["reason"] == SIM_CAP_REASON),
+        "length": {"mean": float(lengths.mean()), "median": float(np.median(lengths)),
+                   "std": float(lengths.std(ddof=1)) if len(lengths) > 1 else 0.0,
+                   "min": int(lengths.min()), "max": int(lengths.max())},
+        "branching": (sum(r["branching"] for r in records) / positions) if positions else None,
+        "passes": {"total": passes, "per_game": passes / len(records),
+                   "share_of_moves": passes / positions if positions else 0.0},
+    }
+
+
+CSV_FIELDS = ["study", "index", "seed", "agents_by_seat", "first_seat", "results_by_seat", "results_by_side",
+              "kind", "reason", "plies", "branching", "positions", "passes"]
+
+
+def csv_rows(spec: StudySpec, records: list) -> list:
+    """One flat row per game (lists joined with ';')."""
+    rows = []
+    for r in records:
+        rows.append({
+            "study": spec.name, "index": r["index"], "seed": r["seed"],
+            "agents_by_seat": ";".join(spec.agents[j] for j in r["seat_agents"]),
+            "first_seat": r["first_seat"],
+            "results_by_seat": ";".join(f"{x:g}" for x in r["results_by_seat"]),
+            "results_by_side": ";".join(f"{x:g}" for x in r["results_by_side"]),
+            "kind": r["kind"], "reason": r["reason"], "plies": r["plies"],
+            "branching": r["branching"], "positions": r["positions"], "passes": r["passes"],
+        })
+    return rows
+
+
+# ---- plots -----------------------------------------------------------------------------------------
+
+
+def plot(summaries: list, records_by_study: list, folder: Path) -> list:
+    """PNG and SVG plots of the game lengths and of the result rates with CIs; the files written."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+
+    fig, ax = plt.subplots(figsize=(7, 4))
+    top = max((r["plies"] for recs in records_by_study for r in recs), default=1)
+    bins = range(0, top + 2, max(1, (top + 1) // 40 or 1))
+    for s, recs in zip(summaries, records_by_study):
+        ax.hist([r["plies"] for r in recs], bins=list(bins), alpha=0.5, label=s["study"]["label"])
+    ax.set_xlabel("game length (plies)")
+    ax.set_ylabel("games")
+    ax.set_title("Game length")
+    ax.legend(fontsize="small")
+    fig.tight_layout()
+    written += _save(fig, folder / "lengths")
+    plt.close(fig)
+
+    rows = []  # (label, proportion)
+    for s in summaries:
+        tag = s["study"]["label"] + ": " if len(summaries) > 1 else ""
+        rows.append((tag + "first player", s["first_player"]["win_rate"]))
+        for a in s["agents"]:
+            rows.append((tag + a["agent"], a["win_rate"]))
+        rows.append((tag + "draw", s["draws"]))
+    rows = [(label, p) for label, p in rows if p["rate"] is not None]
+    fig, ax = plt.subplots(figsize=(7, 0.5 + 0.4 * len(rows)))
+    ys = list(range(len(rows)))[::-1]
+    rates = [p["rate"] for _, p in rows]
+    errs = [[p["rate"] - p["lo"] for _, p in rows], [p["hi"] - p["rate"] for _, p in rows]]
+    ax.barh(ys, rates, xerr=errs, capsize=3, color="#6a8caf")
+    ax.set_yticks(ys, [label for label, _ in rows], fontsize="small")
+    ax.axvline(0.5, color="grey", linewidth=0.8, linestyle="--")
+    ax.set_xlim(0, 1)
+    ax.set_xlabel(f"win rate ({int(CONFIDENCE * 100)}% Wilson interval)")
+    ax.set_title("Results")
+    fig.tight_layout()
+    written += _save(fig, folder / "results")
+    plt.close(fig)
+    return written
+
+
+def _save(fig, stem: Path) -> list:
+    out = []
+    for ext in ("png", "svg"):
+        path = stem.with_suffix("." + ext)
+        fig.savefig(path, dpi=120, metadata={"Date": None} if ext == "svg" else None)
+        out.append(path)
+    return out
+
+
+# ---- a markdown report -----------------------------------------------------------------------------
+
+
+def pct(p: dict) -> str:
+    if p["rate"] is None:
+        return "-"
+    return f"{100 * p['rate']:.1f}% [{100 * p['lo']:.1f}, {100 * p['hi']:.1f}]"
+
+
+def report_markdown(summaries: list, command: str, plots: list = (), title: str = "") -> str:
+    """A study page: how to regenerate it, what was played, and the comparison table."""
+    lines = [f"# {title or 'Study: ' + ', '.join(s['study']['label'] for s in summaries)}", "",
+             "Generated by:", "", "```", command, "```", ""]
+    s0 = summaries[0]["study"]
+    lines += [f"Agents: {', '.join(s0['agents'])} (seats rotate every game); seed {s0['seed']}; "
+              f"games end at the ruleset's own end or at {s0['max_plies']} plies. "
+              f"Rates are given with their {int(CONFIDENCE * 100)}% Wilson confidence interval.", ""]
+    lines += comparison_markdown(summaries)
+    for p in plots:
+        if str(p).endswith(".svg"):
+            lines += ["", f"![{Path(p).stem}]({p})"]
+    return "\n".join(lines) + "\n"
+
+
+def comparison_rows(summaries: list) -> list:
+    """(metric, [text per study]) rows for a side-by-side table."""
+    rows = [("games", [str(s["study"]["games"]) for s in summaries]),
+            ("first player wins", [pct(s["first_player"]["win_rate"]) for s in summaries]),
+            ("first player, decisive games", [pct(s["first_player"]["decisive_share"]) for s in summaries]),
+            ("draws", [pct(s["draws"]) for s in summaries])]
+    labels = []
+    for s in summaries:
+        for a in s["agents"]:
+            if a["agent"] not in labels:
+                labels.append(a["agent"])
+    for label in labels:
+        rows.append((f"{label} wins", [next((pct(a["win_rate"]) for a in s["agents"] if a["agent"] == label), "-")
+                                       for s in summaries]))
+    rows += [("length mean / median", [f"{s['length']['mean']:.1f} / {s['length']['median']:g}" for s in summaries]),
+             ("length std, min-max", [f"{s['length']['std']:.1f}, {s['length']['min']}-{s['length']['max']}"
+                                      for s in summaries]),
+             ("branching", [f"{s['branching']:.1f}" if s["branching"] is not None else "-" for s in summaries]),
+             ("passes per game", [f"{s['passes']['per_game']:.2f}" for s in summaries]),
+             ("endings", ["; ".join(f"{e['reason']} {e['games']}" for e in s["endings"]) for s in summaries])]
+    return rows
+
+
+def comparison_markdown(summaries: list) -> list:
+    head = ["", *[s["study"]["label"] for s in summaries]]
+    out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for metric, cells in comparison_rows(summaries):
+        out.append("| " + " | ".join([metric, *cells]) + " |")
+    return out

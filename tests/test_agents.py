@@ -1,0 +1,166 @@
+"""The agents: legal, reproducible, and strong enough to take a win in one when there is one.
+
+Winning moves are found through the public API in each test (push every move, look at the
+outcome), never copied from an earlier run.
+"""
+
+import pytest
+
+import ziggurat
+from ziggurat.agents import AgentError, Evaluator, make_agent, parse_spec
+from ziggurat.agents.base import by_seat
+from ziggurat.dsl.loader import shipped_names
+
+SPECS = ["random", "greedy", "mcts:iterations=20", "alphabeta:depth=2"]
+# size 3 (target 9 pips): south has 8 pips of prisoners; the small piece on a1 can take b2's.
+NEAR_WIN = "south 10 | a1=S2S1 b2=N1 e5=N3 | prisoners.south=N3N3N2 prisoners.north="
+
+
+def play(game, spec, seed, plies):
+    """The moves an agent plays against itself from the start, and whether each was legal."""
+    state = game.new(seed)
+    agent = make_agent(spec, seed)
+    out = []
+    for _ in range(plies):
+        legal = state.moves()
+        if not legal:
+            break
+        m = agent.choose(state)
+        out.append((m, m in legal))
+        state.push(m)
+    return out
+
+
+def small(ruleset):
+    """A shipped ruleset's game, at size 2 where it has a size option (quicker to search)."""
+    return ziggurat.load(ruleset, {"size": 2} if "size" in ziggurat.load(ruleset).options else None)
+
+
+PLAYERS = {name: len(ziggurat.load(name).players) for name in shipped_names()}
+CASES = [(r, s) for r in shipped_names() for s in SPECS if not (s.startswith("alphabeta") and PLAYERS[r] > 2)]
+
+
+class TestLegal:
+    @pytest.mark.parametrize("ruleset, spec", CASES)
+    def test_agents_pick_legal_moves(self, ruleset, spec):
+        """Every agent plays only legal moves, on every shipped ruleset (alpha-beta: up to 2 players)."""
+        moves = play(small(ruleset), spec, seed=5, plies=6)
+        assert moves and all(ok for _, ok in moves)
+
+    @pytest.mark.parametrize("ruleset", [r for r, n in PLAYERS.items() if n > 2])
+    def test_alphabeta_refuses_more_than_two_players(self, ruleset):
+        """Alpha-beta says it cannot play a game of three or more players."""
+        state = small(ruleset).new(1)
+        with pytest.raises(AgentError, match="one- and two-player"):
+            make_agent("alphabeta", 1).choose(state)
+
+    def test_timed_mcts_returns_a_legal_move(self):
+        """MCTS with a time budget stops and answers with a legal move."""
+        state = ziggurat.load("stacktics", {"size": 2}).new()
+        assert make_agent("mcts:time=0.05", 1).choose(state) in state.moves()
+
+    def test_choose_leaves_the_state_unchanged(self):
+        """Thinking about a move does not change the position it was asked about."""
+        state = ziggurat.load("stacktics").position(NEAR_WIN)
+        before = state.text()
+        for spec in SPECS:
+            make_agent(spec, 3).choose(state)
+            assert state.text() == before
+
+
+class TestReproducible:
+    @pytest.mark.parametrize("spec", SPECS)
+    def test_same_seed_same_game(self, spec):
+        """An agent with the same seed plays the same moves."""
+        game = ziggurat.load("stacktics", {"size": 2})
+        assert play(game, spec, 11, 8) == play(game, spec, 11, 8)
+
+    def test_random_seeds_differ(self):
+        """Different seeds give the random agent different games."""
+        game = ziggurat.load("stacktics", {"size": 2})
+        games = {tuple(m for m, _ in play(game, "random", s, 6)) for s in range(5)}
+        assert len(games) > 1
+
+
+class TestStrength:
+    def _position(self):
+        state = ziggurat.load("stacktics").position(NEAR_WIN)
+        wins = []
+        for m in state.moves():
+            state.push(m)
+            o = state.outcome()
+            if o is not None and o.results[0] == 1:
+                wins.append(m)
+            state.pop()
+        assert len(wins) == 1 and len(state.moves()) > 1
+        return state, wins[0]
+
+    @pytest.mark.parametrize("spec", ["mcts:iterations=100", "alphabeta:depth=1", "alphabeta:depth=3",
+                                      "alphabeta:time=0.5", "greedy"])
+    def test_finds_the_win_in_one(self, spec):
+        """Searching agents play the one capture that reaches the target pips."""
+        state, win = self._position()
+        for seed in range(3):
+            assert make_agent(spec, seed).choose(state) == win
+
+    def test_alphabeta_beats_random(self):
+        """Alpha-beta at depth 2 wins most games against the random agent."""
+        game = ziggurat.load("stacktics", {"size": 2})
+        wins = 0
+        for i in range(4):
+            state = game.new()
+            bots = [make_agent("alphabeta:depth=2", i), make_agent("random", i)][:: 1 if i % 2 == 0 else -1]
+            while not state.is_terminal() and state.ply < 200:
+                state.push(bots[state.seats[state.side]].choose(state))
+            o = state.outcome()
+            ab_seat = 0 if i % 2 == 0 else 1
+            if o is not None and by_seat(state, o.results)[ab_seat] == 1:
+                wins += 1
+        assert wins >= 3
+
+
+class TestSpecs:
+    def test_parameters_parsed(self):
+        """Parameters after colons reach the agent with their types."""
+        agent = make_agent("mcts:iterations=50:c=0.5", 1)
+        assert (agent.iterations, agent.c) == (50, 0.5)
+        assert parse_spec("alphabeta:time=0.25") == ("alphabeta", {"time": 0.25})
+
+    @pytest.mark.parametrize("spec, words", [("minimax", "unknown agent"), ("mcts:depth=3", "no parameter"),
+                                             ("mcts:iterations=lots", "not a int"),
+                                             ("mcts:iterations", "NAME=VALUE"),
+                                             ("mcts:iterations=0", "at least 1")])
+    def test_bad_specs_name_the_mistake(self, spec, words):
+        """A bad specification raises AgentError saying what is wrong."""
+        with pytest.raises(AgentError, match=words):
+            make_agent(spec, 0)
+
+
+class TestEvaluator:
+    def _game(self, tmp_path, line):
+        path = tmp_path / "h.rules"
+        path.write_text(f"extends stacktics\nheuristic: {line}\n")
+        return ziggurat.load(str(path))
+
+    def test_heuristic_naming_mover_is_read_per_seat(self, tmp_path):
+        """A heuristic that names `mover` gives each seat its own side's value."""
+        game = self._game(tmp_path, "pips(prisoners[mover])")
+        state = game.position("north 4 | b1=S3 | prisoners.south=N3N2 prisoners.north=S1")
+        ev = Evaluator(game)
+        assert (ev.value(state, 0), ev.value(state, 1)) == (5, 1)
+        assert state.side == 1  # evaluating did not change whose turn it is
+
+    def test_heuristic_without_mover_is_the_first_sides_view(self, tmp_path):
+        """A heuristic without `mover` is the first side's value, the second's is its negation."""
+        game = self._game(tmp_path, "pips(prisoners[south]) - pips(prisoners[north])")
+        state = game.position("north 4 | b1=S3 | prisoners.south=N3N2 prisoners.north=S1")
+        ev = Evaluator(game)
+        assert (ev.value(state, 0), ev.value(state, 1)) == (4, -4)
+
+    def test_results_follow_the_seats_after_a_swap(self):
+        """After the pie rule's swap, a side's result belongs to the seat now playing it."""
+        state = ziggurat.load("stacktics", {"size": 2}).new()
+        state.push(state.moves()[0])
+        state.play("swap")
+        assert state.seats == [1, 0]
+        assert by_seat(state, (1, 0)) == (0, 1)

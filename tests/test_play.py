@@ -1,0 +1,122 @@
+"""`ziggurat play` with seats of people and agents: whole games, hints, undo, saved records."""
+
+import re
+
+from click.testing import CliRunner
+
+import ziggurat
+from ziggurat.cli.main import cli
+from ziggurat.records import load_record, replay, result_text
+
+RULESET = "stacktics"
+
+
+def run(*args, input=None):
+    result = CliRunner().invoke(cli, [str(a) for a in args], input=input)
+    assert "Traceback" not in result.output
+    return result
+
+
+class TestAgentSeats:
+    def test_random_against_random_plays_to_the_end(self):
+        """--seats random,random finishes a game with no input at all."""
+        result = run("play", RULESET, "--seats", "random,random", "--seed", 3, input="")
+        assert result.exit_code == 0, result.output
+        assert "game over:" in result.output
+        assert "(you) to move" not in result.output
+
+    def test_every_machine_move_is_followed_by_a_board(self):
+        """After each agent move the board is drawn again (its status line)."""
+        result = run("play", RULESET, "--seats", "random,random", "--seed", 3, input="")
+        moves = result.output.count(" plays ")
+        assert moves > 0
+        assert result.output.count("ply ") == moves + 1  # the start, then one per move
+
+    def test_agent_spec_with_parameters(self):
+        """An agent spec with parameters sits in a seat and replies to the person."""
+        state = ziggurat.load(RULESET).new()
+        good = state.move_text(state.moves()[0])
+        result = run("play", RULESET, "--seats", "human,mcts:iterations=20", "--seed", 1,
+                     input=f"{good}\nquit\n")
+        assert result.exit_code == 0, result.output
+        assert "north plays" in result.output
+
+    def test_same_seed_same_game(self):
+        """Seeded agents: the same seed gives the same transcript."""
+        args = ("play", RULESET, "--seats", "greedy,random", "--seed", 5)
+        assert run(*args, input="").output == run(*args, input="").output
+
+    def test_wrong_number_of_seats(self):
+        """--seats with the wrong number of entries exits 2 and names the sides."""
+        result = run("play", RULESET, "--seats", "human,random,random")
+        assert result.exit_code == 2
+        assert "3 seats given" in result.output and "south, north" in result.output
+
+    def test_unknown_agent(self):
+        """An unknown agent name exits 2 and lists the agents."""
+        result = run("play", RULESET, "--seats", "human,rndom")
+        assert result.exit_code == 2
+        assert "unknown agent 'rndom'" in result.output
+
+    def test_seats_and_as_together(self):
+        """--seats and --as together is a usage error."""
+        result = run("play", RULESET, "--seats", "human,random", "--as", "north")
+        assert result.exit_code == 2
+        assert "--seats or --as" in result.output
+
+
+class TestPersonCommands:
+    def test_hint_prints_a_legal_move(self):
+        """hint names a move that is legal in the position."""
+        state = ziggurat.load(RULESET).new()
+        result = run("play", RULESET, "--seed", 2, input="hint\nquit\n")
+        found = re.search(r"hint: greedy would play (\S+)", result.output)
+        assert found, result.output
+        assert state.parse_move(found.group(1)) in state.legal_moves
+
+    def test_hint_by_another_agent(self):
+        """--hint chooses the agent that answers."""
+        result = run("play", RULESET, "--hint", "mcts:iterations=30", "--seed", 2, input="hint\nquit\n")
+        assert "hint: mcts:iterations=30 would play" in result.output
+
+    def test_undo_between_two_people(self):
+        """With two people, undo takes back the last move only (the last person's decision)."""
+        state = ziggurat.load(RULESET).new()
+        first = state.move_text(state.moves()[0])
+        state.play(first)
+        second = state.move_text(state.moves()[0])
+        result = run("play", RULESET, "--seats", "human,human", input=f"{first}\n{second}\nundo\nquit\n")
+        after = result.output.split("> undo", 1)[1]
+        assert "ply 1  north to move" in after
+
+    def test_help_lists_the_commands(self):
+        """help names every command of the prompt."""
+        result = run("play", RULESET, input="help\nquit\n")
+        for word in ("moves", "hint", "undo", "help", "quit"):
+            assert f"  {word}" in result.output
+
+
+class TestSave:
+    def test_saved_record_replays(self, tmp_path):
+        """--save writes a record that replays to the game's end and result."""
+        path = tmp_path / "game.zrec"
+        result = run("play", RULESET, "--seats", "random,random", "--seed", 8, "--save", path, input="")
+        assert result.exit_code == 0, result.output
+        record = load_record(path)
+        final = replay(record)
+        assert record.result != "unfinished"
+        assert result_text(final) == record.result
+        assert record.agents == {"south": "random", "north": "random"}
+        assert f"record saved to {path}" in result.output
+
+    def test_left_game_is_saved_unfinished(self, tmp_path):
+        """A game the person leaves is saved as unfinished, with the moves played so far."""
+        state = ziggurat.load(RULESET).new()
+        good = state.move_text(state.moves()[0])
+        path = tmp_path / "left.zrec"
+        run("play", RULESET, "--seed", 1, "--save", path, input=f"{good}\nquit\n")
+        record = load_record(path)
+        assert record.result == "unfinished"
+        assert record.moves[0] == good and len(record.moves) == 2
+        assert record.agents == {"south": "human", "north": "random"}
+        assert replay(record).ply == 2
