@@ -404,6 +404,20 @@ class Action:
 
 
 @frozen
+class After:
+    """End-of-turn choices and effects, appended to every action; skipped when it offers no choice."""
+
+    fmt: Optional[str]
+    items: tuple
+    override: bool = False
+    pos: Pos = NOWHERE
+
+    @property
+    def choices(self):
+        return tuple(i for i in self.items if isinstance(i, Choice))
+
+
+@frozen
 class End:
     body: tuple
     pos: Pos = NOWHERE

@@ -62,6 +62,7 @@ class Model:
     setup: list = field(factory=list)  # ast.Setup blocks, run in order
     actions: dict = field(factory=dict)
     end: Optional[ast.End] = None
+    after: Optional[ast.After] = None  # end-of-turn choices and effects
     invariants: list = field(factory=list)
     heuristic: Optional[ast.Heuristic] = None
     owner: dict = field(factory=dict)  # id(decl) -> Reporter of the file it came from
@@ -162,6 +163,10 @@ def _add(m: Model, d, rep: Reporter, variant: bool) -> None:
         m.setup = [d] if variant else m.setup + [d]  # a variant's setup replaces the base's
     elif isinstance(d, ast.End):
         m.end = d
+    elif isinstance(d, ast.After):
+        if m.after is not None and not variant:
+            rep.error(d.pos, "a ruleset has one 'after' block", hint=f"the first is on line {m.after.pos.line}")
+        m.after = d
     elif isinstance(d, ast.Invariant):
         m.invariants.append(d)
     elif isinstance(d, ast.Heuristic):

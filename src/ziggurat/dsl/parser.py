@@ -296,6 +296,11 @@ class _ToAst(Transformer):
         name, fmt, *items = c[1:]
         return ast.Action(str(name), _unquote(fmt) if fmt else None, tuple(items), override, _pos(meta))
 
+    def after(self, meta, c):
+        override = c[0] is not None
+        fmt, *items = c[1:]
+        return ast.After(_unquote(fmt) if fmt else None, tuple(items), override, _pos(meta))
+
     def end(self, meta, c):
         return ast.End(c[0], _pos(meta))
 

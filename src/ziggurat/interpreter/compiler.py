@@ -29,8 +29,26 @@ class ActionInfo:
     index: int
     name: str
     fmt: str
-    choices: list  # (name, Type)
+    choices: list  # [name, Type]: the action's own choices, then the `after` block's
     node: ast.Action
+    nbase: int = 0  # how many of `choices` are the action's own
+    after_fmt: Optional[str] = None  # the notation of the `after` part, when the ruleset has one
+
+    @property
+    def items(self) -> list:
+        """The action's items, then (after a marker) those of the ruleset's `after` block."""
+        return list(self.node.items) + ([AFTER] + list(self.after.items) if self.after else [])
+
+    after: Optional[ast.After] = None
+
+
+class _AfterMarker:
+    """Where an action's own items end and the `after` block's begin."""
+
+    pos = ast.Pos(0, 0)
+
+
+AFTER = _AfterMarker()
 
 
 @define
@@ -318,30 +336,46 @@ class Compiler:
                 names.add(c.name)
                 choices.append([c.name, None])
             fmt = a.fmt if a.fmt is not None else " ".join([a.name] + ["{" + c.name + "}" for c in a.choices])
-            infos.append(ActionInfo(i, a.name, fmt, choices, a))
+            info = ActionInfo(i, a.name, fmt, choices, a, nbase=len(choices))
             self._check_format(a, fmt, names, rep)
+            after = self.m.after
+            if after is not None:
+                arep = self.m.reporter_for(after)
+                after_names = set()
+                for c in after.choices:
+                    if c.name in names or c.name in after_names:
+                        arep.error(c.pos, f"the after block's choice {c.name!r} has the name of a choice "
+                                   f"of action {a.name!r}", hint="give it another name")
+                    after_names.add(c.name)
+                    choices.append([c.name, None])
+                info.after = after
+                info.after_fmt = (after.fmt if after.fmt is not None
+                                  else " ".join("{" + c.name + "}" for c in after.choices))
+                if i == 0:
+                    self._check_format(after, info.after_fmt, after_names, arep, kind="after block")
+            infos.append(info)
         self.diagnostics.extend(d for r in {id(r): r for r in self.m.owner.values()}.values()
                                 for d in r.diagnostics if d not in self.diagnostics)
         for r in {id(r): r for r in self.m.owner.values()}.values():
             r.diagnostics.clear()
         return infos
 
-    def _check_format(self, a, fmt, names, rep):
+    def _check_format(self, a, fmt, names, rep, kind=None):
         import string
 
         try:
             fields = [f for _, f, _, _ in string.Formatter().parse(fmt) if f is not None]
         except ValueError as e:
-            rep.error(a.pos, f"the notation of action {a.name!r} is malformed: {e}",
+            rep.error(a.pos, f"the notation of {kind or 'action ' + repr(a.name)} is malformed: {e}",
                       hint='write choices in braces: "{from}-{to}"')
             return
         for f in fields:
             if f not in names:
-                rep.error(a.pos, f"the notation of action {a.name!r} names {f!r}, which is not one of its choices",
+                rep.error(a.pos, f"the notation of {kind or 'action ' + repr(a.name)} names {f!r}, which is not one of its choices",
                           hint=f"its choices are: {', '.join(sorted(names)) or 'none'}")
         for n in names:
             if n not in fields:
-                rep.error(a.pos, f"the notation of action {a.name!r} leaves out the choice {n!r}, "
+                rep.error(a.pos, f"the notation of {kind or 'action ' + repr(a.name)} leaves out the choice {n!r}, "
                           "so two different moves would print the same",
                           hint=f'add {{{n}}} to "{fmt}"')
 
@@ -359,7 +393,7 @@ class Compiler:
         self._counting = counting
         w.line("def count(st):" if counting else "def legal(st):")
         with w.indent():
-            self._prologue(w)
+            self._prologue(w, effects=True)
             w.line("n = 0" if counting else "out = []; add = out.append")
             result = "n" if counting else "out"
             groups = {}
@@ -374,20 +408,41 @@ class Compiler:
                     tr.rep = self.m.reporter_for(a.node)
                     tr.context = "action"
                     w.line(f"# action {a.name}", a.node.pos.line)
-                    self.attempt(self._choices, tr, a, list(a.node.items), 0, {}, w)
+                    self.attempt(self._choices, tr, a, a.items, 0, {}, w)
             w.line(f"return {result}")
         return w.text()
 
+    def _emit_move(self, a: ActionInfo, scope, w: Writer) -> None:
+        if self._counting:
+            w.line("n += 1")
+            return
+        fields = [str(a.index)] + [scope[n].src if n in scope else "None" for n, _ in a.choices]
+        w.line(f"add(({', '.join(fields)},))")
+
     def _choices(self, tr, a: ActionInfo, items, i, scope, w: Writer):
         if i == len(items):
-            if self._counting:
-                w.line("n += 1")
-                return
-            items = [str(a.index)] + [scope[n].src for n, _ in a.choices]
-            w.line(f"add(({', '.join(items)},))")
+            self._emit_move(a, scope, w)
             return
         it = items[i]
         line = it.pos.line
+        if it is AFTER:
+            # The end-of-turn part: when it offers no choice at all, the turn ends without it.
+            before = w.fresh("k")
+            w.line(f"{before} = {'n' if self._counting else 'len(out)'}")
+            tr.rep = self.m.reporter_for(a.after)
+            self._choices(tr, a, items, i + 1, scope, w)
+            tr.rep = self.m.reporter_for(a.node)
+            w.line(f"if {'n' if self._counting else 'len(out)'} == {before}:")
+            with w.indent():
+                after_names = {n for n, _ in a.choices[a.nbase:]}
+                self._emit_move(a, {k: v for k, v in scope.items() if k not in after_names}, w)
+            return
+        if isinstance(it, ast.Effects):
+            if any(isinstance(x, (ast.Choice, ast.When, ast.Require)) or x is AFTER for x in items[i + 1:]):
+                self._staged_effects(tr, a, items, i, scope, w)
+            else:
+                self._choices(tr, a, items, i + 1, scope, w)
+            return
         if isinstance(it, ast.When):
             cond = tr.expect(tr.expr(it.cond, scope), T.BOOL, it.cond, "a 'when' condition")
             if cond.const:
@@ -421,6 +476,29 @@ class Compiler:
             self._choice(tr, a, items, i, scope, w)
         else:
             self._choices(tr, a, items, i + 1, scope, w)
+
+    def _staged_effects(self, tr, a, items, i, scope, w: Writer) -> None:
+        """Effects followed by more choices: apply them to the state for real (logged), generate
+        the rest of the move on the changed state, then take them back."""
+        mark, saved_h = w.fresh("mk"), w.fresh("hk")
+        w.line(f"{mark} = len(log); {saved_h} = h", items[i].pos.line)
+        context = tr.context
+        tr.context = "effects"
+        try:
+            tr.block(items[i].body, scope, w)
+        finally:
+            tr.context = context
+        # Cells may have changed: forget what the generator knew about them.
+        fresh = {}
+        for name, code in scope.items():
+            if code.type == T.CELL and not code.const:
+                fresh[name] = Code(code.src, T.CELL)
+            else:
+                fresh[name] = code
+        self._choices(tr, a, items, i + 1, fresh, w)
+        w.line(f"while len(log) > {mark}:")
+        w.line("    _l, _i, _o = log.pop(); _l[_i] = _o")
+        w.line(f"h = {saved_h}")
 
     def _local(self, var: str, typ: T.Type, name: str, rest, w: Writer) -> Code:
         """A generator-local variable, with the reads it will need hoisted right after it:
@@ -559,42 +637,82 @@ class Compiler:
         return scope
 
     def apply_fn(self, tr: Translator, a: ActionInfo) -> str:
+        """do_N(st, m): the effects of move m, in the order the action (and `after`) lists them;
+        a let is computed only if some later effect or condition needs it."""
         w = Writer()
         w.line(f"def do_{a.index}(st, m):  # action {a.name}", a.node.pos.line)
         with w.indent():
             self._prologue(w, effects=True)
             scope = self._bind_choices(a, w)
             tr.rep = self.m.reporter_for(a.node)
-            needed = names_used(a.node.effects)
-            lets = [it for it in a.node.items if isinstance(it, ast.Let)]
-            for it in reversed(lets):  # a let the effects need may need earlier lets
-                if it.name in needed:
+            items = a.items
+            after_at = items.index(AFTER) if AFTER in items else len(items)
+            needed = names_used([x for x in items if isinstance(x, ast.Effects)]
+                                + [x for x in items[after_at:] if isinstance(x, (ast.When, ast.Require))])
+            for it in reversed([x for x in items if isinstance(x, ast.Let)]):
+                if it.name in needed:  # a let the effects need may need earlier lets
                     needed |= names_used([it.value])
-            for it in lets:
-                if it.name in needed:
+            depth = w.depth
+            for k, it in enumerate(items):
+                if it is AFTER:
+                    tr.rep = self.m.reporter_for(a.after)
+                    if a.nbase < len(a.choices):  # the after part was taken iff its choices are set
+                        w.line(f"if m[{a.nbase + 1}] is not None:")
+                        w.depth += 1
+                elif isinstance(it, ast.Let) and it.name in needed:
                     tr.context = "action"
                     self.attempt(tr.stmt, it, scope, w)
-            tr.context = "effects"
-            self.attempt(tr.block, a.node.effects, scope, w)
+                elif isinstance(it, ast.Effects):
+                    tr.context = "effects"
+                    self.attempt(tr.block, it.body, scope, w)
+                elif isinstance(it, (ast.When, ast.Require)) and k > after_at and a.nbase == len(a.choices):
+                    # An after block without choices applies when its conditions hold.
+                    tr.context = "action"
+                    cond = self.attempt(tr.expr, it.cond, scope)
+                    if cond is not None:
+                        w.line(f"if {cond.src}:", it.pos.line)
+                        w.depth += 1
+            w.line("pass")
+            w.depth = depth
             w.line("st.h = h")
             w.line("return nxt")
         return w.text()
 
     def explain_fn(self, tr: Translator, a: ActionInfo) -> str:
-        """explain_N(st, m): None when move m is legal here, else the reason it is not."""
+        """explain_N(st, m): None when move m is legal here, else the reason it is not. Effects
+        between stages are applied for real and taken back before it returns."""
         w = Writer()
         rep = self.m.reporter_for(a.node)
         w.line(f"def explain_{a.index}(st, m):  # action {a.name}", a.node.pos.line)
         with w.indent():
-            self._prologue(w)
-            scope = {}
-            tr.rep, tr.context = rep, "action"
-            for it in a.node.items:
-                try:
-                    self._explain_item(tr, a, it, scope, w, rep)
-                except CheckFailed:
-                    break  # already reported while generating legal()
-            w.line("return None")
+            self._prologue(w, effects=True)
+            w.line("_mark = len(log)")
+            w.line("try:")
+            with w.indent():
+                scope = {}
+                tr.rep, tr.context = rep, "action"
+                for it in a.items:
+                    if it is AFTER:
+                        tr.rep = self.m.reporter_for(a.after)
+                        if a.nbase < len(a.choices):
+                            w.line(f"if m[{a.nbase + 1}] is None:")
+                            w.line(f"    return {'the turn must end with: ' + (a.after_fmt or '')!r}")
+                        continue
+                    try:
+                        if isinstance(it, ast.Effects):
+                            tr.context = "effects"
+                            tr.block(it.body, scope, w)
+                            tr.context = "action"
+                            scope = {n: (Code(c.src, T.CELL) if c.type == T.CELL and not c.const else c)
+                                     for n, c in scope.items()}
+                        else:
+                            self._explain_item(tr, a, it, scope, w, tr.rep)
+                    except CheckFailed:
+                        break  # already reported while generating legal()
+                w.line("return None")
+            w.line("finally:")
+            w.line("    while len(log) > _mark:")
+            w.line("        _l, _i, _o = log.pop(); _l[_i] = _o")
         return w.text()
 
     def _explain_item(self, tr, a, it, scope, w, rep):

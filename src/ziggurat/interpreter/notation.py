@@ -91,28 +91,42 @@ class Notation:
 
     def move_text(self, move) -> str:
         action = self.game.actions[move[0]]
-        values = {name: self.value_text(typ, v) for (name, typ), v in zip(action.choices, move[1:])}
-        return action.fmt.format(**values)
+        values = {name: self.value_text(typ, v) for (name, typ), v in zip(action.choices, move[1:])
+                  if v is not None}
+        text = action.fmt.format(**values)
+        if action.after_fmt is not None and all(v is not None for v in move[1 + action.nbase:]):
+            after = action.after_fmt.format(**values)
+            if after:
+                text += " " + after
+        return text
 
     def decode(self, text: str) -> list:
         """Every (action, move) the text could mean, legal or not."""
         found = []
         for a in self.game.actions:
-            regex = ""
-            for literal, field, _, _ in string.Formatter().parse(a.fmt):
-                regex += re.escape(literal)
-                if field is not None:
-                    typ = dict((n, t) for n, t in a.choices)[field]
-                    regex += f"(?P<{_group(field)}>{self.pattern(typ)})"
+            regex = self._regex(a, a.fmt)
+            if a.after_fmt:
+                regex += f"(?: {self._regex(a, a.after_fmt)})?"
             mt = re.fullmatch(regex, text)
             if mt:
                 try:
-                    move = (a.index,) + tuple(self.parse_value(t, mt.group(_group(n))) for n, t in a.choices)
+                    move = (a.index,) + tuple(
+                        None if mt.group(_group(n)) is None else self.parse_value(t, mt.group(_group(n)))
+                        for n, t in a.choices)
                 except GameError as e:
                     found.append((a, e))
                     continue
                 found.append((a, move))
         return found
+
+    def _regex(self, action, fmt: str) -> str:
+        types = dict((n, t) for n, t in action.choices)
+        regex = ""
+        for literal, field, _, _ in string.Formatter().parse(fmt):
+            regex += re.escape(literal)
+            if field is not None:
+                regex += f"(?P<{_group(field)}>{self.pattern(types[field])})"
+        return regex
 
     def parse_move(self, state, text: str) -> tuple:
         text = " ".join(str(text).split())

@@ -115,7 +115,7 @@ CELL_FUNCS = {
     "distance": ((T.CELL, T.CELL), T.INT, "DIST[{0}][{1}]"),
 }
 END_ONLY = {"repeated", "no_moves"}
-EFFECTS = {"move", "take", "place", "swap_seats", "extra_turn"}
+EFFECTS = {"move", "take", "place", "swap_seats", "extra_turn", "remove", "put", "insert"}
 
 
 class Translator:
@@ -884,6 +884,31 @@ class Translator:
             tc = w.fresh("c")
             w.line(f"{tc} = {c.src}", line)
             self.write_slot(w, "cells", tc, f"cells[{tc}] + {src}", 0)
+        elif fn == "remove":
+            # remove(cell, level, zone): the piece at that level leaves the stack for the zone.
+            arity(3)
+            c, k, z = arg(0, T.CELL, "the cell"), arg(1, T.INT, "the level"), arg(2, T.ZONE, "the zone")
+            tc, tk, tz = w.fresh("c"), w.fresh("k"), w.fresh("z")
+            w.line(f"{tc} = {c.src}; {tk} = {k.src} - 1; {tz} = {z.src}", line)
+            w.line(f"_piece = cells[{tc}][{tk}]")
+            self.write_slot(w, "zones", tz, f"zones[{tz}] + (_piece,)", 1)
+            self.write_slot(w, "cells", tc, f"cells[{tc}][:{tk}] + cells[{tc}][{tk} + 1:]", 0)
+        elif fn in ("put", "insert"):
+            # put(zone, piece, cell): one such piece leaves the zone for the top of the cell;
+            # insert(zone, piece, cell, level): the same, slipped in so that it stands at that level.
+            arity(3 if fn == "put" else 4)
+            z, p, c = arg(0, T.ZONE, "the zone"), arg(1, T.PIECE, "the piece"), arg(2, T.CELL, "the cell")
+            tz, tp, tc = w.fresh("z"), w.fresh("p"), w.fresh("c")
+            w.line(f"{tz} = {z.src}; {tp} = {p.src}; {tc} = {c.src}", line)
+            w.line(f"_at = zones[{tz}].index({tp})")
+            self.write_slot(w, "zones", tz, f"zones[{tz}][:_at] + zones[{tz}][_at + 1:]", 1)
+            if fn == "put":
+                self.write_slot(w, "cells", tc, f"cells[{tc}] + ({tp},)", 0)
+            else:
+                k = arg(3, T.INT, "the level")
+                tk = w.fresh("k")
+                w.line(f"{tk} = {k.src} - 1")
+                self.write_slot(w, "cells", tc, f"cells[{tc}][:{tk}] + ({tp},) + cells[{tc}][{tk}:]", 0)
         elif fn == "swap_seats":
             arity(2)
             a, b = arg(0, T.PLAYER, "the first side"), arg(1, T.PLAYER, "the second side")
