@@ -317,6 +317,16 @@ def _finish(m: Model, rep: Optional[Reporter]) -> None:
             m.owner[id(node)].error(node.pos, f"{name!r} is both {_a(other_kind)} and {_a(kind)}",
                                     hint="rename one of them")
         seen.setdefault(name, (kind, node))
+    # Single-letter direction names stay usable as option names (a ruling's `n`); the docs say an
+    # option then hides that direction in expressions.
+    reserved = set(BUILTIN_DIRSETS) | {
+        "cells", "players", "mover", "ply", "files", "ranks", "unlimited", "true", "false", "no_moves", "top"}
+    for kind, table in (("option", m.options), ("def", m.defs), ("table", m.tables), ("zone", m.zones),
+                        ("counter", m.counters), ("direction set", m.directions)):
+        for name, node in table.items():
+            if name in reserved:
+                m.owner[id(node)].error(node.pos, f"the {kind} {name!r} would hide the built-in name {name!r}",
+                                        hint="give it another name")
     for o in m.options.values():
         claim(o.name, "option", o)
     for t in m.tables.values():

@@ -268,7 +268,8 @@ class _ToAst(Transformer):
         return ast.Def(str(name), params, body, override, _pos(meta))
 
     def remove(self, meta, c):
-        return ast.Remove(str(c[0]), str(c[1]), _pos(meta))
+        name = str(c[1])
+        return ast.Remove(str(c[0]), _unquote(name) if name.startswith('"') else name, _pos(meta))
 
     def setup(self, meta, c):
         return ast.Setup(c[0], _pos(meta))

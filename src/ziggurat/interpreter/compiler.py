@@ -19,7 +19,7 @@ from ..dsl import ast
 from ..dsl import types as T
 from ..dsl.errors import Diagnostic, GameError, Reporter, RulesetError
 from ..dsl.model import Model
-from .translate import UNLIMITED, CheckFailed, Code, Translator, Writer, const
+from .translate import UNLIMITED, CheckFailed, Code, Translator, Writer, collection, const
 from . import linemap
 from .world import World
 
@@ -274,7 +274,8 @@ class Compiler:
             w.line(f"SUF_{attr} = {{}}  # stack -> sums of {attr} from each level up")
         body = "\n".join(trim_prologue(f) for f in [legal_src, count_src, *do_src, *explain_src, setup_src,
                                                       inv_src, counters_src, heur_src])
-        for const_name in ("RANK", "FILE", "CORNER", "EDGE", "RAYS", "RAYSTO", "NEIGH", "LINES", "STEP", "DIST"):
+        for const_name in ("RANK", "FILE", "CORNER", "EDGE", "RAYS", "RAYSTO", "NEIGH", "LINES", "STEP", "DIST",
+                           "DIRS"):
             if const_name + "[" in body or const_name in ("RANK", "FILE"):
                 w.line(f"{const_name} = {getattr(world, const_name)!r}")
         w.line("")
@@ -446,8 +447,8 @@ class Compiler:
         if isinstance(it, ast.When):
             cond = tr.expect(tr.expr(it.cond, scope), T.BOOL, it.cond, "a 'when' condition")
             if cond.const:
-                if cond.value:
-                    self._choices(tr, a, items, i + 1, scope, w)
+                # Folded away by the options, but still checked: a mistake there is a mistake.
+                self._choices(tr, a, items, i + 1, scope, w if cond.value else Writer(counter=w.counter))
                 return
             w.line(f"if {cond.src}:", line)
             with w.indent():
@@ -466,8 +467,8 @@ class Compiler:
         elif isinstance(it, ast.Require):
             cond = tr.expect(tr.expr(it.cond, scope), T.BOOL, it.cond, "a 'require' condition")
             if cond.const:
-                if cond.value:
-                    self._choices(tr, a, items, i + 1, scope, w)
+                # Folded away by the options, but still checked: a mistake there is a mistake.
+                self._choices(tr, a, items, i + 1, scope, w if cond.value else Writer(counter=w.counter))
                 return
             w.line(f"if {cond.src}:", line)
             with w.indent():
@@ -556,10 +557,10 @@ class Compiler:
             return
         d = tr.expr(dom, scope)
         elem = T.element(d.type)
-        if elem is None or d.type == T.DIRSET and False:
+        if elem is None:
             tr.fail(dom, f"a choice is made from a list, a range or cells, not a {d.type}")
         self._record_choice_type(a, it.name, elem, it)
-        src = f"zones[{d.src}]" if d.type == T.ZONE else d.src
+        src = collection(d)
         if elem == T.CELL and d.src == "ALLCELLS":
             w.line(f"for {var}, _s{var} in enumerate(cells):", line)
             with w.indent():
@@ -619,6 +620,7 @@ class Compiler:
         if it.cond is not None:
             cond = tr.expect(tr.expr(it.cond, inner), T.BOOL, it.cond, "a 'where' condition")
             if cond.const and not cond.value:
+                self._choices(tr, a, items, i + 1, inner, Writer(counter=w.counter))  # checked, not kept
                 w.line("pass")
                 return
             if not cond.const:
@@ -739,7 +741,7 @@ class Compiler:
                 src = f"_ray(cells, RAYS[{dirs.src}][{frm.src}], {reach.src})"
             else:
                 d = tr.expr(dom, scope)
-                src = f"zones[{d.src}]" if d.type == T.ZONE else d.src
+                src = collection(d)
             w.line(f"if {var} not in {src}:")
             w.line(f"    return {(it.message or f'{it.name} must be in ' + rep.snippet(dom.pos))!r}")
             scope[it.name] = Code(var, typ)

@@ -156,7 +156,7 @@ class Notation:
                          for c, s in enumerate(st.cells) if s)
         zones = [f"{n}={''.join(w.piece_text(p) for p in z)}" for n, z in zip(w.zone_names, st.zones)]
         counters = [f"{n}={v}" for n, v in zip(w.counter_names, st.counters)]
-        out = f"{self.players[st.side]} {st.ply} | {cells} | {' '.join(zones + counters)}"
+        out = f"{self.players[st.side]} {st.ply} | {cells} | {' '.join(zones + counters)}".rstrip()
         if st.seats != list(range(len(self.players))):
             by_seat = sorted(range(len(self.players)), key=lambda side: st.seats[side])
             out += " | seats=" + ",".join(self.players[s] for s in by_seat)

@@ -118,6 +118,15 @@ END_ONLY = {"repeated", "no_moves"}
 EFFECTS = {"move", "take", "place", "swap_seats", "extra_turn", "remove", "put", "insert"}
 
 
+def collection(code: Code) -> str:
+    """Python for iterating over a value: a zone's pieces, a direction set's directions, a list."""
+    if code.type == T.ZONE:
+        return f"zones[{code.src}]"
+    if code.type == T.DIRSET:
+        return f"DIRS[{code.src}]"
+    return code.src
+
+
 class Translator:
     """Translates the expressions and statements of one model at one set of option values."""
 
@@ -326,10 +335,7 @@ class Translator:
                 self.fail(node.right, f"'{op}' needs a list or range on its right, not {T.a(right.type)}")
             if not (self.compatible(left.type, elem) or self.compatible(elem, left.type)):
                 self.fail(node, f"{T.a(left.type)} is never in {T.a(right.type)}")
-            src = right.src
-            if right.type == T.ZONE:
-                src = f"zones[{right.src}]"
-            return Code(f"({left.src} {op} {src})", T.BOOL)
+            return Code(f"({left.src} {op} {collection(right)})", T.BOOL)
         if op in ("<", "<=", ">", ">="):
             self.expect(left, T.INT, node.left, f"the left side of '{op}'")
             self.expect(right, T.INT, node.right, f"the right side of '{op}'")
@@ -501,7 +507,7 @@ class Translator:
             var = "v_" + f.var
             inner = dict(inner)
             inner[f.var] = Code(var, elem)
-            src = f"zones[{it.src}]" if it.type == T.ZONE else it.src
+            src = collection(it)
             clause = f"for {var} in {src}"
             if f.cond is not None:
                 cond = self.expect(self.expr(f.cond, inner), T.BOOL, f.cond, "a 'where' condition")
@@ -571,7 +577,7 @@ class Translator:
             elem = T.element(c.type)
             if elem is None:
                 self.fail(args[0], f"{fn}() needs a list, not {T.a(c.type)}")
-            src = f"zones[{c.src}]" if c.type == T.ZONE else c.src
+            src = collection(c)
             if fn == "count":
                 return Code(f"len({src})", T.INT)
             if fn in ("any", "all"):
@@ -592,7 +598,7 @@ class Translator:
                 self.fail(args[0], f"shuffled() needs a list, not {T.a(c.type)}")
             if self.context != "setup":
                 self.fail(node, "shuffled() draws from the setup's random numbers, so it is for setup only")
-            src = f"zones[{c.src}]" if c.type == T.ZONE else c.src
+            src = collection(c)
             return Code(f"_shuffled(rng, {src})", T.list_of(elem))
         if fn == "repeated":
             if self.context != "end":
@@ -742,7 +748,11 @@ class Translator:
         elif isinstance(s, ast.If):
             cond = self.expect(self.expr(s.cond, scope), T.BOOL, s.cond, "the condition of 'if'")
             if cond.const:
-                self.block(s.body if cond.value else s.orelse, scope, w) if (s.body if cond.value else s.orelse) else None
+                kept, dropped = (s.body, s.orelse) if cond.value else (s.orelse, s.body)
+                if kept:
+                    self.block(kept, scope, w)
+                if dropped:  # folded away by the options, but still checked
+                    self.block(dropped, scope, Writer(counter=w.counter))
                 return
             w.line(f"if {cond.src}:", line)
             with w.indent():
@@ -757,7 +767,7 @@ class Translator:
             if elem is None:
                 self.fail(s.iter, f"cannot loop over {T.a(it.type)}")
             var = "v_" + s.var
-            src = f"zones[{it.src}]" if it.type == T.ZONE else it.src
+            src = collection(it)
             w.line(f"for {var} in {src}:", line)
             inner = dict(scope)
             inner[s.var] = Code(var, elem)
@@ -772,6 +782,9 @@ class Translator:
         elif isinstance(s, ast.Assign):
             self.assign(s, scope, w)
         elif isinstance(s, ast.ExprStmt):
+            if isinstance(s.expr, ast.Call) and s.expr.func not in EFFECTS and s.expr.func not in self.m.defs:
+                self.fail(s.expr, f"unknown effect {s.expr.func!r}",
+                          hint=did_you_mean(s.expr.func, EFFECTS) or "effects are " + ", ".join(sorted(EFFECTS)) + "()")
             if not isinstance(s.expr, ast.Call) or s.expr.func not in EFFECTS:
                 self.fail(s, "this line does nothing: a statement must be an effect, an assignment or an outcome",
                           hint="effects are " + ", ".join(sorted(EFFECTS)) + "()")

@@ -109,6 +109,11 @@ class World:
                            for k in range(self.longest + 1)) for d in range(len(self.dirsets)))
 
     @property
+    def DIRS(self):
+        """DIRS[dirset]: the direction numbers of a direction set, for looping over it."""
+        return tuple(tuple(DIRECTION_NAMES.index(d) for d in ds) for ds in self.dirsets)
+
+    @property
     def NEIGH(self):
         return tuple(tuple(tuple(r[0] for r in (self.ray_cells(c, d) for d in ds) if r)
                            for c in range(self.ncells)) for ds in self.dirsets)
