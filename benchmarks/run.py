@@ -1,13 +1,14 @@
 """Ziggurat benchmarks: one command, one table.
 
-    python benchmarks/run.py [--quick] [--json]
+    python benchmarks/run.py [--quick] [--json] [--no-agents]
 
 For every shipped ruleset (and every Stacktics size and board) it measures perft leaves per
 second and random playouts per second of the compiled engine. Where a hand-written plain-Python
 generator exists for the same game (benchmarks/handwritten_stacktics.py), it is measured in the
 same run, interleaved with the engine, and the table gives the ratio compiled / hand-written
 (above 1.0: the specialised code is faster). Each number is the best of several repetitions,
-which keeps out most of the noise of a shared machine.
+which keeps out most of the noise of a shared machine. A second table (benchmarks/agents.py)
+gives the speed of the AI agents and the simulator: games and decisions per second.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import agents as agent_bench  # noqa: E402
 import handwritten_stacktics as handwritten  # noqa: E402
 from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
@@ -139,12 +141,17 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller depths and fewer repeats (a smoke test)")
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
+    parser.add_argument("--no-agents", action="store_true", help="skip the agent and simulator table")
     args = parser.parse_args(argv)
     rows = measure(args.quick)
+    agent_rows = [] if args.no_agents else agent_bench.measure(args.quick)
     if args.json:
-        print(json.dumps(rows, indent=2))
+        print(json.dumps({"engine": rows, "agents": agent_rows}, indent=2))
     else:
-        Console(width=max(140, Console().width)).print(table(rows))
+        console = Console(width=max(140, Console().width))
+        console.print(table(rows))
+        if agent_rows:
+            console.print(agent_bench.table(agent_rows))
     return 0
 
 

@@ -3,8 +3,8 @@
 Each node keeps the visits and, per seat, the sum of the results of the playouts through it; a
 playout's result vector (1 win, 0.5 draw, 0 loss per seat) is added all the way back to the root,
 and a node's seat to move picks the child with the best UCB1 score for itself. A playout longer than
-`rollout` plies is scored as a draw, or, when the ruleset declares a heuristic, as a win shared by
-the seats it puts ahead.
+`rollout` plies is scored as a draw, or, when the ruleset declares a heuristic, as 0.75 for the
+seats it puts ahead and 0.25 for the others (less than a real win, which is 1).
 
 Chance: a position where chance decides (dice, a shuffle) gets a `ChanceNode`, whose children are
 sampled by their probabilities instead of chosen by UCB1. The engine has no chance positions yet,
@@ -158,13 +158,15 @@ class MCTSAgent(Agent):
             raw = outcome(st, moves)
             if raw is not None:
                 result = by_seat(st, results_by_side(raw, nseats))
-        if result is None:  # cut short: a draw, or a win shared by the heuristic's leaders
+        if result is None:  # cut short: a draw, or leaning towards the heuristic's leaders
             result = (0.5,) * nseats
             if ev.has_heuristic:
                 per_side = ev.heuristic_by_side(st)
                 leaders = [i for i, v in enumerate(per_side) if v == max(per_side)]
                 if len(leaders) < nseats:
-                    result = by_seat(st, [1 / len(leaders) if i in leaders else 0.0 for i in range(nseats)])
+                    # A lead when the playout is cut short is worth less than a game really won,
+                    # so that a real win (in one, say) still stands out.
+                    result = by_seat(st, [0.75 if i in leaders else 0.25 for i in range(nseats)])
         undo = st.game._undo
         for _ in range(plies):
             undo(st)
