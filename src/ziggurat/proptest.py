@@ -102,8 +102,8 @@ class PropertyReport:
     """What `run_properties` found: games played, positions checked and the failures."""
 
     ruleset: str
-    examples: int = 0  # games played, including the replays Hypothesis makes while shrinking
-    positions: int = 0  # positions checked
+    examples: int = 0  # games generated (the replays Hypothesis makes while shrinking not counted)
+    positions: int = 0  # positions checked, in every game played
     failures: list = field(factory=list)
 
     @property
@@ -126,12 +126,12 @@ def run_properties(ruleset: str, *, options: Optional[dict] = None, examples: in
     given, is called with the number of positions checked so far. Raises RulesetError for a
     broken ruleset and GameError for bad options, as `ziggurat.load` does.
     """
-    fixed = dict(options or {})
-    base = load(ruleset, fixed)
     if examples < 1:
         raise GameError(f"the number of examples must be at least 1, not {examples}")
     if max_plies < 0:
         raise GameError(f"the number of plies cannot be negative, not {max_plies}")
+    fixed = dict(options or {})
+    base = load(ruleset, fixed)
     report = PropertyReport(str(ruleset))
     runner = _Runner(ruleset, base, fixed, max_plies, report, progress)
     while len(report.failures) < MAX_FAILURES:
@@ -323,7 +323,8 @@ class _Runner:
         if isinstance(game, RulesetError):
             self.fail("compiles", overrides, [], "", "the ruleset does not compile at these options:\n"
                       + "\n".join(d.render() for d in game.diagnostics))
-        self.report.examples += 1
+        if self.focus is None:  # not a replay while shrinking
+            self.report.examples += 1
         try:
             _Game(self, game, data).play()
         except _Stop:

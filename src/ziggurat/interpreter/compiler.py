@@ -9,6 +9,7 @@ tuples. `compile --show` prints the module.
 
 from __future__ import annotations
 
+import itertools
 import linecache
 import re
 from typing import Optional
@@ -22,6 +23,7 @@ from ..dsl.model import Model
 from .translate import UNLIMITED, CheckFailed, Code, Translator, Writer, collection, const
 from . import linemap
 from .world import World
+from .helpers import HELPERS
 
 
 @define
@@ -242,6 +244,7 @@ class Compiler:
         ctrl = self.control(tr, world)
         actions = self.action_infos(tr)
         legal_src = self.legal(tr, actions)
+        self._check_notation_clash(actions)
         count_src = self.legal(tr, actions, counting=True) if not self.diagnostics else ""
         do_src = [self.apply_fn(tr, a) for a in actions]
         explain_src = [self.explain_fn(tr, a) for a in actions]
@@ -274,8 +277,8 @@ class Compiler:
             w.line(f"SUF_{attr} = {{}}  # stack -> sums of {attr} from each level up")
         body = "\n".join(trim_prologue(f) for f in [legal_src, count_src, *do_src, *explain_src, setup_src,
                                                       inv_src, counters_src, heur_src])
-        for const_name in ("RANK", "FILE", "CORNER", "EDGE", "RAYS", "RAYSTO", "NEIGH", "LINES", "STEP", "DIST",
-                           "DIRS"):
+        for const_name in ("DIRSET1", "RANK", "FILE", "CORNER", "EDGE", "RAYS", "RAYSTO", "NEIGH", "LINES", "STEP",
+                           "DIST", "DIRS", "LINE1"):
             if const_name + "[" in body or const_name in ("RANK", "FILE"):
                 w.line(f"{const_name} = {getattr(world, const_name)!r}")
         w.line("")
@@ -291,7 +294,8 @@ class Compiler:
         w.lines.extend(end_w.lines)
         w.line("    return None")
         source = w.text()
-        namespace = {"__name__": "ziggurat_generated", "_ray": _ray, "_suffix": _suffix, "_shuffled": _shuffled}
+        namespace = {"__name__": "ziggurat_generated", "_ray": _ray, "_suffix": _suffix, "_shuffled": _shuffled,
+                     "_product": _product, **HELPERS}
         code = compile(source, filename, "exec")
         linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
         exec(code, namespace)
@@ -360,6 +364,29 @@ class Compiler:
         for r in {id(r): r for r in self.m.owner.values()}.values():
             r.diagnostics.clear()
         return infos
+
+    def _check_notation_clash(self, actions: list) -> None:
+        """Two actions whose notations have the same words and the same kinds of choice, in the
+        same places, would print different moves the same way."""
+        import string
+
+        seen = {}
+        for a in actions:
+            try:
+                parts = list(string.Formatter().parse(a.fmt))
+            except ValueError:
+                continue  # reported by _check_format
+            types = dict((n, t) for n, t in a.choices)
+            shape = tuple((literal, None if field is None else str(types.get(field))) for literal, field, _, _ in parts)
+            if shape in seen:
+                other = seen[shape]
+                rep = self.m.reporter_for(a.node)
+                self.diagnostics.append(rep.make(
+                    a.node.pos, f"actions {other.name!r} and {a.name!r} write their moves alike "
+                    f"({other.fmt!r} and {a.fmt!r}), so a move's text would not say which it is",
+                    hint=f'make the notation of {a.name!r} differ, for example "{a.name} ' + a.fmt + '"'))
+            else:
+                seen[shape] = a
 
     def _check_format(self, a, fmt, names, rep, kind=None):
         import string
@@ -521,9 +548,11 @@ class Compiler:
     def _record_choice_type(self, a: ActionInfo, name: str, typ: T.Type, node):
         for entry in a.choices:
             if entry[0] == name:
-                if typ not in (T.CELL, T.INT, T.PLAYER, T.DIR, T.PIECE) and typ.name != "enum":
+                item = typ.elem if T.is_list(typ) else typ  # a list: one value per item (`product`)
+                if item is None or (item not in (T.CELL, T.INT, T.PLAYER, T.DIR, T.PIECE) and item.name != "enum"):
                     raise CheckFailed(self.m.reporter_for(a.node), node.pos,
-                                      f"a choice must be a cell, number, player, direction, piece or value, not a {typ}")
+                                      "a choice must be a cell, number, player, direction, piece or value "
+                                      f"(or a list of them), not {T.a(typ)}")
                 entry[1] = typ
 
     def _choice(self, tr, a, items, i, scope, w: Writer):
@@ -536,7 +565,7 @@ class Compiler:
             if len(dom.args) != 3:
                 tr.fail(dom, "ray() takes 3 arguments: from, directions, how far")
             frm = tr.expect(tr.expr(dom.args[0], scope), T.CELL, dom.args[0], "argument 1 of ray()")
-            dirs = tr.expect(tr.expr(dom.args[1], scope), T.DIRSET, dom.args[1], "argument 2 of ray()")
+            dirs = tr.expect(tr.as_dirset(tr.expr(dom.args[1], scope)), T.DIRSET, dom.args[1], "argument 2 of ray()")
             reach = tr.expect(tr.expr(dom.args[2], scope), T.INT, dom.args[2], "argument 3 of ray()")
             self._record_choice_type(a, it.name, T.CELL, it)
             r = w.fresh("r")
@@ -841,6 +870,11 @@ def _ray(cells, rays, reach):
             if cells[c]:
                 break
     return out
+
+
+def _product(options) -> tuple:
+    """Every way to take one item from each list of options, as tuples in the lists' order."""
+    return tuple(itertools.product(*options))
 
 
 def _shuffled(rng, items) -> tuple:

@@ -26,6 +26,7 @@ class Notation:
         self.world = w
         self.cell_names = [w.cell_name(c) for c in range(w.ncells)]
         self.cell_index = {n: i for i, n in enumerate(self.cell_names)}
+        self._names: dict = {}
         self.piece_codes = w.piece_by_text()
         self.piece_width = w.piece_width()
         self.players = list(game.players)
@@ -37,7 +38,16 @@ class Notation:
 
     # ---- values -----------------------------------------------------------------------------
 
+    def _printer(self, typ: T.Type):
+        if typ == T.CELL:
+            return self.cell_names.__getitem__
+        if typ == T.INT or typ is None:
+            return str
+        return lambda v: self.value_text(typ, v)
+
     def value_text(self, typ: T.Type, v) -> str:
+        if typ is not None and T.is_list(typ):  # a choice of one value per item: "e1,f1"
+            return ",".join(self.value_text(typ.elem, x) for x in v)
         if typ == T.CELL:
             return self.cell_names[v]
         if typ == T.PLAYER:
@@ -51,6 +61,8 @@ class Notation:
         return str(v)
 
     def parse_value(self, typ: T.Type, text: str):
+        if typ is not None and T.is_list(typ):
+            return tuple(self.parse_value(typ.elem, x) for x in text.split(",")) if text else ()
         if typ == T.CELL:
             if text not in self.cell_index:
                 raise GameError(f"{text!r} is not a cell of this {self.world.files}x{self.world.ranks} board")
@@ -81,6 +93,9 @@ class Notation:
     _PATTERNS = {"cell": r"[a-z]+[0-9]+", "int": r"-?[0-9]+"}
 
     def pattern(self, typ) -> str:
+        if typ is not None and T.is_list(typ):
+            item = self.pattern(typ.elem)
+            return f"(?:{item}(?:,{item})*)?"
         if typ == T.CELL:
             return self._PATTERNS["cell"]
         if typ == T.INT or typ is None:
@@ -91,8 +106,10 @@ class Notation:
 
     def move_text(self, move) -> str:
         action = self.game.actions[move[0]]
-        values = {name: self.value_text(typ, v) for (name, typ), v in zip(action.choices, move[1:])
-                  if v is not None}
+        names = self._names.get(move[0])
+        if names is None:  # once per action: the choice names and a printer for each type
+            names = self._names[move[0]] = [(n, self._printer(t)) for n, t in action.choices]
+        values = {name: show(v) for (name, show), v in zip(names, move[1:]) if v is not None}
         text = action.fmt.format(**values)
         if action.after_fmt is not None and all(v is not None for v in move[1 + action.nbase:]):
             after = action.after_fmt.format(**values)
@@ -130,7 +147,12 @@ class Notation:
 
     def parse_move(self, state, text: str) -> tuple:
         text = " ".join(str(text).split())
-        legal = {self.move_text(m): m for m in state.moves()}
+        moves = state.moves()
+        possible = set(moves)
+        for _, m in self.decode(text):  # read the text, then check it against the legal moves
+            if isinstance(m, tuple) and m in possible and self.move_text(m) == text:
+                return m
+        legal = {self.move_text(m): m for m in moves}  # texts the reader cannot decode alone
         if text in legal:
             return legal[text]
         if state.is_terminal():
