@@ -223,6 +223,14 @@ class TestTypes:
         assert "keys of a table are one kind of thing" in d.message
         assert "number" in d.message and "player" in d.message
 
+    def test_level_zero(self):
+        """'from[0]' is refused: levels count from 1 (in Python it would silently be the top)."""
+        text = edit("let base = from[level]", "let base = from[0]")
+        d = the_error(text)
+        assert where(d) == at(text, "0]")
+        assert "count from 1" in d.message
+        assert "[1]" in d.hint
+
     def test_table_missing_an_entry(self):
         """A table indexed by a piece's size but without a 'small' entry is an error at the lookup."""
         text = edit("    small: diagonal                # like a bishop\n", "")
@@ -430,3 +438,4 @@ class TestPlacement:
         text = edit("    when pie and ply == 1\n", "    when pie and ply == 1\n    require 1 == true\n")
         d = the_error(text)
         assert where(d) == at(text, "1 == true")
+        assert d.message == "comparing a number with a bool is always false"

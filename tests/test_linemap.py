@@ -1,5 +1,6 @@
 """A rule that fails while the game runs is reported at its rules line, not as a traceback."""
 
+import pytest
 from click.testing import CliRunner
 
 import ziggurat
@@ -24,19 +25,22 @@ action jump "{to}":
 
 class TestLineMap:
     def test_failure_in_generated_code_points_at_the_rule(self, tmp_path):
-        """top() of an empty cell fails at run time; the diagnostic names line 10 of the file."""
+        """top() of an empty cell fails at run time; the API raises a RulesetError at line 10."""
         path = tmp_path / "bad.rules"
         path.write_text(RULES)
-        game = ziggurat.load(str(path))
-        state = game.new()
-        try:
+        state = ziggurat.load(str(path)).new()
+        with pytest.raises(ziggurat.RulesetError) as e:
             state.moves()
-        except IndexError as e:
-            d = rules_diagnostic(e)
-        else:
-            raise AssertionError("the broken rule did not fail")
+        d = e.value.diagnostics[0]
         assert (d.path, d.line, d.col) == (str(path), 10, 5)
         assert "IndexError" in d.message and "to: cells where top(to)" in d.render()
+
+    def test_perft_reports_it_too(self, tmp_path):
+        """perft, which calls the generated functions directly, reports the same rule."""
+        path = tmp_path / "bad.rules"
+        path.write_text(RULES)
+        with pytest.raises(ziggurat.RulesetError, match="failed while the game ran"):
+            ziggurat.perft(ziggurat.load(str(path)).new(), 2)
 
     def test_cli_reports_the_rule_and_no_traceback(self, tmp_path):
         """`ziggurat moves` on the broken rule exits 1 with file:line and no traceback."""

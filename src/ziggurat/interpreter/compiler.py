@@ -539,7 +539,7 @@ class Compiler:
             used = sorted({n.name for n in _attr_uses(rest, name) if n.name in self.m.attributes})
             attrs = {}
             for attr in used:
-                alias = f"{var}__{attr}"
+                alias = f"_a{len(attr)}_{attr}_{var}"  # no rules name can make this (they become v_*)
                 w.line(f"{alias} = A_{attr}[{var}]")
                 attrs[attr] = alias
             return Code(var, typ, attrs=attrs)

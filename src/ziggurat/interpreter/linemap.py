@@ -12,7 +12,9 @@ import re
 import traceback
 from typing import Optional
 
-from ..dsl.errors import Diagnostic
+from contextlib import contextmanager
+
+from ..dsl.errors import Diagnostic, RulesetError, ZigguratError
 
 _MARKER = re.compile(r"# rules:(\d+)\s*$")
 GENERATED: dict = {}  # generated filename -> Compiled
@@ -32,6 +34,20 @@ def rules_line(compiled, generated_line: int) -> Optional[int]:
         if lines[i].startswith("def "):
             return None
     return None
+
+
+@contextmanager
+def rules_failures():
+    """Turn an exception raised inside generated code into a RulesetError at the failing rule."""
+    try:
+        yield
+    except ZigguratError:
+        raise
+    except Exception as exc:
+        diagnostic = rules_diagnostic(exc)
+        if diagnostic is None:
+            raise
+        raise RulesetError([diagnostic]) from None
 
 
 def rules_diagnostic(exc: BaseException) -> Optional[Diagnostic]:

@@ -15,6 +15,7 @@ from attrs import frozen
 from ..dsl.errors import GameError
 from .compiler import Compiled
 from . import notation
+from .linemap import rules_failures
 
 SEED_OPTION = "seed"  # an option of this name seeds the setup when new() is given no seed
 
@@ -76,7 +77,8 @@ class Game:
             seed = self.options[SEED_OPTION]
         st = self.empty_state()
         st.seed = seed
-        self._setup(st, random.Random(seed))
+        with rules_failures():
+            self._setup(st, random.Random(seed))
         st.reset_history()
         return st
 
@@ -164,14 +166,16 @@ class State:
 
     def moves(self) -> list:
         """Every legal move, as a list (empty when the game is over)."""
-        moves = self.game._legal(self)
-        if self.game._outcome(self, moves) is not None:
-            return []
+        with rules_failures():
+            moves = self.game._legal(self)
+            if self.game._outcome(self, moves) is not None:
+                return []
         return moves
 
     def push(self, move) -> None:
         """Play a move (assumed legal: check with `move in state.legal_moves`, or use `play`)."""
-        self.game._apply(self, tuple(move))
+        with rules_failures():
+            self.game._apply(self, tuple(move))
         self.stack.append(tuple(move))
 
     def pop(self) -> tuple:
@@ -203,8 +207,9 @@ class State:
 
     def outcome(self) -> Optional[Outcome]:
         """How the game ended, or None while it goes on."""
-        moves = self.game._legal(self)
-        raw = self.game._outcome(self, moves)
+        with rules_failures():
+            moves = self.game._legal(self)
+            raw = self.game._outcome(self, moves)
         if raw is None:
             return None
         kind, who, reason = raw
@@ -320,7 +325,8 @@ def perft(state: State, depth: int) -> int:
             undo(state)
         return n
 
-    return rec(depth)
+    with rules_failures():
+        return rec(depth)
 
 
 def random_playout(state: State, rng: random.Random, max_plies: Optional[int] = None) -> int:
@@ -330,14 +336,15 @@ def random_playout(state: State, rng: random.Random, max_plies: Optional[int] = 
     legal, apply, outcome = game._legal, game._apply, game._outcome
     choice = rng.choice
     plies = 0
-    while max_plies is None or plies < max_plies:
-        moves = legal(state)
-        if outcome(state, moves) is not None:
-            break
-        m = choice(moves)
-        apply(state, m)
-        state.stack.append(m)
-        plies += 1
+    with rules_failures():
+        while max_plies is None or plies < max_plies:
+            moves = legal(state)
+            if outcome(state, moves) is not None:
+                break
+            m = choice(moves)
+            apply(state, m)
+            state.stack.append(m)
+            plies += 1
     return plies
 
 
