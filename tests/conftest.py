@@ -1,5 +1,7 @@
 import os
 import sys
+
+import pytest
 from pathlib import Path
 
 from hypothesis import HealthCheck, settings
@@ -13,3 +15,12 @@ settings.register_profile("dev", max_examples=15, deadline=None,
 settings.register_profile("long", max_examples=500, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+@pytest.fixture(scope="session")
+def dask_cluster():
+    """One Dask LocalCluster on this machine (two worker processes), shared by the tests."""
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        yield cluster

@@ -110,3 +110,15 @@ class TestCensus:
         assert result.exit_code == 0, result.output
         data = json.loads(result.output)
         assert (data["setups"], data["solvable"], len(data["unsolvable"])) == (12, 8, 4)
+
+
+class TestCluster:
+    def test_census_on_a_dask_cluster_gives_the_same_answer(self, puzzle, dask_cluster):
+        """The census runs on the simulator's runner: on a LocalCluster it gives the local counts."""
+        from distributed import Client
+
+        local = census(puzzle, exhaustive=True, workers=1)
+        with Client(dask_cluster) as client:
+            remote = census(puzzle, exhaustive=True, client=client)
+        assert (remote.setups, remote.solvable) == (local.setups, local.solvable)
+        assert [r.as_dict() for r in remote.results] == [r.as_dict() for r in local.results]

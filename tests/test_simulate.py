@@ -91,14 +91,6 @@ class TestParallel:
         assert run_study(spec(seed=1), workers=1) != run_study(spec(seed=2), workers=1)
 
 
-@pytest.fixture(scope="module")
-def dask_cluster():
-    distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster:
-        yield cluster
-
-
 class TestDask:
     def test_local_cluster_gives_the_same_numbers(self, dask_cluster):
         """A study on a Dask LocalCluster returns the same games as the local run."""

@@ -16,9 +16,9 @@ the 4 of a rectangle: mirrors and half turns), one setup per group is solved and
 as solvable or not as a whole. Set it only when the rules treat the board the same after a
 mirror or turn (no `n` / `forward`, no named files or ranks); it is the caller's promise.
 
-Work is shared over processes with `concurrent.futures.ProcessPoolExecutor`; the setups are put
-in a fixed order before solving and results come back in that order, so the report does not
-depend on the number of workers.
+Work is shared by `ziggurat.runner` (the simulator's runner): every local core by default, or a
+Dask cluster; the setups are put in a fixed order before solving and results come back in that
+order, so the report does not depend on the number of workers.
 """
 
 from __future__ import annotations
@@ -27,7 +27,6 @@ import math
 import os
 import time
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
 from typing import Callable, Iterable, Iterator, Optional
 
 from attrs import frozen
@@ -35,6 +34,7 @@ from attrs import frozen
 import ziggurat
 
 from .dsl.errors import GameError
+from .runner import run_batches
 from .solve import solve_puzzle
 
 
@@ -251,13 +251,17 @@ def _solve_one(job: tuple) -> tuple:
     return r.solvable, r.nodes, r.solution
 
 
+def _solve_batch(jobs: list) -> list:
+    return [_solve_one(job) for job in jobs]
+
+
 def census(ruleset: str, options: Optional[dict] = None, seeds: Optional[Iterable[int]] = None,
            exhaustive: bool = False, workers: Optional[int] = None, *, symmetric: bool = False,
-           max_nodes: Optional[int] = None,
+           max_nodes: Optional[int] = None, client=None,
            progress: Optional[Callable[[int, int], None]] = None) -> CensusReport:
     """Solve every distinct setup of a one-player ruleset (see the module doc for the sources of
     setups and for `symmetric`). `workers`: processes to use (default: every core; 1 solves in
-    this process). `progress(done, total)` is called as groups are solved. `max_nodes` bounds
+    this process); `client`: a Dask distributed client, to solve on its cluster instead. `progress(done, total)` is called as groups are solved. `max_nodes` bounds
     each solve (SearchLimitExceeded beyond it)."""
     start_time = time.perf_counter()
     options = dict(options or {})
@@ -267,21 +271,20 @@ def census(ruleset: str, options: Optional[dict] = None, seeds: Optional[Iterabl
     groups, draws = setups(ruleset, options, seeds=seeds, exhaustive=exhaustive, symmetric=symmetric)
     jobs = [(ruleset, options, text, max_nodes) for text, _ in groups]
     workers = workers or os.cpu_count() or 1
-    answers: list = []
     if progress is not None:
         progress(0, len(jobs))
-    if workers == 1 or len(jobs) <= 1:
-        for job in jobs:
-            answers.append(_solve_one(job))
-            if progress is not None:
-                progress(len(answers), len(jobs))
-    else:
-        chunk = max(1, min(64, len(jobs) // (workers * 8)))
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            for answer in pool.map(_solve_one, jobs, chunksize=chunk):
-                answers.append(answer)
-                if progress is not None and (len(answers) % chunk == 0 or len(answers) == len(jobs)):
-                    progress(len(answers), len(jobs))
+    chunk = max(1, min(64, len(jobs) // (workers * 8) or 1))
+    batches = [jobs[i:i + chunk] for i in range(0, len(jobs), chunk)]
+    finished = 0
+
+    def advance(i, part):
+        nonlocal finished
+        finished += len(part)
+        if progress is not None:
+            progress(finished, len(jobs))
+
+    parts = run_batches(_solve_batch, batches, workers=workers, client=client, progress=advance)
+    answers = [a for part in parts for a in part]
     results = tuple(SetupResult(text, n, solvable, nodes, solution)
                     for (text, n), (solvable, nodes, solution) in zip(groups, answers))
     return CensusReport(ruleset, options, "exhaustive" if exhaustive else "seeds", draws, symmetric,

@@ -14,8 +14,8 @@ from scipy; plots use matplotlib.
 
 from __future__ import annotations
 
+import functools
 import os
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Callable, Optional
 
@@ -26,6 +26,7 @@ import ziggurat
 from .agents import make_agent, parse_spec
 from .agents.base import by_seat, results_by_side
 from .dsl.errors import GameError
+from .runner import dask_threads, run_batches
 
 SIM_CAP_REASON = "max plies (simulator)"  # the reason of a game cut short by the study's --max-plies
 CONFIDENCE = 0.95
@@ -133,6 +134,10 @@ def play_game(game, agents: tuple, index: int, study_seed: int, max_plies: int) 
     }
 
 
+def _run_batch(args: tuple, seed: int, max_plies: int, indices: list) -> list:
+    return _run_chunk(*args, indices, seed, max_plies)
+
+
 def _run_chunk(ruleset: str, options: dict, agents: tuple, indices: list, seed: int, max_plies: int) -> list:
     """Play the games `indices` of a study (in a worker process, or on a Dask worker)."""
     game = ziggurat.load(ruleset, options or None)
@@ -167,41 +172,14 @@ def run_study(spec: StudySpec, *, workers: Optional[int] = None, client=None,
     check_spec(spec)
     ref = ruleset_ref(spec.ruleset)
     workers = workers or os.cpu_count() or 1
-    chunks = _chunks(spec.games, workers if client is None else max(1, _dask_workers(client)))
+    chunks = _chunks(spec.games, workers if client is None else max(1, dask_threads(client)))
     args = (ref, dict(spec.options), tuple(spec.agents))
-    records: list = []
-    if client is not None:
-        from distributed import as_completed as dask_completed
-
-        futures = [client.submit(_run_chunk, *args, c, spec.seed, spec.max_plies, pure=False) for c in chunks]
-        for fut in dask_completed(futures):
-            part = fut.result()
-            records.extend(part)
-            if progress:
-                progress(len(part))
-    elif workers == 1:
-        for c in chunks:
-            part = _run_chunk(*args, c, spec.seed, spec.max_plies)
-            records.extend(part)
-            if progress:
-                progress(len(part))
-    else:
-        with ProcessPoolExecutor(max_workers=min(workers, len(chunks))) as pool:
-            futures = [pool.submit(_run_chunk, *args, c, spec.seed, spec.max_plies) for c in chunks]
-            for fut in as_completed(futures):
-                part = fut.result()
-                records.extend(part)
-                if progress:
-                    progress(len(part))
+    run = functools.partial(_run_batch, args, spec.seed, spec.max_plies)
+    parts = run_batches(run, chunks, workers=workers, client=client,
+                        progress=(lambda i, part: progress(len(part))) if progress else None)
+    records = [r for part in parts for r in part]
     records.sort(key=lambda r: r["index"])
     return records
-
-
-def _dask_workers(client) -> int:
-    try:
-        return sum(w.get("nthreads", 1) for w in client.scheduler_info()["workers"].values())
-    except Exception:  # an unusual scheduler: fall back to a modest split
-        return 4
 
 
 def connect(address: Optional[str] = None, scheduler_file: Optional[str] = None, timeout: str = "20s"):

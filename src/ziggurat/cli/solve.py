@@ -82,11 +82,17 @@ def solve(ruleset, position, options, max_nodes, with_ply, as_json):
               help="Processes to use (default: every core).")
 @click.option("--max-nodes", type=click.IntRange(1), default=None, metavar="N",
               help="Give up on a setup after searching N positions.")
+@click.option("--cluster", default=None, metavar="ADDRESS", help="Solve on a Dask cluster (scheduler address).")
+@click.option("--scheduler-file", default=None, metavar="FILE", help="Solve on the Dask cluster of this file.")
 @click.option("--details", is_flag=True, help="With --json: every setup solved, with its answer.")
 @json_option
-def census(ruleset, options, seeds, exhaustive, symmetric, workers, max_nodes, details, as_json):
+def census(ruleset, options, seeds, exhaustive, symmetric, workers, max_nodes, cluster, scheduler_file,
+           details, as_json):
     """Solve every distinct setup of a one-player puzzle and count the solvable ones."""
     from ..census import census as run_census
+    from ..simulate import connect
+
+    client = connect(cluster, scheduler_file) if (cluster or scheduler_file) else None
 
     if (seeds is None) == (not exhaustive):
         raise click.UsageError("choose the setups: --seeds N or --exhaustive (one of the two)")
@@ -98,7 +104,8 @@ def census(ruleset, options, seeds, exhaustive, symmetric, workers, max_nodes, d
             bar.update(task, completed=done, total=total)
 
         report = run_census(ruleset, options, seeds=None if exhaustive else range(seeds), exhaustive=exhaustive,
-                            workers=workers, symmetric=symmetric, max_nodes=max_nodes, progress=update)
+                            workers=workers, symmetric=symmetric, max_nodes=max_nodes, client=client,
+                            progress=update)
     if as_json:
         echo_json(report.as_dict(details))
         return
