@@ -25,6 +25,18 @@ class Pos:
 NOWHERE = Pos()
 
 
+def walk(x):
+    """Every node under x (a node, or a tuple or list of them), x's own nodes included."""
+    if isinstance(x, (tuple, list)):
+        for y in x:
+            yield from walk(y)
+    elif hasattr(x, "__attrs_attrs__") and not isinstance(x, Pos):
+        yield x
+        for f in x.__attrs_attrs__:
+            if f.name != "pos":
+                yield from walk(getattr(x, f.name))
+
+
 # ---- expressions --------------------------------------------------------------------------
 
 

@@ -49,7 +49,7 @@ def unused(model) -> list:
     used: set = set()
     everything = (list(model.actions.values()) + list(model.defs.values()) + list(model.tables.values())
                   + model.setup + model.invariants + model.checks + list(model.options.values())
-                  + list(model.board.values()) + [model.end, model.control, model.heuristic]
+                  + list(model.board.values()) + [model.end, model.after, model.control, model.heuristic]
                   + list(model.directions.values()) + list(model.counters.values()))
     used |= names_used([x for x in everything if x is not None])
     used |= {c.func for c in _calls(everything)}
@@ -66,18 +66,4 @@ def unused(model) -> list:
 def _calls(nodes):
     from . import ast
 
-    found = []
-
-    def walk(x):
-        if isinstance(x, ast.Call):
-            found.append(x)
-        if isinstance(x, (tuple, list)):
-            for y in x:
-                walk(y)
-        elif hasattr(x, "__attrs_attrs__"):
-            for f in x.__attrs_attrs__:
-                if f.name != "pos":
-                    walk(getattr(x, f.name))
-
-    walk(list(nodes))
-    return found
+    return [x for x in ast.walk(list(nodes)) if isinstance(x, ast.Call)]

@@ -65,6 +65,7 @@ class Compiled:
     actions: list
     invariant_texts: list
     filename: str
+    changes_pieces: bool = False  # the ruleset uses change(): pieces keep their number, not their kinds
 
     def __getattr__(self, name):
         try:
@@ -279,7 +280,7 @@ class Compiler:
                                                       inv_src, counters_src, heur_src])
         for const_name in ("DIRSET1", "RANK", "FILE", "CORNER", "EDGE", "RAYS", "RAYSTO", "NEIGH", "LINES", "STEP",
                            "DIST", "DIRS", "LINE1"):
-            if const_name + "[" in body or const_name in ("RANK", "FILE"):
+            if const_name + "[" in body + "\n".join(end_w.lines) or const_name in ("RANK", "FILE"):
                 w.line(f"{const_name} = {getattr(world, const_name)!r}")
         w.line("")
         w.lines.append(body)
@@ -300,7 +301,7 @@ class Compiler:
         linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
         exec(code, namespace)
         compiled = Compiled(m, dict(self.options), world, source, namespace, actions,
-                            [i.text for i in m.invariants], filename)
+                            [i.text for i in m.invariants], filename, tr.uses_change)
         linemap.register(compiled)
         return compiled
 
@@ -917,56 +918,16 @@ def _suffix(memo: dict, table: tuple, stack: tuple) -> tuple:
 
 def _calls_on(nodes, name: str) -> list:
     """Every call whose first argument is the variable `name`."""
-    found = []
-
-    def walk(x):
-        if isinstance(x, ast.Call) and x.args and isinstance(x.args[0], ast.Name) and x.args[0].id == name:
-            found.append(x)
-        if isinstance(x, (tuple, list)):
-            for y in x:
-                walk(y)
-        elif hasattr(x, "__attrs_attrs__"):
-            for f in x.__attrs_attrs__:
-                if f.name != "pos":
-                    walk(getattr(x, f.name))
-
-    walk(list(nodes))
-    return found
+    return [x for x in ast.walk(list(nodes)) if isinstance(x, ast.Call) and x.args
+            and isinstance(x.args[0], ast.Name) and x.args[0].id == name]
 
 
 def _attr_uses(nodes, name: str) -> list:
     """Every `name.attr` node under the given nodes."""
-    found = []
-
-    def walk(x):
-        if isinstance(x, ast.Attr) and isinstance(x.obj, ast.Name) and x.obj.id == name:
-            found.append(x)
-        if isinstance(x, (tuple, list)):
-            for y in x:
-                walk(y)
-        elif hasattr(x, "__attrs_attrs__"):
-            for f in x.__attrs_attrs__:
-                if f.name != "pos":
-                    walk(getattr(x, f.name))
-
-    walk(list(nodes))
-    return found
+    return [x for x in ast.walk(list(nodes))
+            if isinstance(x, ast.Attr) and isinstance(x.obj, ast.Name) and x.obj.id == name]
 
 
 def names_used(nodes) -> set:
     """Every Name id mentioned under the given nodes (for deciding which lets an effect needs)."""
-    found = set()
-
-    def walk(x):
-        if isinstance(x, ast.Name):
-            found.add(x.id)
-        elif isinstance(x, (tuple, list)):
-            for y in x:
-                walk(y)
-        elif hasattr(x, "__attrs_attrs__"):
-            for f in x.__attrs_attrs__:
-                if f.name != "pos":
-                    walk(getattr(x, f.name))
-
-    walk(list(nodes))
-    return found
+    return {x.id for x in ast.walk(list(nodes)) if isinstance(x, ast.Name)}
