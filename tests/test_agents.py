@@ -31,9 +31,25 @@ def play(game, spec, seed, plies):
     return out
 
 
+SIZE_OPTIONS = ("size", "board_size", "width", "height")
+
+
 def small(ruleset):
-    """A shipped ruleset's game, at size 2 where it has a size option (quicker to search)."""
-    return ziggurat.load(ruleset, {"size": 2} if "size" in ziggurat.load(ruleset).options else None)
+    """A shipped ruleset's game on a small board: each size-like option (size, board_size) at the
+    low end of its declared range, width and height at 4 (quicker to search)."""
+    game = ziggurat.load(ruleset)
+    options = {}
+    for name, decl in game.compiled.model.options.items():
+        if name in SIZE_OPTIONS and decl.type is not None and decl.type.kind == "range":
+            lo = getattr(decl.type.lo, "value", None)
+            if isinstance(lo, int):  # a board at least 4 wide and high, so that there is play
+                options[name] = max(lo, 4) if name in ("width", "height") else lo
+    while options:
+        try:
+            return ziggurat.load(ruleset, options)
+        except ziggurat.GameError:  # the smallest values may not go together: relax one
+            options.popitem()
+    return game
 
 
 PLAYERS = {name: len(ziggurat.load(name).players) for name in shipped_names()}

@@ -549,6 +549,8 @@ def _pieces(state: State) -> Counter:
         out.update(stack)
     for zone in state.zones:
         out.update(zone)
+    if state.game.compiled.changes_pieces:  # change() turns pieces into others: count them only
+        return Counter({0: sum(out.values())})
     return out
 
 

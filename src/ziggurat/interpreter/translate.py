@@ -113,9 +113,11 @@ CELL_FUNCS = {
     "step": ((T.CELL, T.DIR), T.CELL, "STEP[{1}][{0}]"),
     "on_board": ((T.CELL,), T.BOOL, "({0} >= 0)"),
     "distance": ((T.CELL, T.CELL), T.INT, "DIST[{0}][{1}]"),
+    "flanked": ((T.CELL, T.DIR, T.PLAYER), T.list_of(T.CELL), "_flanked(cells, CTRL, LINE1[{1}][{0}], {2})"),
+    "connected": ((T.list_of(T.CELL), T.DIRSET), T.BOOL, "_connected({0}, NEIGH[{1}])"),
 }
-END_ONLY = {"repeated", "no_moves"}
-EFFECTS = {"move", "take", "place", "swap_seats", "extra_turn", "remove", "put", "insert"}
+END_ONLY = {"repeated", "repeated_board", "no_moves"}
+EFFECTS = {"move", "take", "place", "swap_seats", "extra_turn", "remove", "put", "insert", "change"}
 
 
 def collection(code: Code) -> str:
@@ -139,6 +141,7 @@ class Translator:
         self.inlining: list = []
         self.uses_repetition = False
         self.uses_moves = False
+        self.uses_change = False  # change() turns pieces into others: their number is kept, not their kinds
 
     # ---- errors ---------------------------------------------------------------------------
 
@@ -456,6 +459,9 @@ class Translator:
                     return Code(f"counters[{base} + {p.src}]", T.INT)
         obj = self.expr(node.obj, scope)
         idx = self.expr(node.index, scope)
+        if idx.const and isinstance(idx.value, int) and not isinstance(idx.value, bool) and idx.value < 1:
+            self.fail(node.index, f"levels and positions count from 1, so [{idx.value}] is never there",
+                      hint="the bottom piece of a stack, and the first of a list, is [1]")
         if obj.type == T.CELL:
             self.expect(idx, T.INT, node.index, "a level")
             return Code(f"{self.stack_of(obj)}[{idx.src} - 1]", T.PIECE)
@@ -504,7 +510,9 @@ class Translator:
             elem = T.element(it.type)
             if elem is None:
                 self.fail(f.iter, f"cannot loop over {T.a(it.type)}")
-            var = "v_" + f.var
+            # Inside an expanded def, a loop variable gets the def's name too, so that it cannot
+            # capture a name of the same spelling in the caller's arguments.
+            var = "v_" + f.var + "".join("__" + d for d in self.inlining)
             inner = dict(inner)
             inner[f.var] = Code(var, elem)
             src = collection(it)
@@ -541,7 +549,14 @@ class Translator:
             return Code(f"{fn}(({gen}), default=0)", T.INT)
         if fn == "list":
             return Code(f"tuple({gen})", T.list_of(elt.type))
-        self.fail(node, f"{fn!r} cannot take a 'for' clause", hint="use sum, count, all, any, min, max or list")
+        if fn == "product":
+            # product(OPTIONS for x in LIST): every way to pick one item of OPTIONS for each x, as
+            # lists in the order of LIST (one choice per item: `each` in a single move).
+            if not T.is_list(elt.type):
+                self.fail(node.elt, f"what 'product' combines must be a list for each item, not {T.a(elt.type)}")
+            return Code(f"_product({gen})", T.list_of(elt.type))
+        self.fail(node, f"{fn!r} cannot take a 'for' clause",
+                  hint="use sum, count, all, any, min, max, list or product")
 
     def x_Call(self, node, scope):
         fn = node.func
@@ -552,7 +567,8 @@ class Translator:
             want, result, template = CELL_FUNCS[fn]
             if len(args) != len(want):
                 self.fail(node, f"{fn}() takes {len(want)} argument{'s' if len(want) != 1 else ''}, not {len(args)}")
-            codes = [self.expect(self.expr(a, scope), w, a, f"argument {i + 1} of {fn}()")
+            codes = [self.expect(self.as_dirset(self.expr(a, scope)) if w == T.DIRSET else self.expr(a, scope),
+                                 w, a, f"argument {i + 1} of {fn}()")
                      for i, (a, w) in enumerate(zip(args, want))]
             if self.context in ("option", "board", "table"):
                 self.fail(node, f"{fn}() looks at the board, which does not exist yet here")
@@ -600,18 +616,20 @@ class Translator:
                 self.fail(node, "shuffled() draws from the setup's random numbers, so it is for setup only")
             src = collection(c)
             return Code(f"_shuffled(rng, {src})", T.list_of(elem))
-        if fn == "repeated":
+        if fn in ("repeated", "repeated_board"):
             if self.context != "end":
-                self.fail(node, "repeated() can only be tested in the end block")
+                self.fail(node, f"{fn}() can only be tested in the end block")
             if len(args) != 1:
-                self.fail(node, "repeated() takes one argument: how many times a position has occurred")
-            n = self.expect(self.expr(args[0], scope), T.INT, args[0], "the argument of repeated()")
+                self.fail(node, f"{fn}() takes one argument: how many times a position has occurred")
+            n = self.expect(self.expr(args[0], scope), T.INT, args[0], f"the argument of {fn}()")
             self.uses_repetition = True
+            if fn == "repeated_board":  # the same pieces everywhere, whoever is to move
+                return Code(f"(sum(seen.get(st.h ^ _k, 0) for _k in SIDEKEY) >= {n.src})", T.BOOL)
             return Code(f"(seen.get(st.h ^ SIDEKEY[mover], 0) >= {n.src})", T.BOOL)
         if fn in EFFECTS:
             self.fail(node, f"{fn}() is an effect: it belongs on a line of its own in a 'do:' or 'setup:' block")
         known = list(self.m.defs) + list(CELL_FUNCS) + ["min", "max", "sum", "count", "any", "all",
-                                                        "abs", "piece", "repeated", "shuffled"]
+                                                        "abs", "piece", "repeated", "repeated_board", "shuffled"]
         self.fail(node, f"unknown function {fn!r}", hint=did_you_mean(fn, known))
 
     def stack_sum(self, it: Code, attr: str) -> Optional[Code]:
@@ -657,6 +675,15 @@ class Translator:
                 "theirs": Code(f"(-1 != {ctrl} != mover)", T.BOOL),
                 "controller": Code(ctrl, T.PLAYER),
                 "top": Code(top, T.PIECE) if "@top" in hoisted else None}.get(fn)
+
+    def as_dirset(self, code: Code) -> Code:
+        """A single direction where a direction set is wanted: the set of that direction alone."""
+        if code.type != T.DIR:
+            return code
+        if code.const:
+            return const(self.world.dirset((list(BUILTIN_DIRECTIONS)[code.value],)), T.DIRSET)
+        self.world.single_dirsets()
+        return Code(f"DIRSET1[{code.src}]", T.DIRSET)
 
     def stack_of(self, cell: Code) -> str:
         """Python for the stack on a cell: a local alias where the board cannot change meanwhile."""
@@ -891,9 +918,6 @@ class Translator:
                 src = self.expect(p, T.STACK, args[0], "the pieces to place").src
                 src = f"tuple({src})"
             c = arg(1, T.CELL, "the cell")
-            if self.context != "setup":
-                self.fail(call, "place() makes pieces out of nothing, so it is for setup only",
-                          hint="in a move, take pieces from a zone")
             tc = w.fresh("c")
             w.line(f"{tc} = {c.src}", line)
             self.write_slot(w, "cells", tc, f"cells[{tc}] + {src}", 0)
@@ -922,6 +946,15 @@ class Translator:
                 tk = w.fresh("k")
                 w.line(f"{tk} = {k.src} - 1")
                 self.write_slot(w, "cells", tc, f"cells[{tc}][:{tk}] + ({tp},) + cells[{tc}][{tk}:]", 0)
+        elif fn == "change":
+            # change(cell, level, piece): the piece at that level becomes another piece (a
+            # promotion, a flip, a layer changing hands); the stack keeps its height.
+            arity(3)
+            self.uses_change = True
+            c, k, p = arg(0, T.CELL, "the cell"), arg(1, T.INT, "the level"), arg(2, T.PIECE, "the new piece")
+            tc, tk, tp = w.fresh("c"), w.fresh("k"), w.fresh("p")
+            w.line(f"{tc} = {c.src}; {tk} = {k.src} - 1; {tp} = {p.src}", line)
+            self.write_slot(w, "cells", tc, f"cells[{tc}][:{tk}] + ({tp},) + cells[{tc}][{tk} + 1:]", 0)
         elif fn == "swap_seats":
             arity(2)
             a, b = arg(0, T.PLAYER, "the first side"), arg(1, T.PLAYER, "the second side")

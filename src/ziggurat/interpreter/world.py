@@ -124,6 +124,19 @@ class World:
                            for c in range(self.ncells)) for ds in self.dirsets)
 
     @property
+    def LINE1(self):
+        """LINE1[direction][cell]: the cells from cell to the edge in one direction, nearest first."""
+        return tuple(tuple(self.ray_cells(c, d) for c in range(self.ncells)) for d in DIRECTION_NAMES)
+
+    def single_dirsets(self) -> tuple:
+        """Register the eight one-direction sets; DIRSET1[d] is then the set holding d alone."""
+        return tuple(self.dirset((d,)) for d in DIRECTION_NAMES)
+
+    @property
+    def DIRSET1(self):
+        return tuple(self.dirsets.index((d,)) for d in DIRECTION_NAMES)
+
+    @property
     def STEP(self):
         return tuple(tuple((self.ray_cells(c, d) or (-1,))[0] for c in range(self.ncells))
                      for d in DIRECTION_NAMES)
