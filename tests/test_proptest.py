@@ -160,3 +160,10 @@ class TestBadInput:
         """An option value out of its range raises GameError naming the option."""
         with pytest.raises(ziggurat.GameError, match="size"):
             run_properties("stacktics", options={"size": "9"}, examples=5)
+
+
+class TestCreation:
+    def test_games_that_place_pieces_during_play_keep_what_they_have(self):
+        """Othello places a disc every move; conservation then means no disc is ever lost, and holds."""
+        report = run_properties("othello", examples=3, max_plies=20, seed=1)
+        assert report.ok, report.render()

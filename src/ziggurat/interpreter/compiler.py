@@ -66,6 +66,7 @@ class Compiled:
     invariant_texts: list
     filename: str
     changes_pieces: bool = False  # the ruleset uses change(): pieces keep their number, not their kinds
+    creates_pieces: bool = False  # the ruleset uses place() in moves: pieces come into play
 
     def __getattr__(self, name):
         try:
@@ -301,7 +302,7 @@ class Compiler:
         linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
         exec(code, namespace)
         compiled = Compiled(m, dict(self.options), world, source, namespace, actions,
-                            [i.text for i in m.invariants], filename, tr.uses_change)
+                            [i.text for i in m.invariants], filename, tr.uses_change, tr.uses_place)
         linemap.register(compiled)
         return compiled
 

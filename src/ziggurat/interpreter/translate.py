@@ -141,7 +141,8 @@ class Translator:
         self.inlining: list = []
         self.uses_repetition = False
         self.uses_moves = False
-        self.uses_change = False  # change() turns pieces into others: their number is kept, not their kinds
+        self.uses_change = False
+        self.uses_place = False  # place() in a move: pieces are created during play  # change() turns pieces into others: their number is kept, not their kinds
 
     # ---- errors ---------------------------------------------------------------------------
 
@@ -918,6 +919,8 @@ class Translator:
                 src = self.expect(p, T.STACK, args[0], "the pieces to place").src
                 src = f"tuple({src})"
             c = arg(1, T.CELL, "the cell")
+            if self.context != "setup":
+                self.uses_place = True  # pieces come into play from nowhere: not conserved
             tc = w.fresh("c")
             w.line(f"{tc} = {c.src}", line)
             self.write_slot(w, "cells", tc, f"cells[{tc}] + {src}", 0)
