@@ -19,18 +19,19 @@ from rich.table import Table
 
 import ziggurat
 from ziggurat.dsl.loader import shipped_names
+from ziggurat.interpreter.games import small_options
 from ziggurat.simulate import play_game
 
 AGENTS = ["random", "greedy", "mcts:iterations=100", "alphabeta:depth=2"]
 
 
 def configs() -> list:
-    """(label, ruleset, options): every shipped ruleset, at size 2 where it has a size option."""
+    """(label, ruleset, options): every shipped ruleset, on its small board (small_options)."""
     out = []
     for name in shipped_names():
-        game = ziggurat.load(name)
-        opts = {"size": 2} if "size" in game.options and game.options["size"] != 2 else {}
-        out.append((name + (" size 2" if opts else ""), name, opts))
+        opts = small_options(name)
+        label = name + "".join(f" {k}={v}" for k, v in opts.items())
+        out.append((label, name, opts))
     return out
 
 
@@ -55,10 +56,10 @@ def measure(quick: bool = False) -> list:
     for label, ruleset, opts in configs():
         game = ziggurat.load(ruleset, opts or None)
         for agent in AGENTS:
-            if agent.startswith("alphabeta") and len(game.players) > 2:
-                continue
+            if agent.startswith("alphabeta") and (len(game.players) > 2 or len(game.new().moves()) > 100):
+                continue  # alpha-beta: two players, and a branching it can search in a benchmark
             r = bench(game, agent, min_games=1 if quick else 3, min_seconds=0.2 if quick else 1.0,
-                      max_plies=100 if quick else 300)
+                      max_plies=30 if quick else 100)
             rows.append({"ruleset": label, "agent": agent, **r})
     return rows
 

@@ -128,23 +128,28 @@ def rows(quick: bool = False) -> list:
 
 def main(argv: list) -> None:
     from rich.console import Console
-    from rich.table import Table
 
     if not available():
         print("pyspiel is not installed (pip install open-spiel): no comparison to make")
         return
+    Console().print(table(rows(quick="--quick" in argv)))
+
+
+def table(rows: list):
+    from rich.table import Table
+
     table = Table(title="Ziggurat and OpenSpiel, same machine, same run (ratio: Ziggurat / OpenSpiel)")
     for col in ("game", "perft d", "leaves", "zig leaves/s", "OS(py) leaves/s", "ratio",
                 "zig playouts/s", "OS(py) playouts/s", "OS(C++) playouts/s", "ratio py", "ratio C++"):
         table.add_column(col, justify="left" if col == "game" else "right")
-    for r in rows(quick="--quick" in argv):
+    for r in rows:
         table.add_row(r["game"], str(r["perft_depth"]),
                       f"{r['leaves']:,}" + ("" if r["same_leaves"] else " (differ!)"),
                       f"{r['zig_perft_per_s']:,.0f}", f"{r['os_py_perft_per_s']:,.0f}", f"{r['perft_ratio']:.2f}",
                       f"{r['zig_playouts_per_s']:,.1f}", f"{r['os_py_playouts_per_s']:,.1f}",
                       f"{r['os_cpp_playouts_per_s']:,.1f}", f"{r['playout_ratio_py']:.2f}",
                       f"{r['playout_ratio_cpp']:.3f}")
-    Console().print(table)
+    return table
 
 
 if __name__ == "__main__":

@@ -8,7 +8,8 @@ generator exists for the same game (benchmarks/handwritten_stacktics.py), it is 
 same run, interleaved with the engine, and the table gives the ratio compiled / hand-written
 (above 1.0: the specialised code is faster). Each number is the best of several repetitions,
 which keeps out most of the noise of a shared machine. A second table (benchmarks/agents.py)
-gives the speed of the AI agents and the simulator: games and decisions per second.
+gives the speed of the AI agents and the simulator: games and decisions per second; a third
+(benchmarks/openspiel_bench.py) sets the classic games beside OpenSpiel's, when pyspiel is there.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import agents as agent_bench  # noqa: E402
+import openspiel_bench  # noqa: E402
 import handwritten_stacktics as handwritten  # noqa: E402
 from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
@@ -44,8 +46,20 @@ def configs() -> list:
     out = list(STACKTICS)
     for name in shipped_names():
         if name != "stacktics":
-            out.append((name, name, {}, 3, 10, None))
+            out.append((name, name, {}, None, 10, None))  # depth: chosen by pick_depth
     return out
+
+
+def pick_depth(game, budget: float = 0.3, deepest: int = 6) -> int:
+    """The deepest perft (up to `deepest`) whose shallower neighbour ran within `budget` seconds."""
+    depth = 1
+    while depth < deepest:
+        t = time.perf_counter()
+        ziggurat.perft(game.new(), depth)
+        if time.perf_counter() - t > budget:
+            break
+        depth += 1
+    return depth
 
 
 def timed(fn) -> tuple:
@@ -91,8 +105,10 @@ def measure(quick: bool) -> list:
     rows = []
     for label, ruleset, options, depth, playouts, hand in configs():
         if quick:
-            depth, playouts = max(2, depth - 1), max(2, playouts // 4)
+            depth, playouts = (max(2, depth - 1) if depth else None), max(2, playouts // 4)
         game = ziggurat.load(ruleset, options)
+        if depth is None:
+            depth = pick_depth(game, 0.05 if quick else 0.3)
         leaves = ziggurat.perft(game.new(), depth)
         row = {"game": label, "depth": depth, "leaves": leaves, "playouts": playouts}
         z_perft, z_play, h_perft, h_play = [], [], [], []
@@ -145,13 +161,18 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     rows = measure(args.quick)
     agent_rows = [] if args.no_agents else agent_bench.measure(args.quick)
+    os_rows = openspiel_bench.rows(args.quick)  # empty without pyspiel (the test extra)
     if args.json:
-        print(json.dumps({"engine": rows, "agents": agent_rows}, indent=2))
+        print(json.dumps({"engine": rows, "agents": agent_rows, "openspiel": os_rows}, indent=2))
     else:
         console = Console(width=max(140, Console().width))
         console.print(table(rows))
         if agent_rows:
             console.print(agent_bench.table(agent_rows))
+        if os_rows:
+            console.print(openspiel_bench.table(os_rows))
+        else:
+            console.print("OpenSpiel comparison skipped: pyspiel is not installed (pip install -e '.[test]')")
     return 0
 
 

@@ -7,6 +7,7 @@ outcome), never copied from an earlier run.
 import pytest
 
 import ziggurat
+from ziggurat.interpreter.games import small_options
 from ziggurat.agents import AgentError, Evaluator, make_agent, parse_spec
 from ziggurat.agents.base import by_seat
 from ziggurat.dsl.loader import shipped_names
@@ -31,25 +32,9 @@ def play(game, spec, seed, plies):
     return out
 
 
-SIZE_OPTIONS = ("size", "board_size", "width", "height")
-
-
 def small(ruleset):
-    """A shipped ruleset's game on a small board: each size-like option (size, board_size) at the
-    low end of its declared range, width and height at 4 (quicker to search)."""
-    game = ziggurat.load(ruleset)
-    options = {}
-    for name, decl in game.compiled.model.options.items():
-        if name in SIZE_OPTIONS and decl.type is not None and decl.type.kind == "range":
-            lo = getattr(decl.type.lo, "value", None)
-            if isinstance(lo, int):  # a board at least 4 wide and high, so that there is play
-                options[name] = max(lo, 4) if name in ("width", "height") else lo
-    while options:
-        try:
-            return ziggurat.load(ruleset, options)
-        except ziggurat.GameError:  # the smallest values may not go together: relax one
-            options.popitem()
-    return game
+    """A shipped ruleset's game on a small board (see ziggurat.interpreter.games.small_options)."""
+    return ziggurat.load(ruleset, small_options(ruleset))
 
 
 PLAYERS = {name: len(ziggurat.load(name).players) for name in shipped_names()}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from ..dsl.errors import RulesetError
+from ..dsl.errors import GameError, RulesetError
 from ..dsl.loader import load_files, load_model
 from .compiler import Compiler, resolve_options
 from .runtime import Game
@@ -39,3 +39,26 @@ def load(name_or_path: str, options: dict | None = None, *, text: str | None = N
     game = Game(compiled, stem)
     _CACHE[key] = game
     return game
+
+
+SIZE_OPTIONS = ("size", "board_size", "width", "height")
+
+
+def small_options(name_or_path: str) -> dict:
+    """Options for a small board of a ruleset (for quick tests and benchmarks): every size-like
+    option (size, board_size) at the low end of its declared range, width and height at 4 or
+    their low end if larger; values that do not go together are dropped one by one."""
+    game = load(name_or_path)
+    options = {}
+    for name, decl in game.compiled.model.options.items():
+        if name in SIZE_OPTIONS and decl.type is not None and decl.type.kind == "range":
+            lo = getattr(decl.type.lo, "value", None)
+            if isinstance(lo, int):
+                options[name] = max(lo, 4) if name in ("width", "height") else lo
+    while options:
+        try:
+            load(name_or_path, options)
+            return options
+        except GameError:
+            options.popitem()
+    return options
