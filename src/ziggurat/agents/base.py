@@ -88,31 +88,27 @@ class Evaluator:
         self.has_heuristic = decl is not None
         self.per_mover = decl is not None and _names_mover(decl.expr)
 
-    def heuristic_by_side(self, st) -> tuple:
-        h = self.game._heuristic
-        if self.per_mover:
-            side = st.side
-            try:
-                values = []
-                for p in range(self.nsides):
-                    st.side = p
-                    values.append(h(st))
-            finally:
-                st.side = side
-            return tuple(values)
-        v = h(st)
-        return (v,) + (-v,) * (self.nsides - 1)
-
-    def mobility_by_side(self, st) -> tuple:
-        count = self.game._count
+    def for_each_side(self, st, fn) -> list:
+        """fn(st) as if each side in turn were to move (the side to move is put back after)."""
         side = st.side
         try:
             values = []
             for p in range(self.nsides):
                 st.side = p
-                values.append(count(st))
+                values.append(fn(st))
         finally:
             st.side = side
+        return values
+
+    def heuristic_by_side(self, st) -> tuple:
+        h = self.game._heuristic
+        if self.per_mover:
+            return tuple(self.for_each_side(st, h))
+        v = h(st)
+        return (v,) + (-v,) * (self.nsides - 1)
+
+    def mobility_by_side(self, st) -> tuple:
+        values = self.for_each_side(st, self.game._count)
         return tuple(v - max(values[:i] + values[i + 1:], default=0) for i, v in enumerate(values))
 
     def value(self, st, seat: int) -> float:
