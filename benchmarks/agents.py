@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import time
 
 from rich.console import Console
@@ -35,6 +36,18 @@ def configs() -> list:
     return out
 
 
+def widest(game, plies: int = 30) -> int:
+    """The most moves met in a seeded random game of `plies` plies (the branching to search)."""
+    state, rng, most = game.new(), random.Random(0), 0
+    for _ in range(plies):
+        moves = state.moves()
+        if not moves:
+            break
+        most = max(most, len(moves))
+        state.push(rng.choice(moves))
+    return most
+
+
 def bench(game, agent: str, min_games: int, min_seconds: float, max_plies: int) -> dict:
     players = len(game.players)
     agents = (agent,) * players
@@ -56,7 +69,7 @@ def measure(quick: bool = False) -> list:
     for label, ruleset, opts in configs():
         game = ziggurat.load(ruleset, opts or None)
         for agent in AGENTS:
-            if agent.startswith("alphabeta") and (len(game.players) > 2 or len(game.new().moves()) > 100):
+            if agent.startswith("alphabeta") and (len(game.players) > 2 or widest(game) > 60):
                 continue  # alpha-beta: two players, and a branching it can search in a benchmark
             r = bench(game, agent, min_games=1 if quick else 3, min_seconds=0.2 if quick else 1.0,
                       max_plies=30 if quick else 100)
