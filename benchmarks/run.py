@@ -51,12 +51,15 @@ def configs() -> list:
 
 
 def pick_depth(game, budget: float = 0.3, deepest: int = 6) -> int:
-    """The deepest perft (up to `deepest`) whose shallower neighbour ran within `budget` seconds."""
-    depth = 1
+    """The deepest perft (up to `deepest`) that runs within `budget` seconds (at least depth 1).
+    Each step costs about the branching factor times the one before, so it stops early."""
+    depth, elapsed = 1, 0.0
     while depth < deepest:
         t = time.perf_counter()
         ziggurat.perft(game.new(), depth)
-        if time.perf_counter() - t > budget:
+        elapsed = time.perf_counter() - t
+        moves = max(1, len(game.new().moves()))
+        if elapsed * moves > budget:  # the next depth would take about this long
             break
         depth += 1
     return depth

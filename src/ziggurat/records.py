@@ -3,7 +3,7 @@
 A record is a header of `key: value` lines, a blank line, then one move per line:
 
     # Ziggurat game record
-    ruleset: stacktics
+    ruleset: mygame
     options: size=3 narrow=false loaded=2 pie=false repetition=true ply_cap=300
     seed: 7
     start: start

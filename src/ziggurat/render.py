@@ -41,7 +41,7 @@ LIGHT_SQUARE, DARK_SQUARE = "#f3ead7", "#e3d3b1"
 
 
 def colour_of(name: str):
-    """The RGB tone of a colour name, or None when `name` is not a colour."""
+    """The red-green-blue tone of a colour name, or None when `name` is not a colour."""
     from matplotlib.colors import is_color_like
 
     key = name.lower()

@@ -50,7 +50,7 @@ class StudySpec:
 
 
 def describe(ruleset: str, options: dict) -> str:
-    """'stacktics size=2 pie=false': a ruleset and the options set on it."""
+    """'mygame size=2 pie=false': a ruleset and the options set on it."""
     return " ".join([Path(ruleset).stem if ruleset.endswith(".rules") else ruleset]
                     + [f"{k}={v}" for k, v in options.items()])
 

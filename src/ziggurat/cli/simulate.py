@@ -1,8 +1,8 @@
 """`ziggurat simulate`: many games between agents, with balance statistics, files and plots.
 
-    ziggurat simulate stacktics -n 200 --agents mcts,random
-    ziggurat simulate stacktics -n 100 --agents mcts,mcts --variant size=2,pie=false --variant size=2
-    ziggurat simulate stacktics -n 100 --vs stacktics-3x5 --set size=2 --json
+    ziggurat simulate mygame -n 200 --agents mcts,random
+    ziggurat simulate mygame -n 100 --agents mcts,mcts --variant size=2,pie=false --variant size=2
+    ziggurat simulate mygame -n 100 --vs mygame-variant.rules --set size=2 --json
 
 Runs on every local core by default (`--workers`), or on a Dask cluster (`--cluster ADDRESS` or
 `--scheduler-file FILE`); the same seed gives the same numbers either way.

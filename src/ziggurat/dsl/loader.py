@@ -20,10 +20,10 @@ def shipped_names() -> list:
 
 
 def find(name_or_path: str, relative_to: Path | None = None) -> Path:
-    """A ruleset file from a path, or from the name of a shipped ruleset ('stacktics')."""
+    """A ruleset file from a path, or from the name of a shipped ruleset."""
     p = Path(name_or_path)
     if not p.name:  # '', '.', '/': no file name to look for
-        raise GameError(f"no ruleset {name_or_path!r}: give a name like 'stacktics' or a path to a .rules file")
+        raise GameError(f"no ruleset {name_or_path!r}: give the name of a shipped ruleset (`ziggurat rulesets` lists them) or a path to a .rules file")
     candidates = [p, p.with_name(p.name + SUFFIX)] if not p.name.endswith(SUFFIX) else [p]
     if relative_to is not None:
         candidates = [relative_to / c for c in candidates] + candidates

@@ -20,7 +20,7 @@ def _key(name_or_path: str, text, options: dict) -> tuple:
 
 
 def load(name_or_path: str, options: dict | None = None, *, text: str | None = None) -> Game:
-    """The game of a ruleset (a shipped name like 'stacktics', or a path) at the given options.
+    """The game of a ruleset (a shipped name, or a path) at the given options.
 
     Options may be values or text ('3', 'true'); they are checked against their declared types
     and ranges. Raises RulesetError for a broken ruleset and GameError for bad options.
