@@ -113,12 +113,30 @@ class LinesOfAction(Spec):
     pass
 
 
+class Checkers(Spec):
+    """OpenSpiel takes a jump chain as one action a jump ('c3e5', then 'e5g7' by the same player);
+    Ziggurat writes the chain as one move, c3xe5xg7, and a step as c3-d4. OpenSpiel always starts
+    three ranks of men each."""
+
+    multi_action = True
+
+    def params(self, zg):
+        return {"rows": zg.world.ranks, "columns": zg.world.files}
+
+    def text(self, zg, texts):
+        hops = [re.fullmatch(r"([a-z]\d+)([a-z]\d+)", t).groups() for t in texts]
+        if len(hops) == 1 and abs(ord(hops[0][0][0]) - ord(hops[0][1][0])) == 1:
+            return "-".join(hops[0])
+        return hops[0][0] + "".join("x" + to for _, to in hops)
+
+
 SPECS = {s.ruleset: s for s in (
     Breakthrough("breakthrough", "breakthrough"),
     Clobber("clobber", "clobber"),
     Amazons("amazons", "amazons"),
     Othello("othello", "othello"),
     LinesOfAction("lines-of-action", "lines_of_action"),
+    Checkers("checkers", "checkers"),
 )}
 
 
@@ -187,6 +205,9 @@ START = [
     ("amazons", {"board_size": 10}, 1),
     ("othello", {}, 5),
     ("lines-of-action", {}, 2),
+    ("checkers", {}, 6),
+    ("checkers", {"width": 6, "height": 8}, 5),
+    ("checkers", {"width": 10, "height": 10}, 4),
 ]
 
 # (ruleset, options, plies of random play, seeds, depth): perft from positions reached by play.
@@ -200,6 +221,9 @@ PLAYED = [
     ("othello", {}, 20, (1, 2, 3), 4),
     ("othello", {}, 45, (4, 5), 4),
     ("lines-of-action", {}, 16, (1, 2), 2),
+    ("checkers", {}, 20, (1, 2, 3), 4),
+    ("checkers", {}, 40, (4, 5, 6), 4),
+    ("checkers", {"width": 10, "height": 10}, 30, (7,), 3),
 ]
 
 # (ruleset, options, games): whole random games compared ply by ply, with their results.
@@ -211,6 +235,8 @@ GAMES = [
     ("amazons", {"board_size": 6}, 4),
     ("othello", {}, 30),  # 30 games include a dozen passes
     ("lines-of-action", {}, 4),
+    ("checkers", {}, 40),  # chains of two and more jumps, crowning, and the forty-move draw
+    ("checkers", {"width": 6, "height": 8}, 20),
 ]
 
 

@@ -391,20 +391,45 @@ class Priority:
 
 
 @frozen
-class Action:
-    name: str
-    fmt: Optional[str]
-    items: tuple  # When, Choice, Let, Require, Effects, Otherwise, Priority in source order
-    override: bool = False
+class Repeat:
+    """`repeat VAR = START [while COND]:` a part of a move made once or more, each pass from where
+    the last one ended: VAR is START at first, then the value of the block's one choice in the pass
+    before. The move goes on while COND holds after a pass and another pass is possible."""
+
+    var: str
+    start: object
+    cond: Optional[object]
+    items: tuple  # When, Choice, Let, Require, Effects
     pos: Pos = NOWHERE
 
     @property
     def choices(self):
         return tuple(i for i in self.items if isinstance(i, Choice))
 
+
+def _choices_of(items) -> tuple:
+    return tuple(c for i in items for c in ((i,) if isinstance(i, Choice)
+                                            else i.choices if isinstance(i, Repeat) else ()))
+
+
+@frozen
+class Action:
+    name: str
+    fmt: Optional[str]
+    items: tuple  # When, Choice, Let, Require, Effects, Repeat, Otherwise, Priority in source order
+    override: bool = False
+    pos: Pos = NOWHERE
+
+    @property
+    def choices(self):
+        """Every choice of the action, a repeated part's included."""
+        return _choices_of(self.items)
+
     @property
     def effects(self):
-        return tuple(s for i in self.items if isinstance(i, Effects) for s in i.body)
+        return tuple(s for i in self.items for e in ((i,) if isinstance(i, Effects) else
+                                                     i.items if isinstance(i, Repeat) else ())
+                     if isinstance(e, Effects) for s in e.body)
 
     @property
     def is_fallback(self):

@@ -286,6 +286,10 @@ class _ToAst(Transformer):
     def effects(self, meta, c):
         return ast.Effects(c[0], _pos(meta))
 
+    def repeat(self, meta, c):
+        var, start, cond, *items = c
+        return ast.Repeat(str(var), start, cond, tuple(items), _pos(meta))
+
     def otherwise(self, meta, c):
         return ast.Otherwise(_pos(meta))
 
@@ -346,7 +350,7 @@ _DECLARATION_KEYWORDS = (
 ).split()
 
 
-_BLOCK_KEYWORDS = "board piece table setup action end invariant do if elif else for override".split()
+_BLOCK_KEYWORDS = "board piece table setup action end invariant do if elif else for override repeat".split()
 
 
 def _expected_text(expected) -> str:
@@ -356,7 +360,7 @@ def _expected_text(expected) -> str:
             names.append(_TERMINAL_NAMES[t])
         elif t.isupper() and not t.startswith("_") and t.lower() in _DECLARATION_KEYWORDS + [
             "if", "else", "elif", "for", "in", "where", "let", "when", "require", "do",
-            "win", "lose", "draw", "and", "or", "not", "per", "otherwise", "priority", "hidden",
+            "win", "lose", "draw", "and", "or", "not", "per", "otherwise", "priority", "hidden", "repeat", "while",
             "bool", "int", "one", "of", "as",
         ]:
             names.append(repr(t.lower()))

@@ -35,6 +35,7 @@ class ActionInfo:
     node: ast.Action
     nbase: int = 0  # how many of `choices` are the action's own
     after_fmt: Optional[str] = None  # the notation of the `after` part, when the ruleset has one
+    repeated: set = field(factory=set)  # choices made once per pass of a `repeat` (a list in the move)
 
     @property
     def items(self) -> list:
@@ -51,6 +52,39 @@ class _AfterMarker:
 
 
 AFTER = _AfterMarker()
+
+
+@define
+class _PassEnd:
+    """Where a pass of a `repeat` ends: go on with another pass, or with what follows the repeat."""
+
+    node: ast.Repeat
+    items: list  # the action's items, around the repeat
+    index: int  # the repeat's place among them
+    scope: dict  # what was known before the repeat
+    fn: str  # the generated function that makes one pass
+    path: str  # the generated list of the values chosen so far
+    pos: ast.Pos = ast.Pos(0, 0)
+
+
+# How many passes a repeat may make before the game is stopped as broken (a pass that changes
+# nothing could otherwise go on for ever).
+MAX_PASSES = 200
+
+
+def _forget_cells(scope: dict) -> dict:
+    """The scope after effects: cells may hold other stacks now, so nothing known about them stays."""
+    return {n: (Code(c.src, T.CELL) if c.type == T.CELL and not c.const else c) for n, c in scope.items()}
+
+
+def _flat(items) -> list:
+    """The items with each repeat's own items in its place (after it)."""
+    out = []
+    for x in items:
+        out.append(x)
+        if isinstance(x, ast.Repeat):
+            out.extend(x.items)
+    return out
 
 
 @define
@@ -344,6 +378,13 @@ class Compiler:
                 choices.append([c.name, None])
             fmt = a.fmt if a.fmt is not None else " ".join([a.name] + ["{" + c.name + "}" for c in a.choices])
             info = ActionInfo(i, a.name, fmt, choices, a, nbase=len(choices))
+            for rp in (x for x in a.items if isinstance(x, ast.Repeat)):
+                if len(rp.choices) != 1:
+                    rep.error(rp.pos, f"a repeat makes one choice a pass, and this one makes {len(rp.choices)}",
+                              hint="keep one choice in the block; a let can name what follows from it")
+                if rp.var in names:
+                    rep.error(rp.pos, f"the repeat's {rp.var!r} has the name of a choice", hint="give it another name")
+                info.repeated.update(c.name for c in rp.choices)
             self._check_format(a, fmt, names, rep)
             after = self.m.after
             if after is not None:
@@ -467,8 +508,15 @@ class Compiler:
                 after_names = {n for n, _ in a.choices[a.nbase:]}
                 self._emit_move(a, {k: v for k, v in scope.items() if k not in after_names}, w)
             return
+        if isinstance(it, _PassEnd):
+            self._pass_end(tr, a, it, scope, w)
+            return
+        if isinstance(it, ast.Repeat):
+            self._repeat(tr, a, items, i, scope, w)
+            return
         if isinstance(it, ast.Effects):
-            if any(isinstance(x, (ast.Choice, ast.When, ast.Require)) or x is AFTER for x in items[i + 1:]):
+            if any(isinstance(x, (ast.Choice, ast.When, ast.Require, ast.Repeat, _PassEnd)) or x is AFTER
+                   for x in items[i + 1:]):
                 self._staged_effects(tr, a, items, i, scope, w)
             else:
                 self._choices(tr, a, items, i + 1, scope, w)
@@ -518,17 +566,59 @@ class Compiler:
             tr.block(items[i].body, scope, w)
         finally:
             tr.context = context
-        # Cells may have changed: forget what the generator knew about them.
-        fresh = {}
-        for name, code in scope.items():
-            if code.type == T.CELL and not code.const:
-                fresh[name] = Code(code.src, T.CELL)
-            else:
-                fresh[name] = code
-        self._choices(tr, a, items, i + 1, fresh, w)
+        self._choices(tr, a, items, i + 1, _forget_cells(scope), w)  # cells may have changed
         w.line(f"while len(log) > {mark}:")
         w.line("    _l, _i, _o = log.pop(); _l[_i] = _o")
         w.line(f"h = {saved_h}")
+
+    def _repeat(self, tr, a, items, i, scope, w: Writer) -> None:
+        """A repeat becomes a nested function that makes one pass and calls itself for the next:
+        a pass that leads to no complete move ends the move there (the move goes on while it can)."""
+        rp: ast.Repeat = items[i]
+        start = tr.expr(rp.start, scope)
+        fn, path = w.fresh("rep"), w.fresh("path")
+        var = "v_" + rp.var
+        w.line(f"def {fn}({var}, {path}):", rp.pos.line)
+        with w.indent():
+            first = len(w.lines)
+            inner = dict(scope)
+            inner[rp.var] = self._local(var, start.type, rp.var, rp.items, w)
+            end = _PassEnd(rp, items, i, scope, fn, path)
+            self._guarded(w, lambda: self._choices(tr, a, list(rp.items) + [end], 0, inner, w))
+            # Names of the enclosing function that a pass assigns (the move count, the hash).
+            body = "\n".join(w.lines[first:])
+            shared = [n for n in ("n", "h", "nxt") if re.search(rf"^\s*{n} *[-+^]?= ", body, re.M)]
+            if shared:
+                w.lines.insert(first, "    " * w.depth + f"nonlocal {', '.join(shared)}")
+        w.line(f"{fn}({start.src}, [])")
+
+    def _pass_end(self, tr, a, end: _PassEnd, scope, w: Writer) -> None:
+        rp = end.node
+        choice = rp.choices[0]
+        here = scope[choice.name]
+        start_type = scope[rp.var].type
+        if here.type != start_type and T.ANY not in (here.type, start_type):
+            tr.fail(rp.start, f"the repeat starts from {T.a(start_type)}, but its choice {choice.name!r} is "
+                    f"{T.a(here.type)}: each pass starts where the last one ended",
+                    hint=f"start it from {T.a(here.type)}")
+        w.line(f"{end.path}.append({here.src})")
+        before = w.fresh("k")
+        total = "n" if self._counting else "len(out)"
+        w.line(f"{before} = {total}")
+        go = tr.expect(tr.expr(rp.cond, scope), T.BOOL, rp.cond, "a repeat's 'while'") if rp.cond else const(True, T.BOOL)
+        if not (go.const and not go.value):
+            w.line(f"if {go.src}:" if not go.const else "if True:")
+            with w.indent():
+                w.line(f"if len({end.path}) >= {MAX_PASSES}:")
+                w.line(f"    raise RuntimeError('a repeat made {MAX_PASSES} passes: does each pass change the board?')")
+                w.line(f"{end.fn}({here.src}, {end.path})")
+        w.line(f"if {total} == {before}:")
+        with w.indent():
+            rest = _forget_cells(end.scope)
+            rest[choice.name] = Code(f"tuple({end.path})", T.list_of(here.type))
+            rest[rp.var] = Code(here.src, here.type)  # where the last pass ended
+            self._guarded(w, lambda: self._choices(tr, a, end.items, end.index + 1, rest, w))
+        w.line(f"{end.path}.pop()")
 
     def _local(self, var: str, typ: T.Type, name: str, rest, w: Writer) -> Code:
         """A generator-local variable, with the reads it will need hoisted right after it:
@@ -548,6 +638,11 @@ class Compiler:
         return Code(var, typ)
 
     def _record_choice_type(self, a: ActionInfo, name: str, typ: T.Type, node):
+        if name in a.repeated:
+            if T.is_list(typ):
+                raise CheckFailed(self.m.reporter_for(a.node), node.pos,
+                                  "a repeated choice is one value a pass, not a list")
+            typ = T.list_of(typ)  # the move holds the value of every pass
         for entry in a.choices:
             if entry[0] == name:
                 item = typ.elem if T.is_list(typ) else typ  # a list: one value per item (`product`)
@@ -680,14 +775,16 @@ class Compiler:
             tr.rep = self.m.reporter_for(a.node)
             items = a.items
             after_at = items.index(AFTER) if AFTER in items else len(items)
-            needed = names_used([x for x in items if isinstance(x, ast.Effects)]
+            needed = names_used([x for x in _flat(items) if isinstance(x, ast.Effects)]
                                 + [x for x in items[after_at:] if isinstance(x, (ast.When, ast.Require))])
-            for it in reversed([x for x in items if isinstance(x, ast.Let)]):
+            for it in reversed([x for x in _flat(items) if isinstance(x, ast.Let)]):
                 if it.name in needed:  # a let the effects need may need earlier lets
                     needed |= names_used([it.value])
             depth = w.depth
             for k, it in enumerate(items):
-                if it is AFTER:
+                if isinstance(it, ast.Repeat):
+                    scope = self.attempt(self._apply_repeat, tr, a, it, scope, needed, w) or scope
+                elif it is AFTER:
                     tr.rep = self.m.reporter_for(a.after)
                     if a.nbase < len(a.choices):  # the after part was taken iff its choices are set
                         w.line(f"if m[{a.nbase + 1}] is not None:")
@@ -710,6 +807,30 @@ class Compiler:
             w.line("st.h = h")
             w.line("return nxt")
         return w.text()
+
+    def _apply_repeat(self, tr, a, rp: ast.Repeat, scope, needed, w: Writer) -> dict:
+        """The passes of a repeat, one loop turn each, over the values the move holds."""
+        start = tr.expr(rp.start, scope)
+        var, name = "v_" + rp.var, rp.choices[0].name
+        elem = next(t for n, t in a.choices if n == name)
+        elem = elem.elem if elem is not None and T.is_list(elem) else T.ANY
+        w.line(f"{var} = {start.src}", rp.pos.line)
+        w.line(f"for _e_{name} in v_{name}:")
+        inner = dict(scope)
+        inner[rp.var] = Code(var, start.type)
+        inner[name] = Code(f"_e_{name}", elem)
+        with w.indent():
+            for it in rp.items:
+                if isinstance(it, ast.Let) and it.name in needed:
+                    tr.context = "action"
+                    tr.stmt(it, inner, w)
+                elif isinstance(it, ast.Effects):
+                    tr.context = "effects"
+                    tr.block(it.body, inner, w)
+            w.line(f"{var} = _e_{name}")
+        out = dict(scope)
+        out[rp.var] = Code(var, start.type)  # where the last pass ended
+        return out
 
     def explain_fn(self, tr: Translator, a: ActionInfo) -> str:
         """explain_N(st, m): None when move m is legal here, else the reason it is not. Effects
@@ -736,8 +857,9 @@ class Compiler:
                             tr.context = "effects"
                             tr.block(it.body, scope, w)
                             tr.context = "action"
-                            scope = {n: (Code(c.src, T.CELL) if c.type == T.CELL and not c.const else c)
-                                     for n, c in scope.items()}
+                            scope = _forget_cells(scope)
+                        elif isinstance(it, ast.Repeat):
+                            scope = self._explain_repeat(tr, a, it, scope, w, tr.rep)
                         else:
                             self._explain_item(tr, a, it, scope, w, tr.rep)
                     except CheckFailed:
@@ -748,7 +870,41 @@ class Compiler:
             w.line("        _l, _i, _o = log.pop(); _l[_i] = _o")
         return w.text()
 
-    def _explain_item(self, tr, a, it, scope, w, rep):
+    def _explain_repeat(self, tr, a, rp: ast.Repeat, scope, w, rep) -> dict:
+        """Each pass checked in turn, with its effects applied for the next; a pass after one whose
+        `while` failed is refused."""
+        start = tr.expr(rp.start, scope)
+        var, name = "v_" + rp.var, rp.choices[0].name
+        k = [n for n, _ in a.choices].index(name)
+        w.line(f"{var} = {start.src}", rp.pos.line)
+        w.line(f"if not m[{k + 1}]:")
+        w.line(f"    return {(name + ': the move makes at least one pass')!r}")
+        w.line("_go = True")
+        w.line(f"for _e_{name} in m[{k + 1}]:")
+        with w.indent():
+            if rp.cond is not None:
+                w.line("if not _go:")
+                w.line(f"    return {('the move ends before that: it goes on only while ' + rep.snippet(rp.cond.pos))!r}")
+            inner = dict(scope)
+            inner[rp.var] = Code(var, start.type)
+            for it in rp.items:
+                if isinstance(it, ast.Effects):
+                    tr.context = "effects"
+                    tr.block(it.body, inner, w)
+                    tr.context = "action"
+                    inner = _forget_cells(inner)
+                else:
+                    self._explain_item(tr, a, it, inner, w, rep, value=f"_e_{name}" if it is rp.choices[0] else None)
+            if rp.cond is not None:
+                go = tr.expect(tr.expr(rp.cond, inner), T.BOOL, rp.cond, "a repeat's 'while'")
+                w.line(f"_go = {go.src}")
+            w.line(f"{var} = v_{name}")
+        out = _forget_cells(scope)
+        out[rp.var] = Code(var, start.type)
+        out[name] = Code(f"m[{k + 1}]", a.choices[k][1] or T.ANY)
+        return out
+
+    def _explain_item(self, tr, a, it, scope, w, rep, value=None):
         line = it.pos.line
         if isinstance(it, ast.When):
             cond = tr.expr(it.cond, scope)
@@ -764,8 +920,10 @@ class Compiler:
         elif isinstance(it, ast.Choice):
             k = [n for n, _ in a.choices].index(it.name)
             typ = a.choices[k][1] or T.ANY
+            if value is not None:  # one pass of a repeat: one item of the list
+                typ = typ.elem if T.is_list(typ) else T.ANY
             var = "v_" + it.name
-            w.line(f"{var} = m[{k + 1}]", line)
+            w.line(f"{var} = {value or f'm[{k + 1}]'}", line)
             dom = it.domain
             if isinstance(dom, ast.Call) and dom.func == "ray" and len(dom.args) == 3:
                 frm, dirs, reach = (tr.expr(x, scope) for x in dom.args)

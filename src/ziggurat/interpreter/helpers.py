@@ -1,5 +1,5 @@
 """Run-time helpers that generated game modules call for the geometric built-ins that need a loop
-(`flanked`, `connected`). They take plain tuples and ints, like the rest of the generated code."""
+(`flanked`, `connected`, `step` by several cells, `between`). They take plain tuples and ints, like the rest of the generated code."""
 
 from __future__ import annotations
 
@@ -37,4 +37,23 @@ def _connected(group, neigh) -> bool:
     return len(seen) == len(members)
 
 
-HELPERS = {"_flanked": _flanked, "_connected": _connected}
+def _stepk(c, line, k) -> int:
+    """The cell k steps from c along `line` (LINE1[d][c]); -1 (off the board) past the edge."""
+    if k == 0:
+        return c
+    return line[k - 1] if 0 < k <= len(line) and c >= 0 else -1
+
+
+def _between(a, b, files) -> tuple:
+    """The cells strictly between a and b when they share a file, a rank or a diagonal; else none."""
+    if a < 0 or b < 0:
+        return ()
+    df, dr = b % files - a % files, b // files - a // files
+    if not (df == 0 or dr == 0 or abs(df) == abs(dr)):
+        return ()
+    n = max(abs(df), abs(dr))
+    sf, sr = (df > 0) - (df < 0), (dr > 0) - (dr < 0)
+    return tuple(a + k * (sf + sr * files) for k in range(1, n))
+
+
+HELPERS = {"_flanked": _flanked, "_connected": _connected, "_stepk": _stepk, "_between": _between}

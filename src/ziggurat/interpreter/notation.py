@@ -109,6 +109,8 @@ class Notation:
         names = self._names.get(move[0])
         if names is None:  # once per action: the choice names and a printer for each type
             names = self._names[move[0]] = [(n, self._printer(t)) for n, t in action.choices]
+        if action.repeated:
+            return self._repeated_text(action, move)
         values = {name: show(v) for (name, show), v in zip(names, move[1:]) if v is not None}
         text = action.fmt.format(**values)
         if action.after_fmt is not None and all(v is not None for v in move[1 + action.nbase:]):
@@ -116,6 +118,21 @@ class Notation:
             if after:
                 text += " " + after
         return text
+
+    def _repeated_text(self, action, move) -> str:
+        """A move with a repeated choice: the text just before that choice's field is written
+        before each of its values ("{from}x{to}" gives c3xe5xg7)."""
+        types = dict(action.choices)
+        values = dict(zip((n for n, _ in action.choices), move[1:]))
+        out = []
+        for literal, field, _, _ in string.Formatter().parse(action.fmt):
+            if field is None:
+                out.append(literal)
+            elif field in action.repeated:
+                out.extend(literal + self.value_text(types[field].elem, v) for v in values[field])
+            else:
+                out.append(literal + self.value_text(types[field], values[field]))
+        return "".join(out)
 
     def decode(self, text: str) -> list:
         """Every (action, move) the text could mean, legal or not."""
@@ -128,7 +145,9 @@ class Notation:
             if mt:
                 try:
                     move = (a.index,) + tuple(
-                        None if mt.group(_group(n)) is None else self.parse_value(t, mt.group(_group(n)))
+                        None if mt.group(_group(n)) is None
+                        else self._parse_repeated(a, n, t, mt.group(_group(n))) if n in a.repeated
+                        else self.parse_value(t, mt.group(_group(n)))
                         for n, t in a.choices)
                 except GameError as e:
                     found.append((a, e))
@@ -136,10 +155,23 @@ class Notation:
                 found.append((a, move))
         return found
 
+    def _parse_repeated(self, action, name, typ, text) -> tuple:
+        literal = self._literal_before(action, name)
+        items = re.findall(re.escape(literal) + f"({self.pattern(typ.elem)})", text)
+        return tuple(self.parse_value(typ.elem, x) for x in items)
+
+    @staticmethod
+    def _literal_before(action, name) -> str:
+        return next(lit for lit, f, _, _ in string.Formatter().parse(action.fmt) if f == name)
+
     def _regex(self, action, fmt: str) -> str:
         types = dict((n, t) for n, t in action.choices)
         regex = ""
         for literal, field, _, _ in string.Formatter().parse(fmt):
+            if field is not None and field in action.repeated:  # the literal comes before every value
+                item = self.pattern(types[field].elem)
+                regex += f"(?P<{_group(field)}>(?:{re.escape(literal)}{item})+)"
+                continue
             regex += re.escape(literal)
             if field is not None:
                 regex += f"(?P<{_group(field)}>{self.pattern(types[field])})"

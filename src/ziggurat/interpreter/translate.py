@@ -115,6 +115,7 @@ CELL_FUNCS = {
     "distance": ((T.CELL, T.CELL), T.INT, "DIST[{0}][{1}]"),
     "flanked": ((T.CELL, T.DIR, T.PLAYER), T.list_of(T.CELL), "_flanked(cells, CTRL, LINE1[{1}][{0}], {2})"),
     "connected": ((T.list_of(T.CELL), T.DIRSET), T.BOOL, "_connected({0}, NEIGH[{1}])"),
+    "between": ((T.CELL, T.CELL), T.list_of(T.CELL), "_between({0}, {1}, FILES)"),
 }
 END_ONLY = {"repeated", "repeated_board", "no_moves"}
 EFFECTS = {"move", "take", "place", "swap_seats", "extra_turn", "remove", "put", "insert", "change"}
@@ -309,6 +310,8 @@ class Translator:
 
     def x_BinOp(self, node, scope):
         left, right = self.expr(node.left, scope), self.expr(node.right, scope)
+        if node.op == "+" and {left.type, right.type} <= {T.DIR, T.DIRSET}:  # `ne + nw`: a set of two
+            left, right = self.as_dirset(left), self.as_dirset(right)
         if node.op == "+" and left.type == T.DIRSET and right.type == T.DIRSET:
             if not (left.const and right.const):
                 self.fail(node, "direction sets can be joined only when both are fixed")
@@ -564,6 +567,13 @@ class Translator:
         args = node.args
         if fn in self.m.defs:
             return self.inline(self.m.defs[fn], node, scope)
+        if fn == "step" and len(args) == 3:  # k steps at once
+            c = self.expect(self.expr(args[0], scope), T.CELL, args[0], "argument 1 of step()")
+            d = self.expect(self.expr(args[1], scope), T.DIR, args[1], "argument 2 of step()")
+            k = self.expect(self.expr(args[2], scope), T.INT, args[2], "argument 3 of step()")
+            if self.context in ("option", "board", "table"):
+                self.fail(node, "step() looks at the board, which does not exist yet here")
+            return Code(f"_stepk({c.src}, LINE1[{d.src}][{c.src}], {k.src})", T.CELL)
         if fn in CELL_FUNCS:
             want, result, template = CELL_FUNCS[fn]
             if len(args) != len(want):
