@@ -6,7 +6,7 @@
 perft leaves/s driven from Python (`state.child(action)` per node), its random playouts/s driven
 from Python (`legal_actions` / `apply_action` per ply) and played whole inside C++
 (`pyspiel.evaluate_bots` with two uniform random bots), and the ratios Ziggurat / OpenSpiel.
-Perft is counted in whole turns in both engines (an Amazons turn is three OpenSpiel actions), so
+Perft is counted in whole turns in both engines (an Amazons turn is three OpenSpiel actions, a Checkers jump chain one a jump), so
 both count the same leaves; the row says so when they differ. Without `pyspiel` installed,
 `rows` returns no rows and `available()` is false.
 """
@@ -32,6 +32,7 @@ GAMES = [
     ("amazons 6x6", "amazons", {"board_size": 6}, "amazons", {"board_size": 6}, 2, 20, True),
     ("amazons 10x10", "amazons", {}, "amazons", {}, 1, 4, True),
     ("lines of action", "lines-of-action", {}, "lines_of_action", {}, 2, 4, False),
+    ("checkers", "checkers", {}, "checkers", {}, 7, 20, True),  # a jump chain: several OpenSpiel actions
 ]
 
 

@@ -1,8 +1,8 @@
 """Cross-checks of the classic rulesets against OpenSpiel, an independently written C++ engine.
 
 Each shipped classic ruleset is mapped to its OpenSpiel game. A *turn* is what one player does
-before the other moves: one Ziggurat move, and one OpenSpiel action or (Amazons) several actions
-of the same player. Positions are translated by replaying the same turns in both engines, matched
+before the other moves: one Ziggurat move, and one OpenSpiel action or several actions of the same
+player (an Amazons turn is three; a Checkers jump chain is one action a jump). Positions are translated by replaying the same turns in both engines, matched
 by their notation. The checks:
 
 - perft by whole turns (a finished game counts 0 below it), split by first move, from the start
@@ -297,7 +297,7 @@ class TestHarness:
                     assert any(c[0] == name for c in cases), name
 
     def test_a_wrong_rule_is_caught(self, tmp_path):
-        """Breakthrough with straight captures allowed differs from OpenSpiel within two plies."""
+        """Breakthrough with straight captures allowed differs from OpenSpiel within three plies."""
         text = ziggurat.dsl.loader.find("breakthrough").read_text()
         wrong = text.replace("neighbours(from, diagonal) where", "neighbours(from, adjacent) where")
         assert wrong != text

@@ -1,8 +1,9 @@
 """The compiled engine against the perft data files.
 
 Every count in tests/perft/*.perft comes from independent reasoning: hand counts on small
-positions and two plain-Python implementations written apart from the engine (tests/reference and
-benchmarks/handwritten_stacktics.py); see the header of each file. Counts up to 20 million leaves
+positions, plain-Python implementations written apart from the engine (tests/reference and
+benchmarks/handwritten_stacktics.py), and published tables (English draughts); see the header of
+each file. Counts up to 20 million leaves
 (depth 4 of every Stacktics size) run in CI; larger ones only with ZIGGURAT_SLOW=1.
 """
 

@@ -4,6 +4,7 @@ Expected counts come from the state drawn (its stacks and zones), never from an 
 """
 
 import random
+import re
 import struct
 import xml.etree.ElementTree as ET
 
@@ -160,6 +161,14 @@ class TestLook:
         look = render.scheme(state.game)
         large, medium, small = state.cells[state.game.world.cell(1, 0)]
         assert look.width[large] > look.width[medium] > look.width[small]
+
+    def test_other_attributes_mark_the_pieces(self):
+        """A king carries its code K; a man (the attribute's first value) carries no mark."""
+        state = ziggurat.load("checkers").position(
+            "white 10 | c3=Wm a1=Wk f6=Bk h8=Bm | captured.white= captured.black= quiet=0")
+        assert sorted(i for i in re.findall(r'id="(label-[^"]+)"', render.svg(state))) == ["label-a1-1", "label-f6-1"]
+        look = render.scheme(state.game)
+        assert {look.label[p] for stack in state.cells for p in stack} == {"", "K"}
 
     def test_owner_colours_pieces_without_a_colour_attribute(self):
         """Without a colour attribute, the owner chooses the fill: the two armies differ."""

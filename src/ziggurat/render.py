@@ -6,7 +6,8 @@ with `style="layers"`, as layered squares. A piece's width follows the ruleset's
 attribute when it has one, and its fill follows its colour: an attribute whose values name colours
 (black, green, white, red, blue, yellow, ...) gives those colours; otherwise the owner (a
 players-valued attribute) picks a colour from a palette. When the pieces have both a colour and an
-owner, the owner is shown by the outline and by a dot at the piece's base. Off-board zones and
+owner, the owner is shown by the outline and by a dot at the piece's base. Any other attribute
+(a man or a king) marks each piece whose value is not the attribute's first with that value's code. Off-board zones and
 counters are drawn beside the board; the caption says who moves and the ply, or how the game ended.
 
 matplotlib draws everything (its Agg and SVG back ends, no window and no pyplot), so the same
@@ -66,6 +67,7 @@ class Scheme:
     width: tuple  # piece code -> fraction of a cell's width (0.4 .. 0.9)
     pips: tuple  # piece code -> number of pips to draw (0 for none)
     players: tuple  # side -> colour (for the caption and the zones)
+    label: tuple = ()  # piece code -> a mark for its other attributes ("K" for a king), or ""
 
 
 def scheme(game) -> Scheme:
@@ -112,7 +114,12 @@ def scheme(game) -> Scheme:
         else:
             width.append(0.62)
             pips.append(0)
-    result = Scheme(tuple(fill), tuple(outline), tuple(width), tuple(pips), tuple(players))
+    # Attributes the picture shows no other way (a man or a king): every value but the first, the
+    # plain one, is marked on the piece with its notation code.
+    others = [a for a in attrs if a not in (owner, colour, size) and len(a.values) > 1]
+    label = tuple("".join(a.codes[a.numbers.index(tables[a.name][code])].upper() for a in others
+                          if tables[a.name][code] in a.numbers[1:]) for code in range(n))
+    result = Scheme(tuple(fill), tuple(outline), tuple(width), tuple(pips), tuple(players), label)
     game._render_scheme = result
     return result
 
@@ -214,6 +221,9 @@ def _piece(ax, look, code, x, base, width, height, style, gid) -> None:
         for i in range(pips):
             ax.add_patch(Circle((x + (i - (pips - 1) / 2) * gap, base + band * 0.55), band * 0.26,
                                 facecolor=_pip_colour(fill), edgecolor="none"))
+    if look.label and look.label[code]:
+        ax.text(x, base + height * (0.36 if style == "pyramids" else 0.5), look.label[code], ha="center",
+                va="center", fontsize=10 if width > 0.3 else 6, fontweight="bold", color=_pip_colour(fill), gid="label-" + gid.partition("-")[2])
     if owner and style == "layers":
         ax.add_patch(Circle((x + width / 2 - 0.06, base + height / 2), min(0.05, height / 3),
                             facecolor=owner, edgecolor="white", linewidth=0.5))

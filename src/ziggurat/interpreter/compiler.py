@@ -314,7 +314,7 @@ class Compiler:
         body = "\n".join(trim_prologue(f) for f in [legal_src, count_src, *do_src, *explain_src, setup_src,
                                                       inv_src, counters_src, heur_src])
         for const_name in ("DIRSET1", "RANK", "FILE", "CORNER", "EDGE", "RAYS", "RAYSTO", "NEIGH", "LINES", "STEP",
-                           "DIST", "DIRS", "LINE1"):
+                           "DIST", "DIRS", "LINE1", "STEPK"):
             if const_name + "[" in body + "\n".join(end_w.lines) or const_name in ("RANK", "FILE"):
                 w.line(f"{const_name} = {getattr(world, const_name)!r}")
         w.line("")
@@ -466,6 +466,7 @@ class Compiler:
         with w.indent():
             self._prologue(w, effects=True)
             w.line("n = 0" if counting else "out = []; add = out.append")
+            self._hoist = (w, len(w.lines))  # where the functions of repeats go: defined once a call
             result = "n" if counting else "out"
             groups = {}
             for a in actions:
@@ -578,18 +579,23 @@ class Compiler:
         start = tr.expr(rp.start, scope)
         fn, path = w.fresh("rep"), w.fresh("path")
         var = "v_" + rp.var
-        w.line(f"def {fn}({var}, {path}):", rp.pos.line)
-        with w.indent():
-            first = len(w.lines)
+        # The function is defined once, at the top of legal(): a closure reads the generator's
+        # variables (the choices made before the repeat) when it is called, not when defined.
+        outer, at = self._hoist
+        d = Writer(depth=1, counter=w.counter)
+        d.line(f"def {fn}({var}, {path}):", rp.pos.line)
+        with d.indent():
             inner = dict(scope)
-            inner[rp.var] = self._local(var, start.type, rp.var, rp.items, w)
+            inner[rp.var] = self._local(var, start.type, rp.var, rp.items, d)
             end = _PassEnd(rp, items, i, scope, fn, path)
-            self._guarded(w, lambda: self._choices(tr, a, list(rp.items) + [end], 0, inner, w))
+            self._guarded(d, lambda: self._choices(tr, a, list(rp.items) + [end], 0, inner, d))
             # Names of the enclosing function that a pass assigns (the move count, the hash).
-            body = "\n".join(w.lines[first:])
+            body = "\n".join(d.lines[1:])
             shared = [n for n in ("n", "h", "nxt") if re.search(rf"^\s*{n} *[-+^]?= ", body, re.M)]
             if shared:
-                w.lines.insert(first, "    " * w.depth + f"nonlocal {', '.join(shared)}")
+                d.lines.insert(1, "    " * d.depth + f"nonlocal {', '.join(shared)}")
+        outer.lines[at:at] = d.lines
+        self._hoist = (outer, at + len(d.lines))
         w.line(f"{fn}({start.src}, [])")
 
     def _pass_end(self, tr, a, end: _PassEnd, scope, w: Writer) -> None:
@@ -609,8 +615,8 @@ class Compiler:
         if not (go.const and not go.value):
             w.line(f"if {go.src}:" if not go.const else "if True:")
             with w.indent():
-                w.line(f"if len({end.path}) >= {MAX_PASSES}:")
-                w.line(f"    raise RuntimeError('a repeat made {MAX_PASSES} passes: does each pass change the board?')")
+                w.line(f"if len({end.path}) >= {MAX_PASSES}:", rp.pos.line)
+                w.line(f"    raise RepeatLimit('the repeat made {MAX_PASSES} passes without coming to an end')")
                 w.line(f"{end.fn}({here.src}, {end.path})")
         w.line(f"if {total} == {before}:")
         with w.indent():

@@ -37,6 +37,10 @@ def _connected(group, neigh) -> bool:
     return len(seen) == len(members)
 
 
+class RepeatLimit(RuntimeError):
+    """A `repeat` made more passes than any real chain needs: its passes change nothing."""
+
+
 def _stepk(c, line, k) -> int:
     """The cell k steps from c along `line` (LINE1[d][c]); -1 (off the board) past the edge."""
     if k == 0:
@@ -56,4 +60,4 @@ def _between(a, b, files) -> tuple:
     return tuple(a + k * (sf + sr * files) for k in range(1, n))
 
 
-HELPERS = {"_flanked": _flanked, "_connected": _connected, "_stepk": _stepk, "_between": _between}
+HELPERS = {"_flanked": _flanked, "_connected": _connected, "_stepk": _stepk, "_between": _between, "RepeatLimit": RepeatLimit}

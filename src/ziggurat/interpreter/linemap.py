@@ -74,6 +74,12 @@ def rules_diagnostic(exc: BaseException) -> Optional[Diagnostic]:
     col = len(text) - len(text.lstrip()) + 1
     from ..dsl.ast import Pos
 
+    from .helpers import RepeatLimit
+
+    if isinstance(exc, RepeatLimit):
+        return reporter.make(Pos(line, col, len(text.rstrip()) + 1, line), f"this rule failed while the game ran: {exc}",
+                             hint="each pass should change the board so that the chain ends; "
+                                  "or end it with 'while'")
     return reporter.make(Pos(line, col, len(text.rstrip()) + 1, line),
                          f"this rule failed while the game ran: {type(exc).__name__}: {exc}",
                          hint="a rule looked at something that is not there here "

@@ -268,9 +268,10 @@ class State:
             return f"a {action.name} move has {len(action.choices)} choices"
         why = self.game._explain[move[0]](self, move)
         if why is None:
-            text = self.move_text(move)
-            longer = sorted(t for t in map(self.move_text, self.moves()) if t.startswith(text))
-            if action.repeated and longer:
+            at = [i + 1 for i, (name, _) in enumerate(action.choices) if name in action.repeated]
+            longer = sorted(self.move_text(m) for m in self.moves() if m[0] == move[0] and at and all(
+                len(m[i]) > len(move[i]) and m[i][:len(move[i])] == tuple(move[i]) for i in at))
+            if longer:
                 return f"the move does not end there: it must go on while it can (as in {longer[0]!r})"
             return "another kind of move must be played first (an action of higher priority is possible)"
         return why

@@ -573,6 +573,10 @@ class Translator:
             k = self.expect(self.expr(args[2], scope), T.INT, args[2], "argument 3 of step()")
             if self.context in ("option", "board", "table"):
                 self.fail(node, "step() looks at the board, which does not exist yet here")
+            if k.const and 0 <= k.value <= self.world.longest:  # a table lookup, cut in advance
+                return Code(f"STEPK[{k.value}][{d.src}][{c.src}]", T.CELL)
+            if k.const:
+                return const(-1, T.CELL)
             return Code(f"_stepk({c.src}, LINE1[{d.src}][{c.src}], {k.src})", T.CELL)
         if fn in CELL_FUNCS:
             want, result, template = CELL_FUNCS[fn]

@@ -128,6 +128,14 @@ class World:
         """LINE1[direction][cell]: the cells from cell to the edge in one direction, nearest first."""
         return tuple(tuple(self.ray_cells(c, d) for c in range(self.ncells)) for d in DIRECTION_NAMES)
 
+    @property
+    def STEPK(self):
+        """STEPK[k][direction][cell]: the cell k steps away (k up to the longest line), -1 off the board."""
+        lines = self.LINE1
+        return tuple(tuple(tuple((c if k == 0 else line[k - 1] if k <= len(line) else -1)
+                                 for c, line in enumerate(per_dir)) for per_dir in lines)
+                     for k in range(self.longest + 1))
+
     def single_dirsets(self) -> tuple:
         """Register the eight one-direction sets; DIRSET1[d] is then the set holding d alone."""
         return tuple(self.dirset((d,)) for d in DIRECTION_NAMES)

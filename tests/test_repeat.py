@@ -1,0 +1,154 @@
+"""`repeat`: a part of a move made once or more, each pass from where the last one ended, on tiny
+games whose moves are worked out by hand (Checkers, its main user, has its own tests)."""
+
+import pytest
+
+import ziggurat
+from ziggurat.dsl.checks import check
+
+# One rank of seven cells. A's piece on a1 hops over the next piece (anyone's) onto the empty cell
+# beyond, taking it, and hops again while it can; then it names a number k, and `landed` grows by
+# k times the file where it stopped.
+HOPS = """\
+option stop: bool = false          "the chain ends on e1"
+players a, b
+board:
+    files: 7
+    ranks: 1
+piece:
+    owner: players
+zone pile
+counter landed = 0
+def hops(c): list(step(c, d, 2) for d in [e, w] where on_board(step(c, d, 2)) and occupied(step(c, d)) and empty(step(c, d, 2)))
+setup:
+    place(piece(a), cells[1])
+    place(piece(b), cells[2])
+    place(piece(b), cells[4])
+    place(piece(b), cells[6])
+action hop "{from}>{to}/{k}":
+    from: cells where mine(from)
+    repeat at = from while not (stop and to == cells[5]):
+        to: hops(at)
+        do:
+            take(between(at, to)[1], pile)
+            move(at, 1, to)
+    k: 1..2
+    do:
+        landed += k * at.file
+end:
+    if no_moves:
+        lose mover
+"""
+
+
+def hops_game(tmp_path, text=HOPS, **options):
+    path = tmp_path / "hops.rules"
+    path.write_text(text)
+    return ziggurat.load(str(path), options)
+
+
+class TestPasses:
+    def test_the_chain_goes_as_far_as_it_can(self, tmp_path):
+        """a1 hops b1 to c1, d1 to e1, f1 to g1 (b1 is gone, so no way back): one chain, two k's."""
+        state = hops_game(tmp_path).new()
+        assert sorted(state.move_text(m) for m in state.moves()) == ["a1>c1>e1>g1/1", "a1>c1>e1>g1/2"]
+
+    def test_while_ends_the_chain(self, tmp_path):
+        """With `stop`, the pass that lands on e1 is the last: the chain is a1>c1>e1."""
+        state = hops_game(tmp_path, stop=True).new()
+        assert sorted(state.move_text(m) for m in state.moves()) == ["a1>c1>e1/1", "a1>c1>e1/2"]
+
+    def test_counting_agrees_with_the_list_of_moves(self, tmp_path):
+        """perft(1) (the counting twin of the generator) counts the same two moves."""
+        assert ziggurat.perft(hops_game(tmp_path).new(), 1) == 2
+        assert ziggurat.perft(hops_game(tmp_path, stop=True).new(), 1) == 2
+
+    def test_every_pass_takes_effect_and_the_rest_sees_where_it_ended(self, tmp_path):
+        """After a1>c1>e1>g1/2: the piece is on g1, b1 d1 f1 are taken, and landed = 2 * 7."""
+        game = hops_game(tmp_path)
+        state = game.new()
+        state.play("a1>c1>e1>g1/2")
+        assert [game.world.cell_name(c) for c, s in enumerate(state.cells) if s] == ["g1"]
+        assert len(state.zones[0]) == 3
+        assert state.counters == [14]
+
+    def test_undo_restores_the_position(self, tmp_path):
+        """Pushing a chain and popping it gives back the start, text for text."""
+        state = hops_game(tmp_path).new()
+        before = state.text()
+        state.play("a1>c1>e1>g1/1")
+        state.pop()
+        assert state.text() == before
+
+    def test_the_move_text_reads_back(self, tmp_path):
+        """Each move's text parses to the same move."""
+        state = hops_game(tmp_path).new()
+        for m in state.moves():
+            assert state.parse_move(state.move_text(m)) == m
+
+
+class TestRefusals:
+    def test_a_chain_that_stops_early_is_refused(self, tmp_path):
+        """a1>c1/1 stops where the chain can go on: refused, saying it must go on."""
+        state = hops_game(tmp_path).new()
+        with pytest.raises(ziggurat.GameError, match="does not end there"):
+            state.play("a1>c1/1")
+
+    def test_a_pass_outside_its_domain_is_refused(self, tmp_path):
+        """a1>e1: e1 is not a hop from a1."""
+        state = hops_game(tmp_path).new()
+        with pytest.raises(ziggurat.GameError, match="to must be in hops"):
+            state.play("a1>e1>g1/1")
+
+    def test_a_pass_after_the_while_failed_is_refused(self, tmp_path):
+        """With `stop`, a1>c1>e1>g1 goes on after e1, where the chain ends."""
+        state = hops_game(tmp_path, stop=True).new()
+        with pytest.raises(ziggurat.GameError, match="goes on only while"):
+            state.play("a1>c1>e1>g1/1")
+
+    def test_a_chain_that_never_ends_is_stopped_at_the_repeat(self, tmp_path):
+        """Hops that take nothing could bounce a1-c1-a1... for ever: an error at the repeat's line."""
+        text = HOPS.replace("            take(between(at, to)[1], pile)\n", "")
+        game = hops_game(tmp_path, text)
+        with pytest.raises(ziggurat.RulesetError) as err:
+            game.new().moves()
+        d = err.value.diagnostics[0]
+        assert d.line == text.splitlines().index("    repeat at = from while not (stop and to == cells[5]):") + 1
+        assert "200 passes" in d.message
+
+
+class TestChecks:
+    def errors(self, text):
+        return [d for d in check("hops.rules", text=text) if d.severity == "error"]
+
+    def test_two_choices_in_a_repeat_are_refused(self):
+        """A repeat makes one choice a pass; a second one is reported at the repeat."""
+        text = HOPS.replace("        to: hops(at)\n", "        to: hops(at)\n        j: 1..2\n").replace(
+            '"{from}>{to}/{k}"', '"{from}>{to}/{j}/{k}"')
+        errs = self.errors(text)
+        assert len(errs) == 1 and "one choice a pass" in errs[0].message
+        assert errs[0].line == text.splitlines().index("    repeat at = from while not (stop and to == cells[5]):") + 1
+
+    def test_a_start_of_another_type_is_refused(self):
+        """Each pass starts where the last ended, so START must have the type of the choice."""
+        text = HOPS.replace("repeat at = from while not (stop and to == cells[5]):", "repeat at = from:").replace(
+            "        to: hops(at)\n", "        to: [1, 2]\n").replace(
+            "            take(between(at, to)[1], pile)\n            move(at, 1, to)\n", "            landed += to\n")
+        errs = self.errors(text)
+        assert len(errs) == 1 and "starts from a cell" in errs[0].message and "is a number" in errs[0].message
+        assert errs[0].line == text.splitlines().index("    repeat at = from:") + 1
+
+    def test_the_repeat_name_must_not_be_a_choice(self):
+        """`repeat k = ...` where k is also a choice of the action is reported."""
+        text = HOPS.replace("repeat at = from", "repeat k = from").replace("hops(at)", "hops(k)").replace(
+            "between(at, to)", "between(k, to)").replace("move(at, 1, to)", "move(k, 1, to)").replace(
+            "k * at.file", "k")
+        errs = self.errors(text)
+        assert any("has the name of a choice" in d.message for d in errs)
+
+    def test_repeat_without_a_start_is_a_syntax_error(self):
+        """`repeat at while ...` misses `= START`; the error points at the line."""
+        text = HOPS.replace("repeat at = from while", "repeat at while")
+        errs = self.errors(text)
+        assert len(errs) == 1
+        assert errs[0].line == text.splitlines().index("    repeat at while not (stop and to == cells[5]):") + 1
