@@ -758,9 +758,19 @@ class Compiler:
             if not cond.const:
                 w.line(f"if {cond.src}:")
                 with w.indent():
-                    self._guarded(w, lambda: self._choices(tr, a, items, i + 1, inner, w))
+                    self._guarded(w, lambda: (self._mark_hoist(inner[it.name], w),
+                                              self._choices(tr, a, items, i + 1, inner, w)))
                 return
+        self._mark_hoist(inner[it.name], w)
         self._choices(tr, a, items, i + 1, inner, w)
+
+    @staticmethod
+    def _mark_hoist(code: Code, w: Writer) -> None:
+        """For a chosen cell holding a stack: a marker (a `pass`) before which what the rest of the
+        move reads from that stack alone is computed once (Translator.hoisted)."""
+        if code.type == T.CELL and code.stack is not None and code.occupied:
+            w.line(f"pass  # {w.fresh('hoist')}")
+            code.hoist = (w, w.lines[-1])
 
     def _bind_choices(self, a: ActionInfo, w: Writer) -> dict:
         scope = {}
@@ -1067,7 +1077,29 @@ def trim_prologue(func_src: str) -> str:
                 out.append(m.group(1) + "; ".join(kept))
             continue
         out.append(line)
-    return "\n".join(out)
+    return "\n".join(_drop_markers(out))
+
+
+_MARKER = re.compile(r"^(\s*)pass  # _hoist\d+$")
+
+
+def _drop_markers(lines: list) -> list:
+    """Drop the hoisting markers (`pass  # _hoistN`), keeping one only where its block holds
+    nothing else (the `pass` is then needed)."""
+    out = []
+    for i, line in enumerate(lines):
+        m = _MARKER.match(line)
+        if m:
+            pad = m.group(1)
+            nxt = lines[i + 1] if i + 1 < len(lines) else ""
+            prev = out[-1] if out else ""
+            alone = not nxt.startswith(pad) or nxt[len(pad):len(pad) + 1].isspace()
+            alone = alone and (not prev.startswith(pad) or prev.rstrip().endswith(":") and
+                               len(prev) - len(prev.lstrip()) < len(pad))
+            if not alone:
+                continue
+        out.append(line)
+    return out
 
 
 def _suffix(memo: dict, table: tuple, stack: tuple) -> tuple:

@@ -42,6 +42,7 @@ class Code:
     origin: Optional[tuple] = None  # (function, cell Code, level Code) for slices of a stack
     occupied: Optional[bool] = None  # for a cell: known to hold a stack (True) or to be empty (False)
     neutral: bool = False  # a player value that may be a neutral one (`colour: players, green`)
+    hoist: Optional[tuple] = None  # for a chosen cell: (Writer, marker line) where reads of its stack can go
 
 
 def const(value, typ) -> Code:
@@ -663,11 +664,26 @@ class Translator:
         self.world.suffix_sums.add(attr)
         stack = self.stack_of(cell)
         suf = f"({memo}.get({stack}) or _suffix({memo}, A_{attr}, {stack}))"
+        if cell.hoist is not None and cell.stack is not None:
+            suf = self.hoisted(cell, f"_u{len(attr)}_{attr}_{cell.src}", suf)
         if fn == "stack":
             return Code(f"{suf}[0]", T.INT)
         if fn == "above":
             return Code(f"{suf}[{k.src}]", T.INT)
         return Code(f"({suf}[0] - {suf}[{k.src} - 1])", T.INT)
+
+    @staticmethod
+    def hoisted(cell: Code, alias: str, src: str) -> str:
+        """`src`, which reads only the chosen cell's stack, computed once where the cell was chosen
+        (just before its marker line) rather than in every loop below it; the local's name."""
+        if cell.attrs is None:
+            cell.attrs = {}
+        if alias not in cell.attrs.values():
+            w, marker = cell.hoist
+            at = w.lines.index(marker)
+            w.lines.insert(at, marker[:len(marker) - len(marker.lstrip())] + f"{alias} = {src}")
+            cell.attrs["@" + alias] = alias
+        return alias
 
     def known_occupancy(self, fn: str, cell: Code) -> Optional[Code]:
         """Fold a cell test when the generator already knows whether the cell is empty."""
