@@ -21,6 +21,7 @@ from ziggurat.dsl.loader import find
 from ziggurat.dsl.parser import grammar
 
 BASE = find("stacktics").read_text(encoding="utf-8")
+CHECKERS = find("checkers").read_text(encoding="utf-8")  # jump chains: the `repeat` construct
 NAMES = sorted(set(re.findall(r"[A-Za-z_][A-Za-z_0-9]*", BASE)))
 
 # The loaded settings profile (ci, dev, long) scales every test here.
@@ -154,9 +155,9 @@ _NUMBERS = ["0", "1", "2", "7", "26", "27", "64", "99999", "10000000000000000000
 
 
 @st.composite
-def mutated(draw):
-    """Stacktics with one to four random edits."""
-    text = BASE
+def mutated(draw, base=BASE):
+    """A real ruleset (Stacktics unless told) with one to four random edits."""
+    text = base
     for _ in range(draw(st.integers(1, 4))):
         lines = text.splitlines(keepends=True) or [""]
         kind = draw(st.sampled_from(["del_line", "dup_line", "swap_lines", "del_char", "ins_char",
@@ -202,6 +203,28 @@ class TestMutationFuzz:
         """Randomly edited Stacktics: check returns renderable diagnostics, load a Game or ZigguratError."""
         errors = assert_checks_cleanly(text)
         assert_loads_or_refuses(text, errors)
+
+    @settings(max_examples=2 * CI_EXAMPLES)
+    @given(mutated(CHECKERS), st.randoms(use_true_random=False))
+    # A chain whose jumped piece stays: a man can never bounce back (men go forward), but the
+    # ruleset must still load and play.
+    @example(CHECKERS.replace("            take(between(at, to)[1], captured[mover])\n", ""), None)
+    def test_mutated_checkers_loads_and_plays_or_refuses(self, text, rng):
+        """Randomly edited Checkers: check and load agree, and a few random plies never raise
+        anything but a ZigguratError (a rule that fails at run time names its line)."""
+        errors = assert_checks_cleanly(text)
+        assert_loads_or_refuses(text, errors)
+        if errors:
+            return
+        try:
+            state = ziggurat.load("fuzz.rules", text=text).new()
+            for _ in range(6):
+                moves = state.moves()
+                if not moves:
+                    break
+                state.push(moves[0] if rng is None else rng.choice(moves))
+        except ziggurat.ZigguratError:
+            pass
 
     @given(st.text(max_size=200))
     @example("\t\tplayers a\n")
