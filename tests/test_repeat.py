@@ -87,6 +87,21 @@ class TestPasses:
             assert state.parse_move(state.move_text(m)) == m
 
 
+class TestWithAnAfterBlock:
+    def test_the_end_of_turn_part_follows_the_chain(self, tmp_path):
+        """An after block (mark an empty cell on file a or b) follows each whole chain: 2 x 2 moves,
+        written with both parts, read back, and applied."""
+        text = HOPS.replace("end:\n", 'after "mark {spot}":\n    spot: cells where empty(spot) and spot.file < 3\n'
+                                      "    do:\n        landed += 100\nend:\n")
+        state = hops_game(tmp_path, text).new()
+        texts = sorted(state.move_text(m) for m in state.moves())
+        assert texts == ["a1>c1>e1>g1/1 mark a1", "a1>c1>e1>g1/1 mark b1",
+                         "a1>c1>e1>g1/2 mark a1", "a1>c1>e1>g1/2 mark b1"]
+        assert all(state.parse_move(t) in state.moves() for t in texts)
+        state.play("a1>c1>e1>g1/2 mark b1")
+        assert state.counters == [114]
+
+
 class TestRefusals:
     def test_a_chain_that_stops_early_is_refused(self, tmp_path):
         """a1>c1/1 stops where the chain can go on: refused, saying it must go on."""

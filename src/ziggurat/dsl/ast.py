@@ -451,7 +451,7 @@ class After:
 
     @property
     def choices(self):
-        return tuple(i for i in self.items if isinstance(i, Choice))
+        return _choices_of(self.items)
 
 
 @frozen

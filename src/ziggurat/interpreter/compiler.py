@@ -397,6 +397,7 @@ class Compiler:
                     after_names.add(c.name)
                     choices.append([c.name, None])
                 info.after = after
+                info.repeated.update(c.name for rp in after.items if isinstance(rp, ast.Repeat) for c in rp.choices)
                 info.after_fmt = (after.fmt if after.fmt is not None
                                   else " ".join("{" + c.name + "}" for c in after.choices))
                 if i == 0:

@@ -110,22 +110,24 @@ class Notation:
         if names is None:  # once per action: the choice names and a printer for each type
             names = self._names[move[0]] = [(n, self._printer(t)) for n, t in action.choices]
         if action.repeated:
-            return self._repeated_text(action, move)
-        values = {name: show(v) for (name, show), v in zip(names, move[1:]) if v is not None}
-        text = action.fmt.format(**values)
+            text = self._repeated_text(action, action.fmt, move)
+        else:
+            values = {name: show(v) for (name, show), v in zip(names, move[1:]) if v is not None}
+            text = action.fmt.format(**values)
         if action.after_fmt is not None and all(v is not None for v in move[1 + action.nbase:]):
-            after = action.after_fmt.format(**values)
+            after = (self._repeated_text(action, action.after_fmt, move) if action.repeated
+                     else action.after_fmt.format(**values))
             if after:
                 text += " " + after
         return text
 
-    def _repeated_text(self, action, move) -> str:
+    def _repeated_text(self, action, fmt, move) -> str:
         """A move with a repeated choice: the text just before that choice's field is written
         before each of its values ("{from}x{to}" gives c3xe5xg7)."""
         types = dict(action.choices)
         values = dict(zip((n for n, _ in action.choices), move[1:]))
         out = []
-        for literal, field, _, _ in string.Formatter().parse(action.fmt):
+        for literal, field, _, _ in string.Formatter().parse(fmt):
             if field is None:
                 out.append(literal)
             elif field in action.repeated:
@@ -162,7 +164,8 @@ class Notation:
 
     @staticmethod
     def _literal_before(action, name) -> str:
-        return next(lit for lit, f, _, _ in string.Formatter().parse(action.fmt) if f == name)
+        return next(lit for fmt in (action.fmt, action.after_fmt or "")
+                    for lit, f, _, _ in string.Formatter().parse(fmt) if f == name)
 
     def _regex(self, action, fmt: str) -> str:
         types = dict((n, t) for n, t in action.choices)
