@@ -87,6 +87,36 @@ class TestPasses:
             assert state.parse_move(state.move_text(m)) == m
 
 
+MAY_STOP = HOPS.replace("repeat at = from while not (stop and to == cells[5]):",
+                        "repeat at = from while not (stop and to == cells[5]), may stop:")
+
+
+class TestMayStop:
+    def test_the_move_may_end_after_any_pass(self, tmp_path):
+        """With `may stop`, the chain may end on c1, e1 or g1: three chains, two k's each."""
+        state = hops_game(tmp_path, MAY_STOP).new()
+        assert sorted(state.move_text(m) for m in state.moves()) == [
+            "a1>c1/1", "a1>c1/2", "a1>c1>e1/1", "a1>c1>e1/2", "a1>c1>e1>g1/1", "a1>c1>e1>g1/2"]
+        assert ziggurat.perft(state, 1) == 6
+
+    def test_while_still_bounds_the_chain(self, tmp_path):
+        """`while` ends the chain on e1 even when the player may stop earlier."""
+        state = hops_game(tmp_path, MAY_STOP, stop=True).new()
+        assert sorted(state.move_text(m) for m in state.moves()) == ["a1>c1/1", "a1>c1/2", "a1>c1>e1/1", "a1>c1>e1/2"]
+        with pytest.raises(ziggurat.GameError, match="goes on only while"):
+            state.play("a1>c1>e1>g1/1")
+
+    def test_a_short_chain_plays_and_undoes(self, tmp_path):
+        """a1>c1/1 takes b1 only, and undo gives the start back."""
+        game = hops_game(tmp_path, MAY_STOP)
+        state = game.new()
+        before = state.text()
+        state.play("a1>c1/1")
+        assert [game.world.cell_name(c) for c, s in enumerate(state.cells) if s] == ["c1", "d1", "f1"]
+        state.pop()
+        assert state.text() == before
+
+
 class TestWithAnAfterBlock:
     def test_the_end_of_turn_part_follows_the_chain(self, tmp_path):
         """An after block (mark an empty cell on file a or b) follows each whole chain: 2 x 2 moves,

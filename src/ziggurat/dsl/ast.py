@@ -392,14 +392,16 @@ class Priority:
 
 @frozen
 class Repeat:
-    """`repeat VAR = START [while COND]:` a part of a move made once or more, each pass from where
-    the last one ended: VAR is START at first, then the value of the block's one choice in the pass
-    before. The move goes on while COND holds after a pass and another pass is possible."""
+    """`repeat VAR = START [while COND] [, may stop]:` a part of a move made once or more, each pass
+    from where the last one ended: VAR is START at first, then the value of the block's one choice
+    in the pass before. The move goes on while COND holds after a pass and another pass is
+    possible; with `may stop`, it may also end after any pass."""
 
     var: str
     start: object
     cond: Optional[object]
     items: tuple  # When, Choice, Let, Require, Effects
+    may_stop: bool = False
     pos: Pos = NOWHERE
 
     @property

@@ -287,8 +287,11 @@ class _ToAst(Transformer):
         return ast.Effects(c[0], _pos(meta))
 
     def repeat(self, meta, c):
-        var, start, cond, *items = c
-        return ast.Repeat(str(var), start, cond, tuple(items), _pos(meta))
+        var, start, cond, may_stop, *items = c
+        return ast.Repeat(str(var), start, cond, tuple(items), may_stop is not None, _pos(meta))
+
+    def may_stop(self, meta, c):
+        return True
 
     def otherwise(self, meta, c):
         return ast.Otherwise(_pos(meta))
@@ -360,7 +363,7 @@ def _expected_text(expected) -> str:
             names.append(_TERMINAL_NAMES[t])
         elif t.isupper() and not t.startswith("_") and t.lower() in _DECLARATION_KEYWORDS + [
             "if", "else", "elif", "for", "in", "where", "let", "when", "require", "do",
-            "win", "lose", "draw", "and", "or", "not", "per", "otherwise", "priority", "hidden", "repeat", "while",
+            "win", "lose", "draw", "and", "or", "not", "per", "otherwise", "priority", "hidden", "repeat", "while", "may", "stop",
             "bool", "int", "one", "of", "as",
         ]:
             names.append(repr(t.lower()))

@@ -611,7 +611,8 @@ class Compiler:
         w.line(f"{end.path}.append({here.src})")
         before = w.fresh("k")
         total = "n" if self._counting else "len(out)"
-        w.line(f"{before} = {total}")
+        if not rp.may_stop:
+            w.line(f"{before} = {total}")
         go = tr.expect(tr.expr(rp.cond, scope), T.BOOL, rp.cond, "a repeat's 'while'") if rp.cond else const(True, T.BOOL)
         if not (go.const and not go.value):
             w.line(f"if {go.src}:" if not go.const else "if True:")
@@ -619,12 +620,15 @@ class Compiler:
                 w.line(f"if len({end.path}) >= {MAX_PASSES}:", rp.pos.line)
                 w.line(f"    raise RepeatLimit('the repeat made {MAX_PASSES} passes without coming to an end')")
                 w.line(f"{end.fn}({here.src}, {end.path})")
-        w.line(f"if {total} == {before}:")
-        with w.indent():
-            rest = _forget_cells(end.scope)
-            rest[choice.name] = Code(f"tuple({end.path})", T.list_of(here.type))
-            rest[rp.var] = Code(here.src, here.type)  # where the last pass ended
-            self._guarded(w, lambda: self._choices(tr, a, end.items, end.index + 1, rest, w))
+        rest = _forget_cells(end.scope)
+        rest[choice.name] = Code(f"tuple({end.path})", T.list_of(here.type))
+        rest[rp.var] = Code(here.src, here.type)  # where the last pass ended
+        if rp.may_stop:  # the move may end after any pass
+            self._choices(tr, a, end.items, end.index + 1, rest, w)
+        else:  # only where no further pass is possible
+            w.line(f"if {total} == {before}:")
+            with w.indent():
+                self._guarded(w, lambda: self._choices(tr, a, end.items, end.index + 1, rest, w))
         w.line(f"{end.path}.pop()")
 
     def _local(self, var: str, typ: T.Type, name: str, rest, w: Writer) -> Code:
