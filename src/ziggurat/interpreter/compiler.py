@@ -609,21 +609,24 @@ class Compiler:
                     f"{T.a(here.type)}: each pass starts where the last one ended",
                     hint=f"start it from {T.a(here.type)}")
         w.line(f"{end.path}.append({here.src})")
-        before = w.fresh("k")
         total = "n" if self._counting else "len(out)"
-        if not rp.may_stop:
+        before = None if rp.may_stop else w.fresh("k")
+        if before:
             w.line(f"{before} = {total}")
         go = tr.expect(tr.expr(rp.cond, scope), T.BOOL, rp.cond, "a repeat's 'while'") if rp.cond else const(True, T.BOOL)
-        if not (go.const and not go.value):
-            w.line(f"if {go.src}:" if not go.const else "if True:")
-            with w.indent():
-                w.line(f"if len({end.path}) >= {MAX_PASSES}:", rp.pos.line)
-                w.line(f"    raise RepeatLimit('the repeat made {MAX_PASSES} passes without coming to an end')")
-                w.line(f"{end.fn}({here.src}, {end.path})")
+        if not go.const:
+            w.line(f"if {go.src}:")
+            w.depth += 1
+        if not go.const or go.value:  # another pass
+            w.line(f"if len({end.path}) >= {MAX_PASSES}:", rp.pos.line)
+            w.line(f"    raise RepeatLimit('the repeat made {MAX_PASSES} passes without coming to an end')")
+            w.line(f"{end.fn}({here.src}, {end.path})")
+        if not go.const:
+            w.depth -= 1
         rest = _forget_cells(end.scope)
         rest[choice.name] = Code(f"tuple({end.path})", T.list_of(here.type))
         rest[rp.var] = Code(here.src, here.type)  # where the last pass ended
-        if rp.may_stop:  # the move may end after any pass
+        if before is None:  # `may stop`: the move may end after any pass
             self._choices(tr, a, end.items, end.index + 1, rest, w)
         else:  # only where no further pass is possible
             w.line(f"if {total} == {before}:")
@@ -1097,11 +1100,9 @@ def _drop_markers(lines: list) -> list:
         if m:
             pad = m.group(1)
             nxt = lines[i + 1] if i + 1 < len(lines) else ""
-            prev = out[-1] if out else ""
-            alone = not nxt.startswith(pad) or nxt[len(pad):len(pad) + 1].isspace()
-            alone = alone and (not prev.startswith(pad) or prev.rstrip().endswith(":") and
-                               len(prev) - len(prev.lstrip()) < len(pad))
-            if not alone:
+            opens_block = bool(out) and out[-1].rstrip().endswith(":")  # the marker comes first in it
+            sibling_follows = nxt.startswith(pad) and not nxt[len(pad):len(pad) + 1].isspace()
+            if not opens_block or sibling_follows:
                 continue
         out.append(line)
     return out

@@ -678,11 +678,11 @@ class Translator:
         (just before its marker line) rather than in every loop below it; the local's name."""
         if cell.attrs is None:
             cell.attrs = {}
-        if alias not in cell.attrs.values():
+        if alias not in cell.attrs:
             w, marker = cell.hoist
             at = w.lines.index(marker)
             w.lines.insert(at, marker[:len(marker) - len(marker.lstrip())] + f"{alias} = {src}")
-            cell.attrs["@" + alias] = alias
+            cell.attrs[alias] = alias
         return alias
 
     def known_occupancy(self, fn: str, cell: Code) -> Optional[Code]:
