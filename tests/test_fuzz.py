@@ -209,6 +209,8 @@ class TestMutationFuzz:
     # A chain whose jumped piece stays: a man can never bounce back (men go forward), but the
     # ruleset must still load and play.
     @example(CHECKERS.replace("            take(between(at, to)[1], captured[mover])\n", ""), None)
+    # Once crashed: a repeat left with no choice (the error was reported, then compiling went on).
+    @example(CHECKERS.replace("        to: jumps(at)\n", ""), None)
     def test_mutated_checkers_loads_and_plays_or_refuses(self, text, rng):
         """Randomly edited Checkers: check and load agree, and a few random plies never raise
         anything but a ZigguratError (a rule that fails at run time names its line)."""

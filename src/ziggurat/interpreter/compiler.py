@@ -577,6 +577,8 @@ class Compiler:
         """A repeat becomes a nested function that makes one pass and calls itself for the next:
         a pass that leads to no complete move ends the move there (the move goes on while it can)."""
         rp: ast.Repeat = items[i]
+        if not rp.choices:
+            return  # reported with the action (action_infos)
         start = tr.expr(rp.start, scope)
         fn, path = w.fresh("rep"), w.fresh("path")
         var = "v_" + rp.var
@@ -834,6 +836,8 @@ class Compiler:
 
     def _apply_repeat(self, tr, a, rp: ast.Repeat, scope, needed, w: Writer) -> dict:
         """The passes of a repeat, one loop turn each, over the values the move holds."""
+        if not rp.choices:
+            return scope  # reported with the action (action_infos)
         start = tr.expr(rp.start, scope)
         var, name = "v_" + rp.var, rp.choices[0].name
         elem = next(t for n, t in a.choices if n == name)
@@ -897,6 +901,8 @@ class Compiler:
     def _explain_repeat(self, tr, a, rp: ast.Repeat, scope, w, rep) -> dict:
         """Each pass checked in turn, with its effects applied for the next; a pass after one whose
         `while` failed is refused."""
+        if not rp.choices:
+            return scope  # reported with the action (action_infos)
         start = tr.expr(rp.start, scope)
         var, name = "v_" + rp.var, rp.choices[0].name
         k = [n for n, _ in a.choices].index(name)
