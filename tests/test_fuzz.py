@@ -16,7 +16,7 @@ from lark.lexer import PatternStr
 
 import ziggurat
 from ziggurat.dsl.checks import check
-from ziggurat.dsl.errors import Diagnostic
+from ziggurat.errors import Diagnostic
 from ziggurat.dsl.loader import find
 from ziggurat.dsl.parser import grammar
 

@@ -2,7 +2,7 @@
 
 __version__ = "0.1.0"
 
-from .dsl.errors import GameError, RulesetError, ZigguratError
+from .errors import GameError, RulesetError, ZigguratError
 from .interpreter.games import load
 from .interpreter.runtime import Game, LegalMoves, Outcome, State, divide, perft, random_playout
 

@@ -33,7 +33,7 @@ from attrs import frozen
 
 import ziggurat
 
-from .dsl.errors import GameError
+from .errors import GameError
 from .runner import run_batches
 from .solve import solve_puzzle
 

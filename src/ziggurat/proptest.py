@@ -39,7 +39,7 @@ from hypothesis import strategies as st
 from hypothesis.database import ExampleDatabase
 
 from .dsl import ast
-from .dsl.errors import GameError, RulesetError
+from .errors import GameError, RulesetError
 from .interpreter.games import load
 from .interpreter.runtime import SEED_OPTION, Game, State, perft
 

@@ -42,7 +42,7 @@ from typing import Iterator, Optional
 
 from attrs import define, field
 
-from .dsl.errors import GameError
+from .errors import GameError
 
 HEADER_ORDER = ("ruleset", "options", "seed", "start", "result", "reason", "scores", "plies", "final",
                 "date")
@@ -233,7 +233,7 @@ def loads(text: str, source: str = "<record>") -> Record:
             agents[key.split(".", 1)[1]] = value
             continue
         if key not in HEADER_ORDER:
-            from .dsl.errors import did_you_mean
+            from .errors import did_you_mean
 
             hint = did_you_mean(key, HEADER_ORDER)
             raise RecordError(f"{where}: unknown header {key!r}" + (f"; {hint}" if hint else ""))

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from attrs import frozen
 
-from .dsl.errors import GameError
+from .errors import GameError
 from .interpreter.world import file_letters
 
 STYLES = ("pyramids", "layers")

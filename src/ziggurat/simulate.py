@@ -25,7 +25,7 @@ import ziggurat
 
 from .agents import make_agent, parse_spec
 from .agents.base import by_seat, results_by_side
-from .dsl.errors import GameError
+from .errors import GameError
 from .runner import dask_threads, run_batches
 
 SIM_CAP_REASON = "max plies (simulator)"  # the reason of a game cut short by the study's --max-plies

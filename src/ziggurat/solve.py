@@ -27,7 +27,7 @@ from typing import Callable, Optional
 
 from attrs import frozen
 
-from .dsl.errors import GameError, ZigguratError
+from .errors import GameError, ZigguratError
 
 #: How often (in positions) the progress callback is called.
 PROGRESS_EVERY = 2048

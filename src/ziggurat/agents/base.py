@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from typing import Optional
 
-from ..dsl.errors import ZigguratError
+from ..errors import ZigguratError
 
 WIN = 1_000_000  # the value of a won position, far above any heuristic
 

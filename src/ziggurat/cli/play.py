@@ -18,7 +18,7 @@ from rich.console import Console
 import ziggurat
 
 from ..agents import make_agent, parse_spec
-from ..dsl.errors import did_you_mean
+from ..errors import did_you_mean
 from ..records import record_of, save_record
 from .board import draw
 from .options import load_state, position_option, ruleset_argument, set_option

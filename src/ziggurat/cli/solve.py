@@ -9,7 +9,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from ..dsl.errors import GameError
+from ..errors import GameError
 from .options import echo_json, json_option, load_game, load_state, position_option, ruleset_argument, set_option
 
 

@@ -8,7 +8,7 @@ what is declared and never used.
 
 from __future__ import annotations
 
-from .errors import Diagnostic, GameError, Reporter, RulesetError
+from ..errors import Diagnostic, GameError, Reporter, RulesetError
 
 
 def check(name_or_path: str, text: str | None = None, options: dict | None = None) -> list:

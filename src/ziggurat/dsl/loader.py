@@ -6,7 +6,7 @@ from importlib import resources
 from pathlib import Path
 
 from . import ast
-from .errors import Diagnostic, GameError, Reporter, RulesetError, did_you_mean
+from ..errors import Diagnostic, GameError, Reporter, RulesetError, did_you_mean
 from .model import Model, build_model
 from .parser import parse
 

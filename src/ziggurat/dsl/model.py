@@ -11,7 +11,7 @@ from typing import Optional
 from attrs import define, field
 
 from . import ast
-from .errors import Reporter, did_you_mean
+from ..errors import Reporter, did_you_mean
 
 PLAYER_VALUES = "players"  # `owner: players` makes an attribute whose values are the players
 # `colour: players, green` adds neutral values after the players: their numbers come after the

@@ -10,7 +10,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from lark.indenter import DedentError, Indenter
 
 from . import ast
-from .errors import Diagnostic, Reporter, RulesetError
+from ..errors import Diagnostic, Reporter, RulesetError
 
 
 class _RulesIndenter(Indenter):
@@ -454,7 +454,7 @@ def _syntax_diagnostic(err: UnexpectedInput, text: str, path: str) -> Diagnostic
     elif tok.type == "EQUAL" and "COMP_OP" in err.expected:
         hint = "'=' compares nothing: write '==' to compare"
     elif tok.type == "NAME" and "NAME" not in err.expected:
-        from .errors import did_you_mean
+        from ..errors import did_you_mean
 
         hint = did_you_mean(str(tok), _DECLARATION_KEYWORDS)
     return rep.make(

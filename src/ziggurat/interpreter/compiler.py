@@ -18,7 +18,7 @@ from attrs import define, field
 
 from ..dsl import ast
 from ..dsl import types as T
-from ..dsl.errors import Diagnostic, GameError, Reporter, RulesetError
+from ..errors import Diagnostic, GameError, Reporter, RulesetError
 from ..dsl.model import Model
 from .translate import UNLIMITED, CheckFailed, Code, Translator, Writer, collection, const
 from . import linemap
@@ -151,7 +151,7 @@ def resolve_options(model: Model, overrides: dict, diagnostics: Optional[list] =
     """
     unknown = [k for k in overrides if k not in model.options]
     if unknown:
-        from ..dsl.errors import did_you_mean
+        from ..errors import did_you_mean
 
         name = unknown[0]
         hint = did_you_mean(name, model.options)

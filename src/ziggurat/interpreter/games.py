@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from ..dsl.errors import GameError, RulesetError
+from ..errors import GameError, RulesetError
 from ..dsl.loader import load_files, load_model
 from .compiler import Compiler, resolve_options
 from .runtime import Game

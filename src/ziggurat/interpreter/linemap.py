@@ -14,7 +14,7 @@ from typing import Optional
 
 from contextlib import contextmanager
 
-from ..dsl.errors import Diagnostic, RulesetError, ZigguratError
+from ..errors import Diagnostic, RulesetError, ZigguratError
 
 _MARKER = re.compile(r"# rules:(\d+)\s*$")
 GENERATED: dict = {}  # generated filename -> Compiled

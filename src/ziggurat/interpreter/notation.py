@@ -15,7 +15,7 @@ import re
 import string
 
 from ..dsl import types as T
-from ..dsl.errors import GameError, did_you_mean
+from ..errors import GameError, did_you_mean
 from .world import DIRECTION_NAMES
 
 

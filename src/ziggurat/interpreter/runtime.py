@@ -12,7 +12,7 @@ from typing import Iterator, Optional
 
 from attrs import frozen
 
-from ..dsl.errors import GameError
+from ..errors import GameError
 from .compiler import Compiled
 from . import notation
 from .linemap import rules_failures

@@ -17,7 +17,7 @@ from attrs import define, field
 
 from ..dsl import ast
 from ..dsl import types as T
-from ..dsl.errors import Reporter, did_you_mean
+from ..errors import Reporter, did_you_mean
 from ..dsl.model import BUILTIN_DIRSETS, BUILTIN_DIRECTIONS, Model
 
 UNLIMITED = 1 << 30
