@@ -119,14 +119,14 @@ class TestBrokenEngine:
         options = {"size": 3, "narrow": False, "loaded": 2, "pie": False, "repetition": True,
                    "ply_cap": 300}
         game = ziggurat.load("stacktics", options)
-        undo = game._undo
+        undo = game.undo
 
         def broken_undo(state):
             undo(state)
             if state.ply >= 2:
                 state.side = 1 - state.side
 
-        monkeypatch.setattr(game, "_undo", broken_undo)
+        monkeypatch.setattr(game, "undo", broken_undo)
         report = run_properties("stacktics", options=options, examples=10, max_plies=10, seed=0)
         assert [f.property for f in report.failures][:1] == ["undo"]
         assert len(report.failures[0].moves) == 2

@@ -88,7 +88,7 @@ class TestStages:
         """perft(1) equals the hand count, and the counting twin of legal() agrees with it."""
         st = with_quivers(arrows)
         assert ziggurat.perft(st, 1) == 4
-        assert arrows._count(st) == len(arrows._legal(st)) == 4
+        assert arrows.count(st) == len(arrows.legal(st)) == 4
 
     def test_both_stages_apply_and_undo(self, arrows):
         """Playing a1-c1/a1 moves the queen and places an arrow from the quiver; pop restores."""

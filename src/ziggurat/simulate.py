@@ -97,7 +97,7 @@ def play_game(game, agents: tuple, index: int, study_seed: int, max_plies: int) 
             for s in range(players)]
     state = game.new(seed)
     first_seat = state.seats[state.side]
-    legal, outcome = game._legal, game._outcome
+    legal, outcome = game.legal, game.outcome
     pass_actions = {k for k, a in enumerate(game.actions) if a.name == "pass"}
     branching = positions = passes = 0
     raw = None

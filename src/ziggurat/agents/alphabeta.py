@@ -45,7 +45,7 @@ class AlphaBetaAgent(Agent):
         if ev is None:
             ev = self._evaluators[id(game)] = Evaluator(game)
         st = state.copy()
-        moves = list(game._legal(st))
+        moves = list(game.legal(st))
         if len(moves) == 1:
             return moves[0]
         self.rng.shuffle(moves)
@@ -66,7 +66,7 @@ class AlphaBetaAgent(Agent):
 
     def _root(self, st, ev, moves, depth, deadline):
         game = st.game
-        apply, undo = game._apply, game._undo
+        apply, undo = game.apply, game.undo
         me = mover_seat(st)
         alpha, best_value, best = -2 * WIN, -2 * WIN, []
         for m in moves:
@@ -91,14 +91,14 @@ class AlphaBetaAgent(Agent):
         if deadline is not None and (self.nodes & 255) == 0 and _time.perf_counter() >= deadline:
             raise _OutOfTime
         game = st.game
-        moves = game._legal(st)
+        moves = game.legal(st)
         me = mover_seat(st)
-        raw = game._outcome(st, moves)
+        raw = game.outcome(st, moves)
         if raw is not None:
             return ev.terminal(st, raw, me, ply)
         if depth <= 0:
             return ev.value(st, me)
-        apply, undo = game._apply, game._undo
+        apply, undo = game.apply, game.undo
         best = -2 * WIN
         for m in moves:
             apply(st, m)

@@ -101,14 +101,14 @@ class Evaluator:
         return values
 
     def heuristic_by_side(self, st) -> tuple:
-        h = self.game._heuristic
+        h = self.game.heuristic
         if self.per_mover:
             return tuple(self.for_each_side(st, h))
         v = h(st)
         return (v,) + (-v,) * (self.nsides - 1)
 
     def mobility_by_side(self, st) -> tuple:
-        values = self.for_each_side(st, self.game._count)
+        values = self.for_each_side(st, self.game.count)
         return tuple(v - max(values[:i] + values[i + 1:], default=0) for i, v in enumerate(values))
 
     def value(self, st, seat: int) -> float:

@@ -19,7 +19,7 @@ class GreedyAgent(Agent):
         ev = self._evaluators.get(id(game))
         if ev is None:
             ev = self._evaluators[id(game)] = Evaluator(game)
-        legal, apply, undo, outcome = game._legal, game._apply, game._undo, game._outcome
+        legal, apply, undo, outcome = game.legal, game.apply, game.undo, game.outcome
         me = mover_seat(state)
         best, best_value = [], None
         for m in legal(state):

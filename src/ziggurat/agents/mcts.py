@@ -68,8 +68,8 @@ class MCTSAgent(Agent):
         return f"mcts:{budget}"
 
     def _new_node(self, st, move, parent, nseats):
-        moves = list(st.game._legal(st))
-        if st.game._outcome(st, moves) is not None:
+        moves = list(st.game.legal(st))
+        if st.game.outcome(st, moves) is not None:
             moves = []
         chance = _chance_outcomes(st)
         if chance is not None:  # never yet: see the module docstring
@@ -80,7 +80,7 @@ class MCTSAgent(Agent):
 
     def choose(self, state) -> tuple:
         game = state.game
-        legal, apply, undo, outcome = game._legal, game._apply, game._undo, game._outcome
+        legal, apply, undo, outcome = game.legal, game.apply, game.undo, game.outcome
         root_moves = legal(state)
         if len(root_moves) == 1:
             return root_moves[0]
@@ -167,7 +167,7 @@ class MCTSAgent(Agent):
                     # A lead when the playout is cut short is worth less than a game really won,
                     # so that a real win (in one, say) still stands out.
                     result = by_seat(st, [0.75 if i in leaders else 0.25 for i in range(nseats)])
-        undo = st.game._undo
+        undo = st.game.undo
         for _ in range(plies):
             undo(st)
         return result

@@ -11,4 +11,4 @@ class RandomAgent(Agent):
     name = "random"
 
     def choose(self, state) -> tuple:
-        return self.rng.choice(state.game._legal(state))
+        return self.rng.choice(state.game.legal(state))

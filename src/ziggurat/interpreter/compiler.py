@@ -101,6 +101,7 @@ class Compiled:
     filename: str
     changes_pieces: bool = False  # the ruleset uses change(): pieces keep their number, not their kinds
     creates_pieces: bool = False  # the ruleset uses place() in moves: pieces come into play
+    option_bounds: dict = field(factory=dict)  # option -> (low, high) of a range, else None
 
     def __getattr__(self, name):
         try:
@@ -143,7 +144,8 @@ def parse_option_value(opt: ast.Option, text, bounds) -> object:
     return value
 
 
-def resolve_options(model: Model, overrides: dict, diagnostics: Optional[list] = None) -> dict:
+def resolve_options(model: Model, overrides: dict, diagnostics: Optional[list] = None,
+                    bounds_out: Optional[dict] = None) -> dict:
     """Option values in declaration order: defaults, then overrides, each checked against its type.
 
     With `diagnostics` a list, problems in the ruleset's own defaults are appended to it (as the
@@ -188,6 +190,8 @@ def resolve_options(model: Model, overrides: dict, diagnostics: Optional[list] =
         if opt.name in overrides:
             value = parse_option_value(opt, overrides[opt.name], bounds)
         values[opt.name] = value
+        if bounds_out is not None:
+            bounds_out[opt.name] = bounds
     # Checks: contradictions between options.
     for chk in model.checks:
         rep = model.reporter_for(chk)

@@ -30,12 +30,14 @@ def load(name_or_path: str, options: dict | None = None, *, text: str | None = N
     if key in _CACHE:
         return _CACHE[key]
     model = load_model(name_or_path, text)
-    values = resolve_options(model, options)
+    bounds: dict = {}
+    values = resolve_options(model, options, bounds_out=bounds)
     compiler = Compiler(model, values)
     stem = Path(model.files[-1]).stem
     compiled = compiler.compile(f"<ziggurat {stem} {key[0][:12]}>")
     if compiled is None:
         raise RulesetError(compiler.diagnostics)
+    compiled.option_bounds = bounds
     game = Game(compiled, stem)
     _CACHE[key] = game
     return game
@@ -50,11 +52,9 @@ def small_options(name_or_path: str) -> dict:
     their low end if larger; values that do not go together are dropped one by one."""
     game = load(name_or_path)
     options = {}
-    for name, decl in game.compiled.model.options.items():
-        if name in SIZE_OPTIONS and decl.type is not None and decl.type.kind == "range":
-            lo = getattr(decl.type.lo, "value", None)
-            if isinstance(lo, int):
-                options[name] = max(lo, 4) if name in ("width", "height") else lo
+    for name, spec in game.option_specs.items():
+        if name in SIZE_OPTIONS and spec.kind == "range":
+            options[name] = max(spec.low, 4) if name in ("width", "height") else spec.low
     while options:
         try:
             load(name_or_path, options)

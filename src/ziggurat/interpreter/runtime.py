@@ -12,10 +12,12 @@ from typing import Iterator, Optional
 
 from attrs import frozen
 
+from ..dsl import ast
 from ..errors import GameError
 from .compiler import Compiled
 from . import notation
 from .linemap import rules_failures
+from .spec import AttributeSpec, OptionSpec
 
 SEED_OPTION = "seed"  # an option of this name seeds the setup when new() is given no seed
 
@@ -48,13 +50,29 @@ class Game:
         self.actions = compiled.actions
         self.source = compiled.source
         ns = compiled.namespace
-        self._legal, self._apply, self._undo = ns["legal"], ns["apply"], ns["undo"]
-        self._count = ns["count"]
-        self._outcome, self._explain = ns["outcome"], ns["EXPLAIN"]
-        self._invariants, self._setup = ns["invariants"], ns["setup"]
-        self._heuristic = ns["heuristic"]
+        # The kernel: the generated functions, public and fast (no checks, no conversions).
+        self.legal = ns["legal"]
+        self.count = ns["count"]
+        self.apply = ns["apply"]
+        self.undo = ns["undo"]
+        self.outcome = ns["outcome"]
+        self.heuristic = ns["heuristic"]
+        self.invariants = ns["invariants"]
+        self._explain = ns["EXPLAIN"]
+        self._setup = ns["setup"]
         self._counter_inits = ns["counter_inits"]
         self.invariant_texts = compiled.invariant_texts
+        model = compiled.model
+        self.description = model.description
+        self.option_specs = _option_specs(model, compiled.option_bounds)
+        self.attributes = tuple(AttributeSpec(a.name, tuple(a.values), tuple(a.numbers), tuple(a.codes),
+                                              a.players, a.numeric) for a in model.attributes.values())
+        self.owner_attribute = next((a for a in self.attributes if a.players), None)
+        self.has_heuristic = model.heuristic is not None
+        self.heuristic_per_mover = self.has_heuristic and any(
+            isinstance(x, ast.Name) and x.id == "mover" for x in ast.walk(model.heuristic.expr))
+        self.changes_pieces = compiled.changes_pieces
+        self.creates_pieces = compiled.creates_pieces
         self._notation = notation.Notation(self)
 
     def __repr__(self) -> str:
@@ -167,22 +185,22 @@ class State:
     def moves(self) -> list:
         """Every legal move, as a list (empty when the game is over)."""
         with rules_failures():
-            moves = self.game._legal(self)
-            if self.game._outcome(self, moves) is not None:
+            moves = self.game.legal(self)
+            if self.game.outcome(self, moves) is not None:
                 return []
         return moves
 
     def push(self, move) -> None:
         """Play a move (assumed legal: check with `move in state.legal_moves`, or use `play`)."""
         with rules_failures():
-            self.game._apply(self, tuple(move))
+            self.game.apply(self, tuple(move))
         self.stack.append(tuple(move))
 
     def pop(self) -> tuple:
         """Take back the last move and return it."""
         if not self.stack:
             raise GameError("no move to take back")
-        self.game._undo(self)
+        self.game.undo(self)
         return self.stack.pop()
 
     def play(self, move_or_text) -> tuple:
@@ -208,8 +226,8 @@ class State:
     def outcome(self) -> Optional[Outcome]:
         """How the game ended, or None while it goes on."""
         with rules_failures():
-            moves = self.game._legal(self)
-            raw = self.game._outcome(self, moves)
+            moves = self.game.legal(self)
+            raw = self.game.outcome(self, moves)
         if raw is None:
             return None
         kind, who, reason = raw
@@ -240,10 +258,10 @@ class State:
 
     def invariant_failures(self) -> list:
         """The texts of the ruleset's declared invariants that do not hold here."""
-        return [self.game.invariant_texts[i] for i in self.game._invariants(self)]
+        return [self.game.invariant_texts[i] for i in self.game.invariants(self)]
 
     def heuristic(self) -> Optional[int]:
-        return self.game._heuristic(self)
+        return self.game.heuristic(self)
 
     # ---- notation ---------------------------------------------------------------------------
 
@@ -297,6 +315,19 @@ class State:
         return png(self)
 
 
+def _option_specs(model, bounds: dict) -> dict:
+    out = {}
+    for name, opt in model.options.items():
+        rep = model.reporter_for(opt)
+        kind = opt.type.kind if opt.type is not None else "int"
+        type_text = rep.snippet(opt.type.pos) if opt.type is not None and kind in ("range", "enum") else kind
+        default_text = rep.snippet(opt.default.pos) if getattr(opt.default, "pos", None) is not None else ""
+        low, high = bounds.get(name) or (None, None)
+        values = tuple(opt.type.values) if kind == "enum" else ()
+        out[name] = OptionSpec(name, kind, opt.doc, low, high, values, type_text or kind, default_text)
+    return out
+
+
 def ranked(keys: tuple, reason: Optional[str]) -> Outcome:
     """The outcome of `rank by`: keys[p] is player p's tuple (score, tie-breaks...). The players
     with the greatest tuple win: one alone wins, k together share a draw (1/k each)."""
@@ -314,7 +345,7 @@ def perft(state: State, depth: int) -> int:
     if depth <= 0:
         return 1
     game = state.game
-    legal, count, apply, undo, outcome = game._legal, game._count, game._apply, game._undo, game._outcome
+    legal, count, apply, undo, outcome = game.legal, game.count, game.apply, game.undo, game.outcome
 
     def rec(d: int) -> int:
         if d == 1:  # the last ply: count the moves without making them
@@ -338,7 +369,7 @@ def random_playout(state: State, rng: random.Random, max_plies: Optional[int] = 
     """Play uniformly random moves from `state` until the game ends (or max_plies); return the
     number of plies played. The state is left at the end; the moves stay on `state.stack`."""
     game = state.game
-    legal, apply, outcome = game._legal, game._apply, game._outcome
+    legal, apply, outcome = game.legal, game.apply, game.outcome
     choice = rng.choice
     plies = 0
     with rules_failures():
