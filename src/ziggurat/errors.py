@@ -73,19 +73,20 @@ def did_you_mean(word: str, candidates: Iterable[str]) -> Optional[str]:
     return "did you mean " + " or ".join(repr(c) for c in close) + "?"
 
 
-@define
-class Reporter:
-    """Collects diagnostics for one file; ``error`` builds them with the source line filled in."""
+@define(eq=False)
+class SourceFile:
+    """One rules file's text: every position in the AST points at the file it came from, so a
+    message can show the right line of the right file (a base ruleset's line, read through a
+    variant, is shown from the base)."""
 
     path: str
-    source: str
-    diagnostics: list = field(factory=list)
+    source: str = field(repr=False)
 
     def line_text(self, line: int) -> str:
         lines = self.source.splitlines()
         return lines[line - 1] if 0 < line <= len(lines) else ""
 
-    def make(self, pos, message, *, expected=None, hint=None, width=None, severity="error"):
+    def make(self, pos, message, *, expected=None, hint=None, width=None, severity="error") -> Diagnostic:
         line = getattr(pos, "line", 0) or 0
         col = getattr(pos, "col", 0) or 0
         end = getattr(pos, "end_col", 0) or 0
@@ -107,6 +108,13 @@ class Reporter:
         piece = text[start:end] if end > start else text[start:]
         return " ".join(piece.split()) + ("" if same else " ...")
 
+
+@define(eq=False)
+class Reporter(SourceFile):
+    """A source file that also collects diagnostics; ``error`` builds them with the line filled in."""
+
+    diagnostics: list = field(factory=list)
+
     def error(self, pos, message, **kw):
         self.diagnostics.append(self.make(pos, message, **kw))
 
@@ -116,3 +124,13 @@ class Reporter:
     @property
     def errors(self):
         return [d for d in self.diagnostics if d.severity == "error"]
+
+
+def diagnostic_at(pos, message, *, fallback: Optional[SourceFile] = None, **kw) -> Diagnostic:
+    """A Diagnostic at a position, shown from the file the position belongs to."""
+    file = getattr(pos, "file", None) or fallback
+    if file is None:
+        return Diagnostic("<rules>", getattr(pos, "line", 0) or 0, getattr(pos, "col", 0) or 0, message,
+                          expected=kw.get("expected"), hint=kw.get("hint"),
+                          severity=kw.get("severity", "error"))
+    return file.make(pos, message, **kw)

@@ -14,12 +14,18 @@ from attrs import frozen
 
 @frozen
 class Pos:
-    """Where a node starts (and, when known, ends) in its file."""
+    """Where a node starts (and, when known, ends), and the file it is in (an
+    errors.SourceFile, left out of comparisons)."""
 
     line: int = 0
     col: int = 0
     end_col: int = 0
     end_line: int = 0
+    file: Optional[object] = attrs.field(default=None, eq=False, repr=False)
+
+    def snippet(self) -> str:
+        """The source text at this position (its first line), or '' when the file is unknown."""
+        return self.file.snippet(self) if self.file is not None else ""
 
 
 NOWHERE = Pos()
@@ -482,3 +488,4 @@ class Ruleset:
     decls: tuple
     path: str = "<rules>"
     source: str = attrs.field(default="", repr=False)
+    file: Optional[object] = attrs.field(default=None, eq=False, repr=False)  # errors.SourceFile

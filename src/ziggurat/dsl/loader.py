@@ -58,7 +58,8 @@ def load_files(name_or_path: str, text: str | None = None) -> list:
         source = read_text(path)
     while True:
         rules = parse(source, str(path))
-        rep = Reporter(str(path), rules.source)
+        rep = rules.file  # the parsed file (cached): start its diagnostics afresh for this load
+        rep.diagnostics.clear()
         chain.append((rules, rep))
         seen.append(path.resolve() if path.exists() else path)
         ext = [d for d in rules.decls if isinstance(d, ast.Extends)]

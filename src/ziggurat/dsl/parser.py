@@ -52,12 +52,12 @@ def grammar() -> Lark:
     )
 
 
-def _pos(meta_or_token) -> ast.Pos:
+def _pos(meta_or_token, file=None) -> ast.Pos:
     line = getattr(meta_or_token, "line", 0) or 0
     col = getattr(meta_or_token, "column", 0) or 0
     end_line = getattr(meta_or_token, "end_line", line) or line
     end_col = getattr(meta_or_token, "end_column", col) or col + 1
-    return ast.Pos(line, col, end_col, end_line)
+    return ast.Pos(line, col, end_col, end_line, file)
 
 
 _ESCAPES = {"n": "\n", "t": "\t", "\\": "\\", '"': '"'}
@@ -77,246 +77,254 @@ def _flat(kind, items):
 
 @v_args(meta=True)
 class _ToAst(Transformer):
-    """Lark tree -> ast nodes. Single-child operator nodes collapse into their child."""
+    """Lark tree -> ast nodes. Single-child operator nodes collapse into their child; every
+    position points at the file being parsed."""
+
+    def __init__(self, file):
+        super().__init__()
+        self.file = file
+
+    def _pos(self, meta):
+        return _pos(meta, self.file)
 
     # ---- expressions
     def int_lit(self, meta, c):
-        return ast.Num(int(c[0]), _pos(meta))
+        return ast.Num(int(c[0]), self._pos(meta))
 
     def str_lit(self, meta, c):
-        return ast.Str(_unquote(c[0]), _pos(meta))
+        return ast.Str(_unquote(c[0]), self._pos(meta))
 
     def name(self, meta, c):
-        return ast.Name(str(c[0]), _pos(meta))
+        return ast.Name(str(c[0]), self._pos(meta))
 
     def attr(self, meta, c):
-        return ast.Attr(c[0], str(c[1]), _pos(meta))
+        return ast.Attr(c[0], str(c[1]), self._pos(meta))
 
     def index(self, meta, c):
-        return ast.Index(c[0], c[1], _pos(meta))
+        return ast.Index(c[0], c[1], self._pos(meta))
 
     def call(self, meta, c):
         args = c[1] if c[1] is not None else ()
-        return ast.Call(str(c[0]), tuple(args), _pos(meta))
+        return ast.Call(str(c[0]), tuple(args), self._pos(meta))
 
     def args(self, meta, c):
         return tuple(c)
 
     def comp_for(self, meta, c):
-        return ast.CompFor(str(c[0]), c[1], c[2], _pos(meta))
+        return ast.CompFor(str(c[0]), c[1], c[2], self._pos(meta))
 
     def comprehension(self, meta, c):
-        return ast.Comprehension(str(c[0]), c[1], tuple(c[2:]), _pos(meta))
+        return ast.Comprehension(str(c[0]), c[1], tuple(c[2:]), self._pos(meta))
 
     def list_lit(self, meta, c):
-        return ast.ListLit(tuple(x for x in c if x is not None), _pos(meta))
+        return ast.ListLit(tuple(x for x in c if x is not None), self._pos(meta))
 
     def arith(self, meta, c):
         node = c[0]
         for op, right in zip(c[1::2], c[2::2]):
-            node = ast.BinOp(str(op), node, right, _pos(meta))
+            node = ast.BinOp(str(op), node, right, self._pos(meta))
         return node
 
     def range_(self, meta, c):
         if len(c) == 1 or c[1] is None:
             return c[0]
-        return ast.Range(c[0], c[1], _pos(meta))
+        return ast.Range(c[0], c[1], self._pos(meta))
 
     def compare(self, meta, c):
         if len(c) == 1:
             return c[0]
-        return ast.Compare(str(c[1]), c[0], c[2], _pos(meta))
+        return ast.Compare(str(c[1]), c[0], c[2], self._pos(meta))
 
     def not_in(self, meta, c):
-        return ast.Compare("not in", c[0], c[1], _pos(meta))
+        return ast.Compare("not in", c[0], c[1], self._pos(meta))
 
     def and_(self, meta, c):
-        return c[0] if len(c) == 1 else ast.BoolOp("and", tuple(c), _pos(meta))
+        return c[0] if len(c) == 1 else ast.BoolOp("and", tuple(c), self._pos(meta))
 
     def or_(self, meta, c):
-        return c[0] if len(c) == 1 else ast.BoolOp("or", tuple(c), _pos(meta))
+        return c[0] if len(c) == 1 else ast.BoolOp("or", tuple(c), self._pos(meta))
 
     def not_(self, meta, c):
-        return ast.Not(c[0], _pos(meta))
+        return ast.Not(c[0], self._pos(meta))
 
     def neg(self, meta, c):
-        return ast.Neg(c[0], _pos(meta))
+        return ast.Neg(c[0], self._pos(meta))
 
     def ternary(self, meta, c):
-        return ast.Ternary(c[1], c[0], c[2], _pos(meta))
+        return ast.Ternary(c[1], c[0], c[2], self._pos(meta))
 
     # ---- statements
     def block(self, meta, c):
         return tuple(c)
 
     def let(self, meta, c):
-        return ast.Let(str(c[0]), c[1], _pos(meta))
+        return ast.Let(str(c[0]), c[1], self._pos(meta))
 
     def if_stmt(self, meta, c):
         cond, body, *rest = c
         orelse = rest[-1] if rest and rest[-1] is not None else ()
         for elif_cond, elif_body, elif_pos in reversed([e for e in rest[:-1]]):
             orelse = (ast.If(elif_cond, elif_body, orelse, elif_pos),)
-        return ast.If(cond, body, orelse, _pos(meta))
+        return ast.If(cond, body, orelse, self._pos(meta))
 
     def elif_part(self, meta, c):
-        return (c[0], c[1], _pos(meta))
+        return (c[0], c[1], self._pos(meta))
 
     def for_stmt(self, meta, c):
-        return ast.For(str(c[0]), c[1], c[2], c[3], _pos(meta))
+        return ast.For(str(c[0]), c[1], c[2], c[3], self._pos(meta))
 
     def assign(self, meta, c):
-        return ast.Assign(c[0], "=", c[1], _pos(meta))
+        return ast.Assign(c[0], "=", c[1], self._pos(meta))
 
     def augassign(self, meta, c):
-        return ast.Assign(c[0], str(c[1]), c[2], _pos(meta))
+        return ast.Assign(c[0], str(c[1]), c[2], self._pos(meta))
 
     def call_stmt(self, meta, c):
-        return ast.ExprStmt(c[0], _pos(meta))
+        return ast.ExprStmt(c[0], self._pos(meta))
 
     def win(self, meta, c):
-        return ast.Outcome("win", c[0], _unquote(c[1]) if c[1] else None, _pos(meta))
+        return ast.Outcome("win", c[0], _unquote(c[1]) if c[1] else None, self._pos(meta))
 
     def lose(self, meta, c):
-        return ast.Outcome("lose", c[0], _unquote(c[1]) if c[1] else None, _pos(meta))
+        return ast.Outcome("lose", c[0], _unquote(c[1]) if c[1] else None, self._pos(meta))
 
     def draw(self, meta, c):
-        return ast.Outcome("draw", None, _unquote(c[0]) if c[0] else None, _pos(meta))
+        return ast.Outcome("draw", None, _unquote(c[0]) if c[0] else None, self._pos(meta))
 
     def rank(self, meta, c):
         *keys, reason = c
-        names = tuple(ast.Name(str(k), _pos(k)) for k in keys)
-        return ast.Rank(names, _unquote(reason) if reason else None, _pos(meta))
+        names = tuple(ast.Name(str(k), self._pos(k)) for k in keys)
+        return ast.Rank(names, _unquote(reason) if reason else None, self._pos(meta))
 
     # ---- declarations
     def game(self, meta, c):
-        return ast.Game(_unquote(c[0]), _unquote(c[1]) if len(c) > 1 and c[1] else "", _pos(meta))
+        return ast.Game(_unquote(c[0]), _unquote(c[1]) if len(c) > 1 and c[1] else "", self._pos(meta))
 
     def extends(self, meta, c):
         t = str(c[0])
-        return ast.Extends(_unquote(t) if t.startswith('"') else t, _pos(meta))
+        return ast.Extends(_unquote(t) if t.startswith('"') else t, self._pos(meta))
 
     def bool_type(self, meta, c):
-        return ast.OptionType("bool", pos=_pos(meta))
+        return ast.OptionType("bool", pos=self._pos(meta))
 
     def int_type(self, meta, c):
-        return ast.OptionType("int", pos=_pos(meta))
+        return ast.OptionType("int", pos=self._pos(meta))
 
     def range_type(self, meta, c):
         r = c[0]
         if isinstance(r, ast.Range):
-            return ast.OptionType("range", r.lo, r.hi, pos=_pos(meta))
-        return ast.OptionType("range", r, r, pos=_pos(meta))
+            return ast.OptionType("range", r.lo, r.hi, pos=self._pos(meta))
+        return ast.OptionType("range", r, r, pos=self._pos(meta))
 
     def enum_type(self, meta, c):
-        return ast.OptionType("enum", values=tuple(str(x) for x in c), pos=_pos(meta))
+        return ast.OptionType("enum", values=tuple(str(x) for x in c), pos=self._pos(meta))
 
     def option(self, meta, c):
         name, typ, default, *doc = c
         doc = [d for d in doc if d is not None]
-        return ast.Option(str(name), typ, default, _unquote(doc[0]) if doc else "", _pos(meta))
+        return ast.Option(str(name), typ, default, _unquote(doc[0]) if doc else "", self._pos(meta))
 
     def check(self, meta, c):
-        return ast.Check(c[0], _unquote(c[1]), _pos(meta))
+        return ast.Check(c[0], _unquote(c[1]), self._pos(meta))
 
     def players(self, meta, c):
-        return ast.Players(tuple(str(x) for x in c), _pos(meta))
+        return ast.Players(tuple(str(x) for x in c), self._pos(meta))
 
     def setting(self, meta, c):
-        return ast.Setting(str(c[0]), c[1], _pos(meta))
+        return ast.Setting(str(c[0]), c[1], self._pos(meta))
 
     def board(self, meta, c):
-        return ast.Board(tuple(c), _pos(meta))
+        return ast.Board(tuple(c), self._pos(meta))
 
     def attr_value(self, meta, c):
         number = int(c[1]) if c[1] is not None else None
         code = _unquote(c[2]) if c[2] is not None else None
-        return ast.AttrValue(str(c[0]), number, code, _pos(meta))
+        return ast.AttrValue(str(c[0]), number, code, self._pos(meta))
 
     def attribute(self, meta, c):
-        return ast.Attribute(str(c[0]), tuple(c[1:]), _pos(meta))
+        return ast.Attribute(str(c[0]), tuple(c[1:]), self._pos(meta))
 
     def piece(self, meta, c):
-        return ast.Piece(tuple(c), _pos(meta))
+        return ast.Piece(tuple(c), self._pos(meta))
 
     def control(self, meta, c):
-        return ast.Control(c[0], _pos(meta))
+        return ast.Control(c[0], self._pos(meta))
 
     def per_player(self, meta, c):
         return True
 
     def zone(self, meta, c):
-        return ast.Zone(str(c[0]), bool(c[1]), bool(c[2]), _pos(meta))
+        return ast.Zone(str(c[0]), bool(c[1]), bool(c[2]), self._pos(meta))
 
     def counter(self, meta, c):
-        return ast.Counter(str(c[0]), bool(c[1]), c[2], _pos(meta))
+        return ast.Counter(str(c[0]), bool(c[1]), c[2], self._pos(meta))
 
     def directions(self, meta, c):
-        return ast.Directions(str(c[0]), c[1], _pos(meta))
+        return ast.Directions(str(c[0]), c[1], self._pos(meta))
 
     def entry(self, meta, c):
         return (c[0], c[1])
 
     def table(self, meta, c):
-        return ast.Table(str(c[1]), tuple(c[2:]), c[0] is not None, _pos(meta))
+        return ast.Table(str(c[1]), tuple(c[2:]), c[0] is not None, self._pos(meta))
 
     def def_(self, meta, c):
         override = c[0] is not None
         name, *rest = c[1:]
         body = rest[-1]
         params = tuple(str(p) for p in rest[:-1] if p is not None)
-        return ast.Def(str(name), params, body, override, _pos(meta))
+        return ast.Def(str(name), params, body, override, self._pos(meta))
 
     def remove(self, meta, c):
         name = str(c[1])
-        return ast.Remove(str(c[0]), _unquote(name) if name.startswith('"') else name, _pos(meta))
+        return ast.Remove(str(c[0]), _unquote(name) if name.startswith('"') else name, self._pos(meta))
 
     def setup(self, meta, c):
-        return ast.Setup(c[0], _pos(meta))
+        return ast.Setup(c[0], self._pos(meta))
 
     def when(self, meta, c):
-        return ast.When(c[0], _pos(meta))
+        return ast.When(c[0], self._pos(meta))
 
     def choice(self, meta, c):
-        return ast.Choice(str(c[0]), c[1], c[2], _unquote(c[3]) if c[3] else None, _pos(meta))
+        return ast.Choice(str(c[0]), c[1], c[2], _unquote(c[3]) if c[3] else None, self._pos(meta))
 
     def require(self, meta, c):
-        return ast.Require(c[0], _unquote(c[1]) if c[1] else None, _pos(meta))
+        return ast.Require(c[0], _unquote(c[1]) if c[1] else None, self._pos(meta))
 
     def effects(self, meta, c):
-        return ast.Effects(c[0], _pos(meta))
+        return ast.Effects(c[0], self._pos(meta))
 
     def repeat(self, meta, c):
         var, start, cond, may_stop, *items = c
-        return ast.Repeat(str(var), start, cond, tuple(items), may_stop is not None, _pos(meta))
+        return ast.Repeat(str(var), start, cond, tuple(items), may_stop is not None, self._pos(meta))
 
     def may_stop(self, meta, c):
         return True
 
     def otherwise(self, meta, c):
-        return ast.Otherwise(_pos(meta))
+        return ast.Otherwise(self._pos(meta))
 
     def priority(self, meta, c):
-        return ast.Priority(int(c[0]), _pos(meta))
+        return ast.Priority(int(c[0]), self._pos(meta))
 
     def action(self, meta, c):
         override = c[0] is not None
         name, fmt, *items = c[1:]
-        return ast.Action(str(name), _unquote(fmt) if fmt else None, tuple(items), override, _pos(meta))
+        return ast.Action(str(name), _unquote(fmt) if fmt else None, tuple(items), override, self._pos(meta))
 
     def after(self, meta, c):
         override = c[0] is not None
         fmt, *items = c[1:]
-        return ast.After(_unquote(fmt) if fmt else None, tuple(items), override, _pos(meta))
+        return ast.After(_unquote(fmt) if fmt else None, tuple(items), override, self._pos(meta))
 
     def end(self, meta, c):
-        return ast.End(c[0], _pos(meta))
+        return ast.End(c[0], self._pos(meta))
 
     def invariant(self, meta, c):
-        return ast.Invariant(_unquote(c[0]), c[1], _pos(meta))
+        return ast.Invariant(_unquote(c[0]), c[1], self._pos(meta))
 
     def heuristic(self, meta, c):
-        return ast.Heuristic(c[0], _pos(meta))
+        return ast.Heuristic(c[0], self._pos(meta))
 
     def start(self, meta, c):
         return tuple(c)
@@ -487,5 +495,6 @@ def _parse_cached(text: str, path: str) -> ast.Ruleset:
             ast.Pos(err.line, err.indent + 1),
             f"this line is indented by {err.indent}, which lines up with no block around it",
             hint=f"indent it as the lines of its block, or by {err.outer} to end the block")]) from None
-    decls = _ToAst().transform(tree)
-    return ast.Ruleset(tuple(decls), path, text)
+    file = Reporter(path, text)
+    decls = _ToAst(file).transform(tree)
+    return ast.Ruleset(tuple(decls), path, text, file)
