@@ -63,6 +63,8 @@ def element(t: Type) -> Optional[Type]:
         return PIECE
     if t == DIRSET:
         return DIR
+    if t == ANY:  # unknown (after a reported mistake): anything goes, so that nothing cascades
+        return ANY
     return None
 
 

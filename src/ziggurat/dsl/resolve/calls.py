@@ -1,0 +1,155 @@
+"""Calls: the language's built-in functions (their arguments typed), pieces, and defs, which are
+expanded in place with their arguments."""
+
+from __future__ import annotations
+
+from ...errors import did_you_mean
+from .. import ast, ir
+from .. import types as T
+from .core import EXPRESSIONS, Ctx, Resolver, Where, handles
+
+# Functions of the board and its stacks: name -> (argument types, result type).
+CELL_FUNCS = {
+    "height": ((T.CELL,), T.INT),
+    "top": ((T.CELL,), T.PIECE),
+    "bottom": ((T.CELL,), T.PIECE),
+    "stack": ((T.CELL,), T.STACK),
+    "above": ((T.CELL, T.INT), T.STACK),
+    "below": ((T.CELL, T.INT), T.STACK),
+    "empty": ((T.CELL,), T.BOOL),
+    "occupied": ((T.CELL,), T.BOOL),
+    "controller": ((T.CELL,), T.PLAYER),
+    "mine": ((T.CELL,), T.BOOL),
+    "theirs": ((T.CELL,), T.BOOL),
+    "corner": ((T.CELL,), T.BOOL),
+    "edge": ((T.CELL,), T.BOOL),
+    "ray": ((T.CELL, T.DIRSET, T.INT), T.list_of(T.CELL)),
+    "neighbours": ((T.CELL, T.DIRSET), T.list_of(T.CELL)),
+    "line": ((T.CELL, T.DIRSET), T.list_of(T.CELL)),
+    "step": ((T.CELL, T.DIR), T.CELL),
+    "on_board": ((T.CELL,), T.BOOL),
+    "distance": ((T.CELL, T.CELL), T.INT),
+    "flanked": ((T.CELL, T.DIR, T.PLAYER), T.list_of(T.CELL)),
+    "connected": ((T.list_of(T.CELL), T.DIRSET), T.BOOL),
+    "between": ((T.CELL, T.CELL), T.list_of(T.CELL)),
+}
+END_ONLY = {"repeated", "repeated_board", "no_moves"}
+EFFECTS = {"move", "take", "place", "swap_seats", "extra_turn", "remove", "put", "insert", "change"}
+OTHER_FUNCS = ["min", "max", "sum", "count", "any", "all", "abs", "piece", "repeated", "repeated_board",
+               "shuffled", "previous"]
+
+
+@handles(EXPRESSIONS, ast.Call)
+def call(r: Resolver, node: ast.Call, ctx: Ctx):
+    fn, args, pos = node.func, node.args, node.pos
+    if fn in r.m.defs:
+        return inline(r, r.m.defs[fn], node, ctx)
+    if fn == "step" and len(args) == 3:  # k steps at once
+        c = r.expect(r.expr(args[0], ctx), T.CELL, args[0], "argument 1 of step()")
+        d = r.expect(r.expr(args[1], ctx), T.DIR, args[1], "argument 2 of step()")
+        k = r.expect(r.expr(args[2], ctx), T.INT, args[2], "argument 3 of step()")
+        if ctx.where.before_board:
+            r.fail(node, "step() looks at the board, which does not exist yet here")
+        return ir.Call("step", (c, d, k), T.CELL, pos)
+    if fn in CELL_FUNCS:
+        want, result = CELL_FUNCS[fn]
+        if len(args) != len(want):
+            r.fail(node, f"{fn}() takes {len(want)} argument{'s' if len(want) != 1 else ''}, not {len(args)}")
+        codes = tuple(r.expect(r.as_dirset(r.expr(a, ctx)) if w == T.DIRSET else r.expr(a, ctx),
+                               w, a, f"argument {i + 1} of {fn}()")
+                      for i, (a, w) in enumerate(zip(args, want)))
+        if ctx.where.before_board:
+            r.fail(node, f"{fn}() looks at the board, which does not exist yet here")
+        return ir.Call(fn, codes, result, pos)
+    if fn in ("min", "max") and len(args) >= 2:
+        codes = tuple(r.expect(r.expr(a, ctx), T.INT, a, f"an argument of {fn}()") for a in args)
+        return ir.Call(fn, codes, T.INT, pos)
+    if fn in ("sum", "count", "min", "max", "any", "all", "abs") and len(args) == 1:
+        c = r.expr(args[0], ctx)
+        if fn == "abs":
+            r.expect(c, T.INT, args[0], "the argument of abs()")
+            return ir.Call("abs", (c,), T.INT, pos)
+        elem = T.element(c.type)
+        if elem is None:
+            r.fail(args[0], f"{fn}() needs a list, not {T.a(c.type)}")
+        if fn == "count":
+            return ir.Call("len", (c,), T.INT, pos)
+        if fn in ("any", "all"):
+            r.expect(ir.Const(None, elem), T.BOOL, args[0], f"what {fn}() tests")
+            return ir.Call(fn, (c,), T.BOOL, pos)
+        r.expect(ir.Const(None, elem), T.INT, args[0], f"what {fn}() works on")
+        return ir.Call(fn, (c,), T.INT, pos)
+    if fn == "piece":
+        return piece_literal(r, node, ctx)
+    if fn == "shuffled":
+        if len(args) != 1:
+            r.fail(node, f"shuffled() takes 1 argument, a list, not {len(args)}")
+        c = r.expr(args[0], ctx)
+        elem = T.element(c.type)
+        if elem is None or c.type == T.DIRSET:
+            r.fail(args[0], f"shuffled() needs a list, not {T.a(c.type)}")
+        if not ctx.where.allows(Where.SETUP):
+            r.fail(node, "shuffled() draws from the setup's random numbers, so it is for setup only")
+        return ir.Call("shuffled", (c,), T.list_of(elem), pos)
+    if fn in ("repeated", "repeated_board"):
+        if not ctx.where.allows(Where.END):
+            r.fail(node, f"{fn}() can only be tested in the end block")
+        if len(args) != 1:
+            r.fail(node, f"{fn}() takes one argument: how many times a position has occurred")
+        n = r.expect(r.expr(args[0], ctx), T.INT, args[0], f"the argument of {fn}()")
+        return ir.Call(fn, (n,), T.BOOL, pos)
+    if fn == "previous":
+        return previous(r, node, ctx)
+    if fn in EFFECTS:
+        r.fail(node, f"{fn}() is an effect: it belongs on a line of its own in a 'do:' or 'setup:' block")
+    known = list(r.m.defs) + list(CELL_FUNCS) + OTHER_FUNCS
+    r.fail(node, f"unknown function {fn!r}", hint=did_you_mean(fn, known))
+
+
+def previous(r: Resolver, node: ast.Call, ctx: Ctx):
+    """`previous(at)`: a repeat's variable as it was in the pass before (off the board, or -1,
+    in the first pass)."""
+    args = node.args
+    if len(args) != 1 or not isinstance(args[0], ast.Name) or args[0].id not in ctx.previous:
+        r.fail(node, "previous() takes the variable of the repeat it is in: previous(at)",
+               hint="write it inside a 'repeat at = ...' block" if not ctx.previous
+               else "the repeat's variable is " + " or ".join(repr(v) for v in ctx.previous))
+    return ctx.previous[args[0].id]
+
+
+def piece_literal(r: Resolver, node: ast.Call, ctx: Ctx):
+    chosen = {}
+    for a in node.args:
+        c = r.expr(a, ctx)
+        if c.type == T.ANY:  # unknown after a reported mistake
+            continue
+        if c.type == T.PLAYER:
+            attr = next((x for x in r.m.attributes.values() if x.players), None)
+        elif c.type.name == "enum":
+            attr = r.m.attributes[c.type.attr]
+        else:
+            attr = None
+        if attr is None:
+            r.fail(a, f"piece() takes attribute values, not {T.a(c.type)}")
+        if attr.name in chosen:
+            r.fail(a, f"piece() names {attr.name!r} twice")
+        chosen[attr.name] = c
+    missing = [n for n in r.m.attributes if n not in chosen]
+    if missing and len(chosen) < len(node.args):  # some were unknown: do not guess which
+        return ir.Const(0, T.PIECE, node.pos)
+    if missing:
+        r.fail(node, "piece() needs a value for " + ", ".join(repr(n) for n in missing))
+    return ir.PieceLit(tuple((n, chosen[n]) for n in r.m.attributes), pos=node.pos)
+
+
+def inline(r: Resolver, d: ast.Def, node: ast.Call, ctx: Ctx):
+    """A def's body with its parameters standing for the call's arguments."""
+    if len(node.args) != len(d.params):
+        r.fail(node, f"{d.name}() takes {len(d.params)} argument{'s' if len(d.params) != 1 else ''}, "
+                     f"not {len(node.args)}", hint=f"def {d.name}({', '.join(d.params)}) is on line {d.pos.line}")
+    if d.name in ctx.inlining:
+        r.fail(node, f"{d.name}() calls itself; defs are expanded in place and cannot recurse")
+    r.__dict__.setdefault("_inlined", set()).add(d.name)
+    scope = {p: r.expr(a, ctx) for p, a in zip(d.params, node.args)}
+    inner = Ctx(ctx.where, scope, ctx.options, ctx.inlining + (d.name,), {})
+    return r.expr(d.body, inner)

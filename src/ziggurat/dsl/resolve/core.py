@@ -1,0 +1,200 @@
+"""What every part of the resolve pass shares: where a rule is, what is in scope, and type checks.
+
+The context of a rule is a frozen `Ctx`: `where` it is (an option, the board, a table, setup, a
+move, its effects, the end block, an invariant) and the names bound around it. Resolving never
+changes a context: binding a name makes a new one. A mistake raises `CheckError` at the node;
+the driver collects it as a diagnostic and goes on with the next declaration.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Optional
+
+from attrs import evolve, frozen
+
+from .. import ast, ir
+from .. import types as T
+from ..model import Model
+
+
+class Where(enum.Enum):
+    OPTION = "option"  # an option's default or range: numbers, true/false and earlier options
+    BOARD = "board"  # the board's size: options
+    TABLE = "table"  # a table entry, `control`, a direction set: fixed values
+    SETUP = "setup"  # the setup block: no mover, no ply
+    ACTION = "action"  # the conditions and choices of a move
+    EFFECTS = "effects"  # a move's `do:` block: the game changes here
+    END = "end"  # the end block
+    INVARIANT = "invariant"  # an invariant or the heuristic
+    DEF = "def"  # the body of a def that no rule calls: checked for names, wherever it might go
+
+    def allows(self, where: "Where") -> bool:
+        """Whether what is allowed only `where` may stand here (an unused def's body may be
+        meant for anywhere)."""
+        return self == where or self == Where.DEF
+
+    @property
+    def changes_game(self) -> bool:
+        return self in (Where.EFFECTS, Where.SETUP)
+
+    @property
+    def before_board(self) -> bool:
+        """Rules read before any board exists: they cannot look at cells."""
+        return self in (Where.OPTION, Where.BOARD, Where.TABLE)
+
+
+@frozen
+class Ctx:
+    """Where a rule is and what its names mean there (a new Ctx for every new binding)."""
+
+    where: Where
+    scope: dict = {}  # rules name -> ir expression (a Local, or a def's argument)
+    options: Optional[tuple] = None  # the options visible (None: all of them)
+    inlining: tuple = ()  # the defs being expanded, outermost first
+    previous: dict = {}  # a repeat's variable -> the Local holding its value in the pass before
+
+    def bind(self, name: str, value) -> "Ctx":
+        scope = dict(self.scope)
+        scope[name] = value
+        return evolve(self, scope=scope)
+
+    def at(self, where: Where) -> "Ctx":
+        return evolve(self, where=where)
+
+
+class CheckError(Exception):
+    """A mistake in a rule, at a node: the driver turns it into a Diagnostic."""
+
+    def __init__(self, pos, message: str, hint: Optional[str] = None, expected: Optional[str] = None):
+        super().__init__(message)
+        self.pos, self.message, self.hint, self.expected = pos, message, hint, expected
+
+
+def numeric(t: T.Type, model: Model) -> bool:
+    """Whether values of type t are numbers (ints, and attribute values that carry numbers)."""
+    if t == T.INT:
+        return True
+    if t.name == "enum":
+        a = model.attributes.get(t.attr)
+        return bool(a and a.numeric)
+    return False
+
+
+def may_be_neutral(e) -> bool:
+    """Whether a player-typed expression may hold a neutral value (`colour: players, green`)."""
+    if isinstance(e, (ir.Local, ir.Attr)):
+        return e.neutral
+    if isinstance(e, ir.Ternary):
+        return may_be_neutral(e.then) or may_be_neutral(e.orelse)
+    return False
+
+
+def const(value, typ: T.Type, pos=ast.NOWHERE) -> ir.Const:
+    return ir.Const(value, typ, pos)
+
+
+class Resolver:
+    """The state of one resolve pass over one model: the model, and fresh names."""
+
+    def __init__(self, model: Model):
+        self.m = model
+        self._fresh = 0
+        self.diagnostics: list = []  # what was found and reported without stopping
+        from . import calls, effects, names, operators, statements  # noqa: F401  (they register handlers)
+
+    # ---- errors and types -------------------------------------------------------------------
+
+    def fail(self, node, message: str, hint: Optional[str] = None, expected: Optional[str] = None):
+        raise CheckError(getattr(node, "pos", None), message, hint, expected)
+
+    def report(self, pos, message: str, hint: Optional[str] = None, severity: str = "error",
+               expected: Optional[str] = None) -> None:
+        """A mistake that does not stop the part it is in from being checked further."""
+        from ...errors import diagnostic_at
+
+        self.diagnostics.append(diagnostic_at(pos, message, hint=hint, severity=severity, expected=expected))
+
+    def attempt(self, fn, *args):
+        """fn(*args), or None with the CheckError reported (one reported already: no message)."""
+        try:
+            return fn(*args)
+        except CheckError as e:
+            if e.message:
+                self.report(e.pos, e.message, hint=e.hint, expected=e.expected)
+            return None
+
+    def compatible(self, got: T.Type, want: T.Type) -> bool:
+        if got == want or got == T.ANY or want == T.ANY:
+            return True
+        if want == T.INT and numeric(got, self.m):
+            return True
+        if want == T.BOOL and got.name == "list":
+            return False
+        if got.name == "list" and want.name == "list":
+            return self.compatible(got.elem, want.elem)
+        if got == T.ZONE and want == T.STACK:
+            return True
+        return False
+
+    def expect(self, e, want: T.Type, node, what: str):
+        if self.compatible(e.type, want):
+            return e
+        self.fail(node, f"{what} must be {T.a(want)}, not {T.a(e.type)}")
+
+    def fresh(self, name: str) -> str:
+        """A new unique name for a binding of `name` (no rules name contains '#')."""
+        self._fresh += 1
+        return f"{name}#{self._fresh}"
+
+    def binder(self, name: str, ctx: Ctx) -> str:
+        """The unique name a new binding of `name` gets: the name itself, unless it would hide a
+        name already bound or it is bound inside an expanded def (where the caller's arguments
+        could mention a name of the same spelling)."""
+        if name in ctx.scope or ctx.inlining:
+            return self.fresh(name)
+        return name
+
+    # ---- dispatch ---------------------------------------------------------------------------
+
+    def expr(self, node, ctx: Ctx):
+        handler = EXPRESSIONS.get(type(node))
+        if handler is None:
+            self.fail(node, f"a {type(node).__name__.lower()} cannot be used here")
+        return handler(self, node, ctx)
+
+    def as_dirset(self, e):
+        """A single direction where a set of directions is wanted: the set of that one."""
+        if e.type != T.DIR:
+            return e
+        return ir.AsDirset(e, pos=e.pos)
+
+    def block(self, stmts, ctx: Ctx) -> tuple:
+        out = []
+        for s in stmts:
+            r = self.stmt(s, ctx)
+            if isinstance(r, tuple):  # a let: the statement, and the context after it
+                stmt, ctx = r
+                out.append(stmt)
+            else:
+                out.append(r)
+        return tuple(out)
+
+    def stmt(self, s, ctx: Ctx):
+        handler = STATEMENTS.get(type(s))
+        if handler is None:
+            self.fail(s, "this statement cannot be used here")
+        return handler(self, s, ctx)
+
+
+# Handlers by AST node type, filled by the modules of this package.
+EXPRESSIONS: dict = {}
+STATEMENTS: dict = {}
+
+
+def handles(table: dict, *node_types):
+    def register(fn):
+        for t in node_types:
+            table[t] = fn
+        return fn
+    return register

@@ -1,0 +1,179 @@
+"""Declarations: options, checks, the board, control, zones, counters, tables, setup, actions,
+the end block, invariants and the heuristic, each resolved once into the plan."""
+
+from __future__ import annotations
+
+from .. import ast, ir
+from .. import types as T
+from ..model import Model
+from .actions import after_fmt, check_notation_clash, resolve_action
+from .core import CheckError, Ctx, Resolver, Where
+from .names import counter_type, option_type
+
+
+def resolve_model(model: Model) -> tuple[ir.Plan, list]:
+    """The checked plan of a model, and every diagnostic found on the way."""
+    r = Resolver(model)
+    m = model
+    plan = ir.Plan(m.title, m.description, tuple(m.players), tuple(m.files))
+    plan.attributes = dict(m.attributes)
+    names = []
+    for opt in m.options.values():
+        decl = r.attempt(option_decl, r, opt, tuple(names))
+        names.append(opt.name)
+        if decl is None:  # reported: the option keeps a value of its kind, so that others can use it
+            kind = opt.type.kind if opt.type else "int"
+            decl = ir.OptionDecl(opt.name, kind, None, doc=opt.doc, pos=opt.pos, type=option_type(opt))
+            plan.broken.add(("option", opt.name))
+        plan.options[opt.name] = decl
+    for chk in m.checks:
+        cond = r.attempt(lambda c: r.expect(r.expr(c.cond, Ctx(Where.OPTION)), T.BOOL, c.cond, "a check"), chk)
+        if cond is not None:
+            plan.checks.append(ir.CheckDecl(cond, chk.message, chk.pos))
+    board(r, plan)
+    if m.control is not None:
+        top = ir.Local("top", T.PIECE, m.control.pos)
+        plan.control = r.attempt(r.expr, m.control.expr, Ctx(Where.TABLE, {"top": top}))
+        plan.control_pos = m.control.pos
+        if plan.control is None:
+            plan.broken.add(("control", ""))
+    for z in m.zones.values():
+        plan.zones[z.name] = ir.ZoneDecl(z.name, z.per_player, z.hidden, z.pos)
+    for c in m.counters.values():
+        init = r.attempt(r.expr, c.init, Ctx(Where.OPTION))
+        plan.counters[c.name] = ir.CounterDecl(c.name, c.per_player, init, counter_type(c), c.pos)
+        if init is not None and init.type != plan.counters[c.name].type and init.type != T.ANY:
+            r.report(c.init.pos, f"counter {c.name!r} holds {T.a(plan.counters[c.name].type)}, "
+                                 f"not {T.a(init.type)}")
+    for t in m.tables.values():
+        decl = r.attempt(table_decl, r, t)
+        if decl is not None:
+            plan.tables[t.name] = decl
+        else:
+            plan.broken.add(("table", t.name))
+    for d in m.directions.values():
+        from .names import directions
+
+        r.attempt(directions, r, d)
+    for s in m.setup:
+        body = r.attempt(r.block, s.body, Ctx(Where.SETUP))
+        plan.setup.append(body if body is not None else ())
+    if m.after is not None:
+        plan.after = ir.After(after_fmt(m.after), [[c.name, None] for c in m.after.choices], pos=m.after.pos)
+    for i, a in enumerate(m.actions.values()):
+        made = r.attempt(resolve_action, r, i, a, m.after)
+        if made is None:
+            made = ir.Action(i, a.name, a.fmt or a.name, (), None, [[c.name, None] for c in a.choices], pos=a.pos,
+                             broken=True)
+        if made.broken:
+            plan.broken.add(("action", a.name))
+        plan.actions.append(made)
+    if plan.after is not None and plan.actions:
+        plan.after.choices = plan.actions[0].choices[plan.actions[0].nbase:]
+        plan.after.repeated = frozenset(n for n, _ in plan.after.choices if n in plan.actions[0].repeated)
+    check_notation_clash(r, plan.actions)
+    if m.end is not None:
+        plan.end = r.attempt(r.block, m.end.body, Ctx(Where.END))
+        plan.end_pos = m.end.pos
+        if plan.end is None:
+            plan.broken.add(("end", ""))
+            plan.end = ()
+    for inv in m.invariants:
+        e = r.attempt(lambda i: r.expect(r.expr(i.expr, Ctx(Where.INVARIANT)), T.BOOL, i.expr, "an invariant"), inv)
+        if e is not None:
+            plan.invariants.append(ir.InvariantDecl(inv.text, e, inv.pos))
+        else:
+            plan.broken.add(("invariant", inv.text))
+    if m.heuristic is not None:
+        h = m.heuristic
+        plan.heuristic = r.attempt(lambda: r.expect(r.expr(h.expr, Ctx(Where.INVARIANT)), T.INT, h.expr,
+                                                    "a heuristic"))
+        plan.heuristic_pos = h.pos
+    unused_defs(r)
+    return plan, r.diagnostics
+
+
+def option_decl(r: Resolver, opt: ast.Option, earlier: tuple) -> ir.OptionDecl:
+    ctx = Ctx(Where.OPTION, options=earlier)
+    kind = opt.type.kind if opt.type else "int"
+    lo = hi = None
+    if opt.type is not None and kind == "range":
+        lo = r.expect(r.expr(opt.type.lo, ctx), T.INT, opt.type.lo, "the low end of the range")
+        hi = r.expect(r.expr(opt.type.hi, ctx), T.INT, opt.type.hi, "the high end of the range")
+    default = r.expr(opt.default, ctx)
+    return ir.OptionDecl(opt.name, kind, default, lo, hi, tuple(opt.type.values) if kind == "enum" else (),
+                         opt.doc, opt.pos, opt.type.pos if opt.type is not None else None, option_type(opt))
+
+
+def board(r: Resolver, plan: ir.Plan) -> None:
+    m = r.m
+    for name, setting in m.board.items():
+        if name not in ("files", "ranks"):
+            r.report(setting.pos, f"unknown board setting {name!r}", hint="a grid board has files and ranks")
+            continue
+        value = r.attempt(lambda s, n: r.expect(r.expr(s.value, Ctx(Where.BOARD)), T.INT, s.value,
+                                                f"the number of {n}"), setting, name)
+        if value is not None:
+            plan.board[name] = value
+        else:
+            plan.broken.add(("board", name))
+    if m.board_node is None and m.players:
+        from ...errors import diagnostic_at
+
+        first = m.owner[next(iter(m.owner))] if m.owner else None
+        r.diagnostics.append(diagnostic_at(ast.Pos(1, 1), "the ruleset declares no board", fallback=first,
+                                           hint="add: board:\\n    files: 8\\n    ranks: 8"))
+    elif m.board_node is not None:
+        plan.board_pos = m.board_node.pos
+        for name in ("files", "ranks"):
+            if name not in m.board:
+                r.report(m.board_node.pos, f"the board needs a number of {name}")
+
+
+def table_decl(r: Resolver, table: ast.Table) -> ir.TableDecl:
+    """A table's entries, typed (their values are fixed by `fold`); resolved once."""
+    cache = r.__dict__.setdefault("_tables", {})
+    if table.name in cache:
+        found = cache[table.name]
+        if isinstance(found, CheckError):
+            raise found
+        return found
+    try:
+        decl = _table(r, table)
+    except CheckError as e:
+        cache[table.name] = e
+        raise
+    cache[table.name] = decl
+    return decl
+
+
+def _table(r: Resolver, table: ast.Table) -> ir.TableDecl:
+    ctx = Ctx(Where.TABLE)
+    entries, key_type, value_type = [], None, None
+    for key_node, value_node in table.entries:
+        k = r.expr(key_node, ctx)
+        v = r.expr(value_node, ctx)
+        if key_type is None:
+            key_type, value_type = k.type, v.type
+        elif not r.compatible(k.type, key_type):
+            r.fail(key_node, f"the keys of a table are one kind of thing: this is a {k.type}, the first a {key_type}")
+        elif not r.compatible(v.type, value_type):
+            r.fail(value_node, f"the entries of a table are one kind of thing: this is a {v.type}, the first a {value_type}")
+        entries.append((k, v))
+    if key_type is None:
+        r.fail(table, f"table {table.name!r} is empty")
+    return ir.TableDecl(table.name, key_type, value_type, tuple(entries), table.pos)
+
+
+def unused_defs(r: Resolver) -> None:
+    """The bodies of defs no rule calls are checked for the names they use (their parameters
+    standing for anything, so types cannot be checked): an unknown name is an error there too."""
+    for d in r.m.defs.values():
+        if d.name in r.__dict__.get("_inlined", set()):
+            continue
+        scope = {p: ir.Local(p, T.ANY, d.pos) for p in d.params}
+        try:
+            r.expr(d.body, Ctx(Where.DEF, scope, inlining=(d.name,)))
+        except CheckError as e:
+            if e.message.startswith("unknown "):
+                r.report(e.pos, e.message, hint=e.hint)
