@@ -24,7 +24,7 @@ from pathlib import Path
 from attrs import frozen
 
 from .errors import GameError
-from .interpreter.world import file_letters
+from .dsl.world import file_letters
 
 STYLES = ("pyramids", "layers")
 FORMATS = ("svg", "png")

@@ -10,7 +10,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from ..interpreter.world import file_letters
+from ..dsl.world import file_letters
 
 PALETTE = ("bold red", "bold blue", "bold green", "bold yellow", "bold magenta", "bold cyan")
 

@@ -48,7 +48,7 @@ def read_text(path: Path) -> str:
 
 
 def load_files(name_or_path: str, text: str | None = None) -> list:
-    """[(Ruleset, Reporter)] for the file and everything it extends, base first."""
+    """[(Ruleset, Reporter, text as read)] for the file and everything it extends, base first."""
     chain = []
     seen = []
     if text is not None:
@@ -60,7 +60,7 @@ def load_files(name_or_path: str, text: str | None = None) -> list:
         rules = parse(source, str(path))
         rep = rules.file  # the parsed file (cached): start its diagnostics afresh for this load
         rep.diagnostics.clear()
-        chain.append((rules, rep))
+        chain.append((rules, rep, source))
         seen.append(path.resolve() if path.exists() else path)
         ext = [d for d in rules.decls if isinstance(d, ast.Extends)]
         if len(ext) > 1:
@@ -84,7 +84,8 @@ def load_files(name_or_path: str, text: str | None = None) -> list:
 def load_model(name_or_path: str, text: str | None = None) -> Model:
     """Parse and merge a ruleset; raise RulesetError with every problem found so far."""
     files = load_files(name_or_path, text)
-    model, reporters = build_model(files)
+    model, reporters = build_model([(rules, rep) for rules, rep, _ in files])
+    model.sources = [(rules.path, raw) for rules, _, raw in files]
     diags = [d for r in reporters for d in r.diagnostics]
     errors = [d for d in diags if d.severity == "error"]
     if errors:

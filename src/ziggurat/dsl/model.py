@@ -67,6 +67,7 @@ class Model:
     heuristic: Optional[ast.Heuristic] = None
     owner: dict = field(factory=dict)  # id(decl) -> Reporter of the file it came from
     files: list = field(factory=list)  # paths, base first
+    sources: list = field(factory=list)  # (path, text as read), base first
     warnings: list = field(factory=list)
 
     def reporter_for(self, decl) -> Reporter:

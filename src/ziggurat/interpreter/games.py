@@ -1,22 +1,19 @@
-"""Loading a game: find the ruleset, check it, compile it at the chosen options (cached)."""
+"""Loading a game: find the ruleset, and compile it at the chosen options, or take it from the
+cache (in memory for this process, on disk across processes: see `cache`)."""
 
 from __future__ import annotations
 
-import hashlib
+from collections import OrderedDict
 from pathlib import Path
 
-from ..errors import GameError, RulesetError
-from ..dsl.loader import load_files, load_model
-from .compiler import Compiler, resolve_options
+from ..dsl.loader import find, load_model, read_text
+from ..errors import GameError
+from . import cache
+from .compile import compile_model
 from .runtime import Game
 
-_CACHE: dict = {}
-
-
-def _key(name_or_path: str, text, options: dict) -> tuple:
-    files = load_files(name_or_path, text)
-    digest = hashlib.sha256("\0".join(r.path + "\0" + r.source for r, _ in files).encode()).hexdigest()
-    return digest, tuple(sorted((k, str(v)) for k, v in options.items()))
+MEMORY_SIZE = 64  # games kept in memory by one process (the least recently used go first)
+_MEMORY: OrderedDict = OrderedDict()
 
 
 def load(name_or_path: str, options: dict | None = None, *, text: str | None = None) -> Game:
@@ -26,20 +23,30 @@ def load(name_or_path: str, options: dict | None = None, *, text: str | None = N
     and ranges. Raises RulesetError for a broken ruleset and GameError for bad options.
     """
     options = dict(options or {})
-    key = _key(name_or_path, text, options)
-    if key in _CACHE:
-        return _CACHE[key]
-    model = load_model(name_or_path, text)
-    bounds: dict = {}
-    values = resolve_options(model, options, bounds_out=bounds)
-    compiler = Compiler(model, values)
-    stem = Path(model.files[-1]).stem
-    compiled = compiler.compile(f"<ziggurat {stem} {key[0][:12]}>")
-    if compiled is None:
-        raise RulesetError(compiler.diagnostics)
-    compiled.option_bounds = bounds
-    game = Game(compiled, stem)
-    _CACHE[key] = game
+    if text is None:
+        path = find(name_or_path)
+        text = read_text(path)
+        ident, source_name = str(path.resolve()), str(path)
+    else:
+        ident = source_name = str(name_or_path)
+    k = cache.key(ident, text, options)
+    game = _MEMORY.get(k)
+    if game is not None:
+        _MEMORY.move_to_end(k)
+        return game
+    hit = cache.lookup(k)
+    if hit is not None:
+        spec, source, filename = hit
+    else:
+        model = load_model(source_name, text)  # the text read above: the key and the game agree
+        stem = Path(model.files[-1]).stem
+        compiled = compile_model(model, options, stem)
+        spec, source = compiled.spec, compiled.source
+        filename = cache.store(k, spec, source, model.sources) or f"<ziggurat {stem} {k[:16]}>"
+    game = Game(spec, source, filename)
+    _MEMORY[k] = game
+    while len(_MEMORY) > MEMORY_SIZE:
+        _MEMORY.popitem(last=False)
     return game
 
 

@@ -1,7 +1,57 @@
-"""Run-time helpers that generated game modules call for the geometric built-ins that need a loop
-(`flanked`, `connected`, `step` by several cells, `between`). They take plain tuples and ints, like the rest of the generated code."""
+"""Run-time helpers that generated game modules call for what needs a loop: slides along rays,
+`flanked`, `connected`, `step` by several cells, `between`, sums over stacks, `product`, the
+cells of the last move. They take plain tuples and ints, like the rest of the generated code."""
 
 from __future__ import annotations
+
+import itertools
+
+
+def _ray(cells, rays, reach):
+    """The cells a slide can reach along each ray: up to `reach` steps, stopping on the first occupied."""
+    out = []
+    for r in rays:
+        for c in r[:reach]:
+            out.append(c)
+            if cells[c]:
+                break
+    return out
+
+
+def _product(options) -> tuple:
+    """Every way to take one item from each list of options, as tuples in the lists' order."""
+    return tuple(itertools.product(*options))
+
+
+def _shuffled(rng, items) -> tuple:
+    """The items in a random order drawn from the setup's generator (the same seed, the same order)."""
+    out = list(items)
+    rng.shuffle(out)
+    return tuple(out)
+
+
+def _suffix(memo: dict, table: tuple, stack: tuple) -> tuple:
+    """Sums of table[piece] over stack[k:] for every k, remembered per stack."""
+    sums = [0] * (len(stack) + 1)
+    for k in range(len(stack) - 1, -1, -1):
+        sums[k] = sums[k + 1] + table[stack[k]]
+    if len(memo) > 200_000:  # many distinct stacks: start afresh rather than grow without bound
+        memo.clear()
+    memo[stack] = out = tuple(sums)
+    return out
+
+
+def _last_cells(move, fields) -> tuple:
+    """The cells a move names (fields[action] lists the places of its cell choices; a repeated
+    choice holds a tuple of cells)."""
+    out = []
+    for i in fields[move[0]]:
+        v = move[i]
+        if isinstance(v, tuple):
+            out.extend(v)
+        elif v is not None:
+            out.append(v)
+    return tuple(out)
 
 
 def _flanked(cells, ctrl, line, p) -> tuple:
@@ -60,4 +110,6 @@ def _between(a, b, files) -> tuple:
     return tuple(a + k * (sf + sr * files) for k in range(1, n))
 
 
-HELPERS = {"_flanked": _flanked, "_connected": _connected, "_stepk": _stepk, "_between": _between, "RepeatLimit": RepeatLimit}
+HELPERS = {"_flanked": _flanked, "_connected": _connected, "_stepk": _stepk, "_between": _between,
+           "RepeatLimit": RepeatLimit, "_ray": _ray, "_product": _product, "_shuffled": _shuffled,
+           "_suffix": _suffix, "_last_cells": _last_cells}

@@ -1,39 +1,46 @@
 """From a failure inside generated code back to the rules line that produced it.
 
-Every line the compiler writes for a rule ends with a `# rules:N` marker; the generated source
-is registered in `linecache`, so a traceback can be read frame by frame. `rules_diagnostic`
-finds the innermost generated frame, the nearest marker at or above its line, and the
-declaration that covers that rules line, and turns the exception into a Diagnostic there.
+Every compiled game keeps a line map: for each line of its module, the rules file, line and
+column it was written for (see GameSpec.linemap). `rules_diagnostic` finds the innermost frame of
+generated code in a traceback, looks its line up, and turns the exception into a Diagnostic at
+that rule, shown from the right file (a base ruleset's line through a variant is shown from the
+base). Generated modules that live only in memory are registered in `linecache`, so tracebacks
+show their text too.
 """
 
 from __future__ import annotations
 
-import re
+import bisect
+import linecache
 import traceback
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Optional
 
-from contextlib import contextmanager
+from ..errors import Diagnostic, RulesetError, SourceFile, ZigguratError
+from .helpers import RepeatLimit
 
-from ..errors import Diagnostic, RulesetError, ZigguratError
-
-_MARKER = re.compile(r"# rules:(\d+)\s*$")
-GENERATED: dict = {}  # generated filename -> Compiled
+GENERATED: dict = {}  # generated module filename -> GameSpec
 
 
-def register(compiled) -> None:
-    GENERATED[compiled.filename] = compiled
+def register(filename: str, source: str, spec) -> None:
+    GENERATED[filename] = spec
+    if filename.startswith("<"):
+        linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
 
 
-def rules_line(compiled, generated_line: int) -> Optional[int]:
-    """The rules line whose code holds generated line `generated_line` (1-based), if marked."""
-    lines = compiled.source.splitlines()
-    for i in range(min(generated_line, len(lines)) - 1, -1, -1):
-        m = _MARKER.search(lines[i])
-        if m:
-            return int(m.group(1))
-        if lines[i].startswith("def "):
-            return None
-    return None
+def rules_position(spec, generated_line: int) -> Optional[tuple]:
+    """(path, line, col, end col) of the rule generated line `generated_line` (from 1) was
+    written for, or None."""
+    entries = spec.linemap
+    starts = [e[0] for e in entries]
+    i = bisect.bisect_right(starts, generated_line) - 1
+    if i < 0:
+        return None
+    _, source, line, col, end = entries[i]
+    if source < 0 or not line or source >= len(spec.sources):
+        return None
+    return spec.sources[source], line, col, end
 
 
 @contextmanager
@@ -56,31 +63,24 @@ def rules_diagnostic(exc: BaseException) -> Optional[Diagnostic]:
     if not frames:
         return None
     frame = frames[-1]
-    compiled = GENERATED[frame.filename]
-    line = rules_line(compiled, frame.lineno)
-    if line is None:
+    found = rules_position(GENERATED[frame.filename], frame.lineno)
+    if found is None:
         return None
-    model = compiled.model
-    reporter = None
-    # The declaration that covers the line: search every file's reporter, most derived first.
-    reporters = {id(r): r for r in model.owner.values()}.values()
-    for rep in sorted(reporters, key=lambda r: -model.files.index(r.path) if r.path in model.files else 0):
-        if rep.line_text(line).strip():
-            reporter = rep
-            break
-    if reporter is None:
-        return None
-    text = reporter.line_text(line)
-    col = len(text) - len(text.lstrip()) + 1
+    path, line, col, end = found
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        text = ""
+    file = SourceFile(path, text)
+    line_text = file.line_text(line)
+    if not end:
+        end = len(line_text.rstrip()) + 1
     from ..dsl.ast import Pos
 
-    from .helpers import RepeatLimit
-
+    where = Pos(line, col, end, line)
     if isinstance(exc, RepeatLimit):
-        return reporter.make(Pos(line, col, len(text.rstrip()) + 1, line), f"this rule failed while the game ran: {exc}",
-                             hint="each pass should change the board so that the chain ends; "
-                                  "or end it with 'while'")
-    return reporter.make(Pos(line, col, len(text.rstrip()) + 1, line),
-                         f"this rule failed while the game ran: {type(exc).__name__}: {exc}",
-                         hint="a rule looked at something that is not there here "
-                              "(for example top() of an empty cell); guard it with a condition")
+        return file.make(where, f"this rule failed while the game ran: {exc}",
+                         hint="each pass should change the board so that the chain ends; or end it with 'while'")
+    return file.make(where, f"this rule failed while the game ran: {type(exc).__name__}: {exc}",
+                     hint="a rule looked at something that is not there here "
+                          "(for example top() of an empty cell); guard it with a condition")

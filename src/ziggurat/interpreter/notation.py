@@ -16,7 +16,7 @@ import string
 
 from ..dsl import types as T
 from ..errors import GameError, did_you_mean
-from .world import DIRECTION_NAMES
+from ..dsl.world import DIRECTION_NAMES
 
 
 class Notation:
@@ -30,11 +30,13 @@ class Notation:
         self.piece_codes = w.piece_by_text()
         self.piece_width = w.piece_width()
         self.players = list(game.players)
-        m = game.compiled.model
-        self.value_names = {a.name: dict(zip(a.numbers, a.values)) for a in m.attributes.values()}
-        self.value_numbers = {a.name: dict(zip(a.values, a.numbers)) for a in m.attributes.values()}
-        owner = next((a for a in m.attributes.values() if a.players), None)
+        self.value_names = {a.name: dict(zip(a.numbers, a.values)) for a in game.attributes}
+        self.value_numbers = {a.name: dict(zip(a.values, a.numbers)) for a in game.attributes}
+        owner = game.owner_attribute
         self.neutral = dict(zip(owner.numbers, owner.values)) if owner else {}  # player values beyond the players
+        # Counters that hold a cell print as its name ("-" for none).
+        self.cell_counters = {i for i, n in enumerate(w.counter_names)
+                              if _counter_kind(game.spec, n) == "cell"}
 
     # ---- values -----------------------------------------------------------------------------
 
@@ -212,7 +214,7 @@ class Notation:
         cells = " ".join(f"{self.cell_names[c]}={''.join(w.piece_text(p) for p in s)}"
                          for c, s in enumerate(st.cells) if s)
         zones = [f"{n}={''.join(w.piece_text(p) for p in z)}" for n, z in zip(w.zone_names, st.zones)]
-        counters = [f"{n}={v}" for n, v in zip(w.counter_names, st.counters)]
+        counters = [f"{n}={self._counter_text(i, v)}" for i, (n, v) in enumerate(zip(w.counter_names, st.counters))]
         out = f"{self.players[st.side]} {st.ply} | {cells} | {' '.join(zones + counters)}".rstrip()
         if st.seats != list(range(len(self.players))):
             by_seat = sorted(range(len(self.players)), key=lambda side: st.seats[side])
@@ -253,6 +255,10 @@ class Notation:
                 raise GameError(f"a zone or counter is written <name>=<value>, not {item!r}")
             if name in zone_slots:
                 st.zones[zone_slots[name]] = self.pieces(value, name)
+            elif name in counter_slots and counter_slots[name] in self.cell_counters:
+                if value != "-" and value not in self.cell_index:
+                    raise GameError(f"counter {name!r} holds a cell of this board (or - for none), not {value!r}")
+                st.counters[counter_slots[name]] = -1 if value == "-" else self.cell_index[value]
             elif name in counter_slots:
                 try:
                     st.counters[counter_slots[name]] = int(value)
@@ -271,6 +277,11 @@ class Notation:
                 st.seats[self.players.index(side)] = seat
         return st
 
+    def _counter_text(self, slot: int, value) -> str:
+        if slot in self.cell_counters:
+            return self.cell_names[value] if 0 <= value < len(self.cell_names) else "-"
+        return str(value)
+
     def pieces(self, text: str, where: str) -> tuple:
         k = self.piece_width
         if len(text) % k:
@@ -282,6 +293,14 @@ class Notation:
                 raise GameError(f"{where}: {code!r} is not a piece" + _hint(code, self.piece_codes))
             out.append(self.piece_codes[code])
         return tuple(out)
+
+
+def _counter_kind(spec, slot_name: str) -> str:
+    """The kind ("int" or "cell") of the counter a slot belongs to (`quiet`, `score.south`)."""
+    for name, per_player, kind in spec.counters:
+        if slot_name == name or (per_player and slot_name.startswith(name + ".")):
+            return kind
+    return "int"
 
 
 def _group(name: str) -> str:

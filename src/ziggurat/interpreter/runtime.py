@@ -12,14 +12,15 @@ from typing import Iterator, Optional
 
 from attrs import frozen
 
-from ..dsl import ast
+from ..dsl.world import World
 from ..errors import GameError
-from .compiler import Compiled
-from . import notation
+from . import linemap, notation
 from .linemap import rules_failures
-from .spec import AttributeSpec, OptionSpec
+from .python.module import load_module
+from .spec import GameSpec
 
 SEED_OPTION = "seed"  # an option of this name seeds the setup when new() is given no seed
+PICTURES: dict = {}  # "svg" / "png" -> a function drawing a state (filled by the ziggurat package)
 
 
 @frozen
@@ -38,18 +39,35 @@ class Outcome:
 
 
 class Game:
-    """One ruleset at one set of option values, ready to play."""
+    """One ruleset at one set of option values, ready to play.
 
-    def __init__(self, compiled: Compiled, name: str = ""):
-        self.compiled = compiled
-        self.name = name or compiled.model.title
-        self.title = compiled.model.title
-        self.options = dict(compiled.options)
-        self.players = tuple(compiled.model.players)
-        self.world = compiled.world
-        self.actions = compiled.actions
-        self.source = compiled.source
-        ns = compiled.namespace
+    Besides `new` and `position`, a game is the public kernel every tool uses (see the API
+    reference): the fast functions `legal`, `count`, `apply`, `undo`, `outcome`, `heuristic`,
+    `invariants`, and what the ruleset declares (`spec`: options, attributes, actions, ...).
+    """
+
+    def __init__(self, spec: GameSpec, source: str, filename: str):
+        self.spec = spec
+        self.name = spec.name
+        self.title = spec.title
+        self.description = spec.description
+        self.options = dict(spec.options)
+        self.players = tuple(spec.players)
+        self.option_specs = dict(spec.option_specs)
+        self.attributes = tuple(spec.attributes)
+        self.owner_attribute = next((a for a in self.attributes if a.players), None)
+        self.actions = spec.actions
+        self.invariant_texts = list(spec.invariant_texts)
+        self.has_heuristic = spec.has_heuristic
+        self.heuristic_per_mover = spec.heuristic_per_mover
+        self.changes_pieces = spec.changes_pieces
+        self.creates_pieces = spec.creates_pieces
+        self.world = World(spec.files, spec.ranks, spec.attributes, spec.players,
+                           [(z[0], z[1]) for z in spec.zones], [(c[0], c[1]) for c in spec.counters],
+                           spec.dirsets)
+        self.source, self.filename = source, filename
+        linemap.register(filename, source, spec)
+        ns = self.namespace = load_module(source, filename, self.world, spec.tables)
         # The kernel: the generated functions, public and fast (no checks, no conversions).
         self.legal = ns["legal"]
         self.count = ns["count"]
@@ -60,19 +78,8 @@ class Game:
         self.invariants = ns["invariants"]
         self._explain = ns["EXPLAIN"]
         self._setup = ns["setup"]
-        self._counter_inits = ns["counter_inits"]
-        self.invariant_texts = compiled.invariant_texts
-        model = compiled.model
-        self.description = model.description
-        self.option_specs = _option_specs(model, compiled.option_bounds)
-        self.attributes = tuple(AttributeSpec(a.name, tuple(a.values), tuple(a.numbers), tuple(a.codes),
-                                              a.players, a.numeric) for a in model.attributes.values())
-        self.owner_attribute = next((a for a in self.attributes if a.players), None)
-        self.has_heuristic = model.heuristic is not None
-        self.heuristic_per_mover = self.has_heuristic and any(
-            isinstance(x, ast.Name) and x.id == "mover" for x in ast.walk(model.heuristic.expr))
-        self.changes_pieces = compiled.changes_pieces
-        self.creates_pieces = compiled.creates_pieces
+        self._sidekey = ns["SIDEKEY"]
+        self._counters = ns["INITIAL_COUNTERS"]
         self._notation = notation.Notation(self)
 
     def __repr__(self) -> str:
@@ -84,7 +91,7 @@ class Game:
         st = State(self)
         st.cells = [()] * w.ncells
         st.zones = [()] * len(w.zone_names)
-        st.counters = list(self._counter_inits())
+        st.counters = list(self._counters)
         st.seats = list(range(len(self.players)))
         return st
 
@@ -142,7 +149,7 @@ class State:
     """A position: the board, zones, counters, whose turn it is, and the history to undo."""
 
     __slots__ = ("game", "cells", "zones", "counters", "side", "ply", "seats", "log", "trail", "h",
-                 "seen", "seed", "stack")
+                 "seen", "seed", "stack", "last")
 
     def __init__(self, game: Game):
         self.game = game
@@ -158,6 +165,7 @@ class State:
         self.seen: dict = {}
         self.seed: Optional[int] = None
         self.stack: list = []  # the moves pushed, for pop() and records
+        self.last: Optional[tuple] = None  # the last move (kept when the rules read `last`)
 
     # ---- history ----------------------------------------------------------------------------
 
@@ -171,10 +179,12 @@ class State:
 
     def reset_history(self) -> None:
         self.log, self.trail, self.stack = [], [], []
-        self.h = self.full_hash() if self.game.world.hashing else 0
+        self.last = None
+        hashing = self.game.spec.hashing
+        self.h = self.full_hash() if hashing else 0
         self.seen = {}
-        if self.game.world.hashing:
-            self.seen[self.h ^ self.game.compiled.namespace["SIDEKEY"][self.side]] = 1
+        if hashing:
+            self.seen[self.h ^ self.game._sidekey[self.side]] = 1
 
     # ---- the game API -----------------------------------------------------------------------
 
@@ -250,7 +260,7 @@ class State:
         st = State(self.game)
         st.cells, st.zones, st.counters = list(self.cells), list(self.zones), list(self.counters)
         st.side, st.ply, st.seats, st.h = self.side, self.ply, list(self.seats), self.h
-        st.seed = self.seed
+        st.seed, st.last = self.seed, self.last
         # The undo log refers to the lists it restores, so a copy replays its history instead.
         st.seen = dict(self.seen)
         st.log, st.trail, st.stack = [], [], []
@@ -303,29 +313,15 @@ class State:
     def __repr__(self) -> str:
         return f"<State {self.game.name}: {self.text()}>"
 
-    def _repr_svg_(self) -> str:
-        """The position as SVG, so Jupyter draws states as pictures (see ziggurat.render)."""
-        from ..render import svg
+    def _repr_svg_(self) -> Optional[str]:
+        """The position as SVG, so Jupyter draws states as pictures (the drawing is
+        ziggurat.render's, registered in PICTURES by the package: the runtime does not import it)."""
+        draw = PICTURES.get("svg")
+        return draw(self) if draw is not None else None
 
-        return svg(self)
-
-    def _repr_png_(self) -> bytes:
-        from ..render import png
-
-        return png(self)
-
-
-def _option_specs(model, bounds: dict) -> dict:
-    out = {}
-    for name, opt in model.options.items():
-        rep = model.reporter_for(opt)
-        kind = opt.type.kind if opt.type is not None else "int"
-        type_text = rep.snippet(opt.type.pos) if opt.type is not None and kind in ("range", "enum") else kind
-        default_text = rep.snippet(opt.default.pos) if getattr(opt.default, "pos", None) is not None else ""
-        low, high = bounds.get(name) or (None, None)
-        values = tuple(opt.type.values) if kind == "enum" else ()
-        out[name] = OptionSpec(name, kind, opt.doc, low, high, values, type_text or kind, default_text)
-    return out
+    def _repr_png_(self) -> Optional[bytes]:
+        draw = PICTURES.get("png")
+        return draw(self) if draw is not None else None
 
 
 def ranked(keys: tuple, reason: Optional[str]) -> Outcome:

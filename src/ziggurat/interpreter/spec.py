@@ -2,10 +2,9 @@
 
 A `GameSpec` is everything about a game that is not code: its players, options (with their
 bounds), piece attributes, zones, counters, actions and their choices, and a few facts the
-compiler found (does a move ever create pieces? does the heuristic read `mover`?). It is made by
-the compiler, saved beside the generated module in the cache (as JSON), and read back without
-parsing the ruleset again. Tools (agents, simulate, census, render, records, proptest) read a
-game through `Game` and this spec, never through the ruleset's AST.
+compiler found (does a move ever create pieces? does the heuristic read `mover`?). The compiler
+makes it; it is saved beside the generated module in the cache (as JSON) and read back without
+parsing the ruleset again. Tools read a game through `Game` and this spec, never the AST.
 """
 
 from __future__ import annotations
@@ -68,6 +67,75 @@ class ActionSpec:
         return dict((n, t) for n, t in self.choices)
 
 
+@define
+class GameSpec:
+    """Everything the runtime and the tools need to know about a compiled game, as data."""
+
+    name: str
+    title: str
+    description: str
+    players: tuple
+    options: dict  # name -> value
+    option_specs: dict  # name -> OptionSpec
+    attributes: tuple  # AttributeSpec, in declaration order
+    files: int
+    ranks: int
+    dirsets: tuple  # direction sets by number (tuples of direction names)
+    zones: tuple  # (name, per_player, hidden)
+    counters: tuple  # (name, per_player, kind): kind "int" or "cell"
+    actions: tuple  # ActionSpec
+    invariant_texts: tuple
+    has_heuristic: bool = False
+    heuristic_per_mover: bool = False
+    changes_pieces: bool = False  # change() turns pieces into others: their number is kept, not their kinds
+    creates_pieces: bool = False  # place() in a move: pieces come into play
+    hashing: bool = False  # the end block tests repetition: moves keep a position hash
+    uses_last: bool = False  # the rules read `last`: states remember the last move
+    tables: tuple = ()  # the board tables the module is given when loaded
+    sources: tuple = ()  # the rules files, base first
+    linemap: tuple = ()  # (generated line, source index, line, col, end col), where the rules position changes
+
+    # ---- JSON -------------------------------------------------------------------------------
+
+    def to_json(self) -> dict:
+        d = {k: getattr(self, k) for k in ("name", "title", "description", "options", "files", "ranks",
+                                           "has_heuristic", "heuristic_per_mover", "changes_pieces",
+                                           "creates_pieces", "hashing", "uses_last")}
+        d["players"] = list(self.players)
+        d["option_specs"] = [_plain(asdict(o)) for o in self.option_specs.values()]
+        d["attributes"] = [_plain(asdict(a)) for a in self.attributes]
+        d["dirsets"] = [list(x) for x in self.dirsets]
+        d["zones"] = [list(z) for z in self.zones]
+        d["counters"] = [list(c) for c in self.counters]
+        d["actions"] = [{"index": a.index, "name": a.name, "fmt": a.fmt, "nbase": a.nbase, "after_fmt": a.after_fmt,
+                         "choices": [[n, type_to_json(t)] for n, t in a.choices], "repeated": sorted(a.repeated)}
+                        for a in self.actions]
+        d["invariant_texts"] = list(self.invariant_texts)
+        d["tables"] = list(self.tables)
+        d["sources"] = list(self.sources)
+        d["linemap"] = [list(x) for x in self.linemap]
+        return d
+
+    @classmethod
+    def from_json(cls, d: dict) -> "GameSpec":
+        return cls(
+            d["name"], d["title"], d["description"], tuple(d["players"]), dict(d["options"]),
+            {o["name"]: OptionSpec(**{**o, "values": tuple(o["values"])}) for o in d["option_specs"]},
+            tuple(AttributeSpec(a["name"], tuple(a["values"]), tuple(a["numbers"]), tuple(a["codes"]),
+                                a["players"], a["numeric"]) for a in d["attributes"]),
+            d["files"], d["ranks"], tuple(tuple(x) for x in d["dirsets"]), tuple(tuple(z) for z in d["zones"]),
+            tuple(tuple(c) for c in d["counters"]),
+            tuple(ActionSpec(a["index"], a["name"], a["fmt"], [[n, type_from_json(t)] for n, t in a["choices"]],
+                             a["nbase"], a["after_fmt"], set(a["repeated"])) for a in d["actions"]),
+            tuple(d["invariant_texts"]), d["has_heuristic"], d["heuristic_per_mover"], d["changes_pieces"],
+            d["creates_pieces"], d["hashing"], d["uses_last"], tuple(d["tables"]), tuple(d["sources"]),
+            tuple(tuple(x) for x in d["linemap"]))
+
+
+def _plain(d: dict) -> dict:
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in d.items()}
+
+
 def type_to_json(t: Optional[T.Type]):
     if t is None:
         return None
@@ -78,13 +146,3 @@ def type_from_json(d) -> Optional[T.Type]:
     if d is None:
         return None
     return T.Type(d["name"], type_from_json(d["elem"]), d["attr"])
-
-
-def option_to_json(o: OptionSpec) -> dict:
-    d = asdict(o)
-    d["values"] = list(o.values)
-    return d
-
-
-def attribute_to_json(a: AttributeSpec) -> dict:
-    return {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(a).items()}

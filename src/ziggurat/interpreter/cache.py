@@ -1,0 +1,120 @@
+"""The on-disk cache of compiled games: a generated module as a real file, and its spec beside it.
+
+An entry is keyed by a hash of the engine's own code, the ruleset's path and text, and the option
+values asked for. It is two files: `KEY.py`, the module (a real file, so tracebacks and tools can
+open it), and `KEY.json`, the manifest, written last: the spec, the hash of the module's text, and
+every file of the `extends` chain with the hash of its text. An entry is used only if all of those
+still match: a module edited by hand (or by anyone else) is recompiled, and so is a game whose base
+ruleset changed since. Writes are atomic (a temporary file, then a rename).
+
+The folder is `$ZIGGURAT_CACHE_DIR`, else `$XDG_CACHE_HOME/ziggurat`, else `~/.cache/ziggurat`;
+`ZIGGURAT_CACHE_DIR=off` turns the cache off. A cache that cannot be written is skipped quietly.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Optional
+
+from .spec import GameSpec
+
+FORMAT = 1  # the layout of an entry; part of every key
+
+
+def sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+@lru_cache(maxsize=1)
+def engine_fingerprint() -> str:
+    """A hash of the compiler's own code (the grammar, dsl, interpreter, errors) and version."""
+    from .. import __version__
+
+    h = hashlib.sha256(f"{__version__}/{FORMAT}".encode())
+    root = resources.files("ziggurat")
+    for folder in ("grammar", "dsl", "dsl/resolve", "interpreter", "interpreter/python"):
+        d = root.joinpath(folder)
+        for p in sorted(d.iterdir(), key=lambda p: p.name):
+            if p.name.endswith((".py", ".lark")) and p.is_file():
+                h.update(p.name.encode() + b"\0" + p.read_bytes() + b"\0")
+    h.update(root.joinpath("errors.py").read_bytes())
+    return h.hexdigest()
+
+
+def folder() -> Optional[Path]:
+    """The cache folder, or None when the cache is off."""
+    given = os.environ.get("ZIGGURAT_CACHE_DIR")
+    if given is not None:
+        return None if given.strip().lower() in ("", "off", "0", "none") else Path(given)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "ziggurat"
+
+
+def key(ident: str, text: str, options: dict) -> str:
+    """The key of a game: the engine, the ruleset (where it is and what it says), the options."""
+    shown = json.dumps(sorted((k, repr(v)) for k, v in options.items()))
+    return hashlib.sha256("\0".join((engine_fingerprint(), ident, sha256(text), shown)).encode()).hexdigest()
+
+
+def lookup(k: str) -> Optional[tuple]:
+    """(spec, module text, module path) of a valid entry, or None (missing, stale or tampered)."""
+    d = folder()
+    if d is None:
+        return None
+    manifest, module = d / f"{k}.json", d / f"{k}.py"
+    try:
+        meta = json.loads(manifest.read_text(encoding="utf-8"))
+        source = module.read_text(encoding="utf-8")
+    except (OSError, ValueError):
+        return None
+    try:
+        if meta.get("key") != k or meta.get("engine") != engine_fingerprint():
+            return None
+        if meta.get("module_sha256") != sha256(source):
+            return None  # the module was changed after it was written
+        for path, digest in meta["chain"]:
+            try:
+                if sha256(Path(path).read_text(encoding="utf-8")) != digest:
+                    return None  # a file of the extends chain changed
+            except (OSError, UnicodeDecodeError):
+                return None
+        spec = GameSpec.from_json(meta["spec"])
+    except (KeyError, TypeError, ValueError):
+        return None
+    return spec, source, str(module)
+
+
+def store(k: str, spec: GameSpec, source: str, chain: list) -> Optional[str]:
+    """Write an entry; the module's path, or None if the cache is off or cannot be written."""
+    d = folder()
+    if d is None:
+        return None
+    meta = {"key": k, "engine": engine_fingerprint(), "module_sha256": sha256(source),
+            "chain": [[p, sha256(t)] for p, t in chain], "spec": spec.to_json()}
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+        _write(d / f"{k}.py", source)
+        _write(d / f"{k}.json", json.dumps(meta))
+    except OSError:
+        return None
+    return str(d / f"{k}.py")
+
+
+def _write(path: Path, text: str) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise

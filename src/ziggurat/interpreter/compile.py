@@ -1,0 +1,121 @@
+"""The compiler, pass by pass: model -> checked plan -> option values -> folded plan -> action
+plans -> the Python module and the game's spec.
+
+    1. resolve   dsl.resolve.resolve_model   names and types, once (any option values)
+    2. options   dsl.options.option_values   the values, checked, and the checks between them
+    3. fold      dsl.fold.fold               constants computed, dead branches gone, the world
+    4. lower     interpreter.steps.lower     each action as one plan of steps
+    5. backend   interpreter.python          the module (legal, do, explain, outcome, ...)
+
+Each pass stops the compiler with a RulesetError when it finds mistakes; `ziggurat check` runs
+the first three alone.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Optional
+
+from attrs import frozen
+
+from ..dsl import ir
+from ..dsl.fold import fold
+from ..dsl.model import Model
+from ..dsl.options import option_values
+from ..dsl.resolve import resolve_model
+from ..errors import RulesetError
+from .python.module import ModuleWriter
+from .spec import AttributeSpec, GameSpec, OptionSpec
+from .steps import lower
+
+
+@frozen
+class CompiledModule:
+    spec: GameSpec
+    source: str  # the module's text
+
+
+def compile_model(model: Model, overrides: dict, name: str) -> CompiledModule:
+    """The module and spec of a model at the given option values (text or values)."""
+    plan, diagnostics = resolve_model(model)
+    errors = [d for d in diagnostics if d.severity == "error"]
+    if errors:
+        raise RulesetError(errors)
+    values, bounds = option_values(plan, overrides)
+    folded = fold(plan, values)
+    errors = [d for d in folded.diagnostics if d.severity == "error"]
+    if errors:
+        raise RulesetError(errors)
+    plans = [lower(a) for a in folded.plan.actions]
+    if plan.after is not None:
+        for p in plans:
+            p.spec.after_fmt = plan.after.fmt
+    writer = ModuleWriter(folded, plans)
+    sources = tuple(model.files)
+    label = _labeller(sources)
+    text, linemap, tables = writer.write(", ".join(os.path.basename(f) for f in sources), values, label)
+    spec = GameSpec(
+        name, plan.title, plan.description, tuple(plan.players), dict(values), option_specs(plan, bounds),
+        tuple(AttributeSpec(a.name, tuple(a.values), tuple(a.numbers), tuple(a.codes), a.players, a.numeric)
+              for a in plan.attributes.values()),
+        folded.world.files, folded.world.ranks, tuple(folded.world.dirsets),
+        tuple((z.name, z.per_player, z.hidden) for z in plan.zones.values()),
+        tuple((c.name, c.per_player, "cell" if c.type.name == "cell" else "int") for c in plan.counters.values()),
+        tuple(p.spec for p in plans), tuple(inv.text for inv in plan.invariants),
+        plan.heuristic is not None, heuristic_reads_mover(folded.plan),
+        _effects(folded.plan, "change"), _effects(folded.plan, "place", moves_only=True), writer.hashing,
+        writer.last, tuple(tables), sources, _compress(linemap, sources))
+    return CompiledModule(spec, text)
+
+
+def option_specs(plan: ir.Plan, bounds: dict) -> dict:
+    out = {}
+    for name, o in plan.options.items():
+        type_text = o.type_pos.snippet() if o.type_pos is not None and o.kind in ("range", "enum") else o.kind
+        default_text = o.default.pos.snippet() if o.default is not None else ""
+        low, high = bounds.get(name) or (None, None)
+        out[name] = OptionSpec(name, o.kind, o.doc, low, high, tuple(o.values), type_text or o.kind, default_text)
+    return out
+
+
+def heuristic_reads_mover(plan: ir.Plan) -> bool:
+    return plan.heuristic is not None and any(isinstance(n, ir.Global) and n.what == "mover"
+                                              for n in ir.walk(plan.heuristic))
+
+
+def _effects(plan: ir.Plan, fn: str, moves_only: bool = False) -> bool:
+    places = [i for a in plan.actions for i in a.items + (a.after_items or ())]
+    if not moves_only:
+        places += [s for b in plan.setup for s in b]
+    return any(isinstance(n, ir.Effect) and n.fn == fn for n in ir.walk(places))
+
+
+def _labeller(sources: tuple):
+    """Pos -> "file.rules:LINE": the file's name, or its path when two files share a name."""
+    names = [os.path.basename(s) for s in sources]
+    unique = len(set(names)) == len(names)
+
+    def label(pos) -> Optional[str]:
+        if pos is None or not getattr(pos, "line", 0):
+            return None
+        path = getattr(pos.file, "path", None)
+        shown = os.path.basename(path) if unique and path else path
+        return f"{shown}:{pos.line}" if shown else f"rules:{pos.line}"
+    return label
+
+
+def _compress(linemap: list, sources: tuple) -> tuple:
+    """(generated line, source index, line, col, end col) where the rules position changes."""
+    out, last = [], None
+    index = {s: i for i, s in enumerate(sources)}
+    for line, pos in enumerate(linemap):
+        if line == 0:
+            continue
+        key = None
+        if pos is not None and getattr(pos, "line", 0):
+            path = getattr(pos.file, "path", None)
+            key = (index.get(path, -1), pos.line, pos.col, pos.end_col if pos.end_line == pos.line else 0)
+        if key != last:
+            out.append((line,) + (key or (-1, 0, 0, 0)))
+            last = key
+    return tuple(out)

@@ -1,0 +1,8 @@
+"""The Python backend: a module of plain Python functions written for one game at one option set.
+
+- `emit`: Python code as a tree (templates, tree edits, text with a line map);
+- `exprs`: folded expressions, with what the generator knows about its locals;
+- `effects`: statements and effects, every change logged for undo;
+- `generate`, `apply`, `explain`: legal(st), do_N(st, m), explain_N(st, m), each from the step plans;
+- `module`: the whole module, its constants, and its loading (count derived from legal).
+"""

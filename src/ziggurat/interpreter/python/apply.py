@@ -1,0 +1,128 @@
+"""Applying a move: `do_N(st, m)` makes the effects of a move of action N, in the order the
+rules list them; a let is computed only if an effect needs it. Every change is logged for undo."""
+
+from __future__ import annotations
+
+import ast
+
+from ...dsl import ir
+from .. import steps as P
+from .effects import Fresh, Statements
+from .emit import at, drop_unused_loads, expr as E, name, stmt as S
+from .exprs import Env, Var, pyname
+from .generate import PROLOGUE, _exprs_of, prologue
+
+
+def needed_lets(plan: P.ActionPlan) -> set:
+    """The lets that applying a move needs: those its effects (and the conditions of an after
+    part without choices, and the starts of repeats) read, and the lets those read."""
+    lets: dict = {}
+    roots: list = []
+
+    def visit(steps, conditional_guards: bool):
+        for s in steps:
+            match s:
+                case P.Bind():
+                    lets[s.var] = s.value
+                case P.Stage() | P.Apply():
+                    roots.extend(s.body)
+                case P.Guard() if conditional_guards:
+                    roots.append(s.cond)
+                case P.Repeat():
+                    roots.append(s.start)
+                    visit(s.steps, False)
+                case P.AfterPart():
+                    visit(s.steps, not s.has_choices)
+
+    visit(plan.steps, False)
+    needed: set = set()
+    todo = [n.name for n in ir.walk(roots) if isinstance(n, ir.Local)]
+    while todo:
+        v = todo.pop()
+        if v in needed:
+            continue
+        needed.add(v)
+        if v in lets:
+            todo.extend(n.name for n in ir.walk(lets[v]) if isinstance(n, ir.Local))
+    return needed
+
+
+class Applier:
+    def __init__(self, exprs, hashing: bool):
+        self.x = exprs
+        self.hashing = hashing
+        self.stmts = Statements(exprs, hashing)
+
+    def do(self, plan: P.ActionPlan) -> ast.FunctionDef:
+        fn = at(ast.FunctionDef(f"do_{plan.index}", _args("st", "m"), [], [], None), plan.pos)
+        fn.body = prologue()
+        self.fresh = Fresh()
+        self.needed = needed_lets(plan)
+        env = Env()
+        for k, (n, typ) in enumerate(plan.spec.choices):
+            fn.body.append(S("_0 = m[_1]", pyname(n), k + 1))
+            env = env.bind(n, Var(pyname(n), typ))
+        self.run(list(plan.steps), env, fn.body)
+        if self.hashing:
+            fn.body.append(S("st.h = h"))
+        fn.body.append(S("return nxt"))
+        drop_unused_loads(fn, len(PROLOGUE))
+        return fn
+
+    def run(self, steps: list, env: Env, body: list, guards: bool = False) -> Env:
+        x = self.x
+        for s in steps:
+            match s:
+                case P.Guard(cond=cond) if guards:  # an after part without choices: applied if it holds
+                    inner = []
+                    body.append(at(ast.If(x.expr(cond, env), inner, []), s.pos))
+                    body = inner
+                case P.Bind(var=var, value=value) if var in self.needed:
+                    code = x.expr(value, env)
+                    if isinstance(code, ast.Constant):
+                        env = env.bind(var, Var(pyname(var), value.type, value=code))
+                    else:
+                        body.append(at(S("_0 = _1", pyname(var), code), s.pos))
+                        env = env.bind(var, Var(pyname(var), value.type))
+                case P.Stage(body=effects) | P.Apply(body=effects):
+                    body.extend(self.stmts.block(effects, env.in_effects(), self.fresh))
+                case P.Repeat():
+                    env = self.repeat(s, env, body)
+                case P.AfterPart(steps=part, has_choices=True):
+                    inner = []
+                    body.append(S("if m[_0] is not None:\n    pass", s.first))
+                    body[-1].body = inner
+                    self.run(list(part), env, inner)
+                    if not inner:
+                        inner.append(ast.Pass())
+                case P.AfterPart(steps=part):
+                    self.run(list(part), env, body, guards=True)
+                case _:
+                    pass  # choices are bound from the move; other guards were checked already
+        if not body:
+            body.append(ast.Pass())
+        return env
+
+    def repeat(self, s: P.Repeat, env: Env, body: list) -> Env:
+        """The passes of a repeat, one loop turn each, over the values the move holds."""
+        x = self.x
+        var, each = pyname(s.var), "_e_" + s.choice
+        body.append(at(S("_0 = _1", var, x.expr(s.start, env)), s.pos))
+        inner = env.bind(s.var, Var(var, s.start.type)).bind(s.choice, Var(each, s.elem))
+        if s.previous:
+            body.append(S("_0 = -1", pyname(s.previous)))
+            inner = inner.bind(s.previous, Var(pyname(s.previous), s.start.type))
+        loop = ast.For(ast.Name(each, ast.Store()), name(pyname(s.choice)), [], [])
+        body.append(loop)
+        self.run(list(s.steps), inner, loop.body)
+        if s.previous:
+            loop.body.append(S("_0 = _1", pyname(s.previous), var))
+        loop.body.append(S("_0 = _1", var, each))
+        return env.bind(s.var, Var(var, s.elem))  # where the last pass ended
+
+
+def _args(*names) -> ast.arguments:
+    return ast.arguments([], [ast.arg(n) for n in names], None, [], [], None, [])
+
+
+__all__ = ["Applier", "needed_lets", "E"]

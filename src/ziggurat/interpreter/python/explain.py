@@ -1,0 +1,134 @@
+"""Explaining a move: `explain_N(st, m)` is None when move m of action N is legal here, else the
+reason it is not, in the rules' own words (a rule's `else "..."` text, or the rule as written).
+Effects between stages are applied for real and taken back before it returns."""
+
+from __future__ import annotations
+
+import ast
+
+from .. import steps as P
+from .effects import Fresh, Statements
+from ...dsl import ir
+from .emit import at, const, drop_unused_loads, expr as E, name, stmt as S
+from .exprs import Env, Var, pyname
+from .generate import PROLOGUE, prologue
+
+
+class Explainer:
+    def __init__(self, exprs, hashing: bool):
+        self.x = exprs
+        self.stmts = Statements(exprs, hashing)
+
+    def explain(self, plan: P.ActionPlan) -> ast.FunctionDef:
+        fn = at(ast.FunctionDef(f"explain_{plan.index}", ast.arguments([], [ast.arg("st"), ast.arg("m")], None, [],
+                                                                        [], None, []), [], [], None), plan.pos)
+        fn.body = prologue() + [S("_mark = len(log)")]
+        self.fresh, self.plan = Fresh(), plan
+        inner: list = []
+        if self.run(list(plan.steps), Env(), inner) is not None:  # None: it always returns a reason
+            inner.append(S("return None"))
+        restore = S("while len(log) > _mark:\n    _l, _i, _o = log.pop()\n    _l[_i] = _o")
+        fn.body.append(ast.Try(inner, [], [], [restore]))
+        drop_unused_loads(fn, len(PROLOGUE))
+        return fn
+
+    def reason(self, body: list, cond, message: str, pos=None) -> bool:
+        """`if not cond: return message`; False when the condition can never hold (the rest is
+        then never reached)."""
+        test = self.x.expr(cond, self.env)
+        if isinstance(test, ast.Constant):
+            if test.value:
+                return True
+            body.append(at(S("return _0", const(message)), pos))
+            return False
+        body.append(at(S("if not _0:\n    return _1", test, const(message)), pos))
+        return True
+
+    def run(self, steps: list, env: Env, body: list, each: str = None) -> Env:
+        """Check steps in order; `each` names the value of the pass's choice inside a repeat."""
+        x = self.x
+        for s in steps:
+            self.env = env
+            match s:
+                case P.Guard(kind="when"):
+                    if not self.reason(body, s.cond, "not now: " + s.text, s.pos):
+                        return env
+                case P.Guard():
+                    if not self.reason(body, s.cond, s.message or "it must hold that " + s.text, s.pos):
+                        return env
+                case P.Bind(var=var, value=value):
+                    code = x.expr(value, env)
+                    body.append(at(S("_0 = _1", pyname(var), code), s.pos))
+                    env = env.bind(var, Var(pyname(var), value.type))
+                case P.Choose():
+                    env = self.choose(s, env, body, each if s.name == getattr(self, "pass_choice", None) else None)
+                    if env is None:
+                        return None
+                case P.Stage(body=effects):
+                    body.extend(self.stmts.block(effects, env.in_effects(), self.fresh))
+                    env = env.forget_cells()
+                case P.Apply():
+                    pass  # nothing is checked after the last effects
+                case P.Repeat():
+                    env = self.repeat(s, env, body)
+                    if env is None:
+                        return None
+                case P.AfterPart(steps=part, has_choices=has_choices):
+                    if has_choices:
+                        body.append(S("if m[_0] is None:\n    return _1", s.first,
+                                      const("the turn must end with: " + (self.plan.spec.after_fmt or ""))))
+                    env = self.run(list(part), env, body)
+                    if env is None:
+                        return None
+        return env
+
+    def choose(self, s: P.Choose, env: Env, body: list, value=None):
+        x = self.x
+        var = pyname(s.name)
+        body.append(at(S("_0 = _1", var, name(value) if value else E("m[_0]", s.index)), s.pos))
+        dom = s.domain
+        if isinstance(dom, ir.Call) and dom.fn == "ray":
+            frm, dirs, reach = (x.expr(a, env) for a in dom.args)
+            src = E("_ray(cells, RAYS[_1][_0], _2)", frm, dirs, reach)
+        else:
+            src = x.collection(dom, env)
+        body.append(S("if _0 not in _1:\n    return _2", var, src, const(s.message or f"{s.name} must be in {s.domain_text}")))
+        env = env.bind(s.name, Var(var, s.type))
+        if s.cond is not None:
+            self.env = env
+            if not self.reason(body, s.cond, s.message or f"{s.name}: it must hold that {s.cond_text}"):
+                return None
+        return env
+
+    def repeat(self, s: P.Repeat, env: Env, body: list):
+        """Each pass checked in turn, with its effects applied for the next; a pass after one whose
+        `while` failed is refused."""
+        x = self.x
+        var, each = pyname(s.var), "_e_" + s.choice
+        body.append(at(S("_0 = _1", var, x.expr(s.start, env)), s.pos))
+        body.append(S("if not m[_0]:\n    return _1", s.index, const(f"{s.choice}: the move makes at least one pass")))
+        if s.previous:
+            body.append(S("_0 = -1", pyname(s.previous)))
+        body.append(S("_go = True"))
+        loop = ast.For(ast.Name(each, ast.Store()), E("m[_0]", s.index), [], [])
+        body.append(loop)
+        if s.cond is not None:
+            loop.body.append(S("if not _go:\n    return _0",
+                               const("the move ends before that: it goes on only while " + s.cond_text)))
+        inner = env.bind(s.var, Var(var, s.start.type))
+        if s.previous:
+            inner = inner.bind(s.previous, Var(pyname(s.previous), s.start.type))
+        saved, self.pass_choice = getattr(self, "pass_choice", None), s.choice
+        try:
+            end = self.run(list(s.steps), inner, loop.body, each)
+        finally:
+            self.pass_choice = saved
+        if end is not None:
+            if s.cond is not None:
+                loop.body.append(S("_go = _0", x.expr(s.cond, end)))
+            if s.previous:
+                loop.body.append(S("_0 = _1", pyname(s.previous), var))
+            loop.body.append(S("_0 = _1", var, pyname(s.choice)))
+        out = env.forget_cells()
+        out = out.bind(s.var, Var(var, s.elem))
+        return out.bind(s.choice, Var(pyname(s.choice), s.elem, value=E("m[_0]", s.index)))

@@ -1,0 +1,251 @@
+"""The Python backend's module: every function of a game, its constants, and its loading.
+
+The module holds plain functions over a `State`: `legal`, `do_N` (through `apply` / `undo`, with
+an undo log), `explain_N`, `outcome` (the end block), `setup`, `invariants`, `heuristic`. Small
+tables (piece attributes, who controls a stack, the ruleset's own tables) are written in it; the
+board's geometry tables are passed in when it is loaded, computed from FILES, RANKS and DIRSETS
+(dsl.world.World), so the module stays readable. `count` is derived from `legal` as the module is
+loaded (derive_count): the same walk, counting instead of building moves.
+"""
+
+from __future__ import annotations
+
+import ast
+import itertools
+import os
+
+from ...dsl import ir
+from ...dsl import types as T
+from ...dsl.world import World
+from .. import steps as P
+from ..helpers import HELPERS
+from .apply import Applier
+from .effects import Fresh, Statements
+from .emit import (Comment, at, declare_nonlocals, drop_unused_loads, loads, render, stmt as S, tidy)
+from .explain import Explainer
+from .exprs import Env, Exprs
+from .generate import MAX_PASSES, Generator
+
+
+def uses_repetition(plan: ir.Plan) -> bool:
+    return any(isinstance(n, ir.Call) and n.fn in ("repeated", "repeated_board") for n in ir.walk(plan.end or ()))
+
+
+def uses_last(plan: ir.Plan) -> bool:
+    everything = list(plan.end or ()) + [i for a in plan.actions for i in a.items + (a.after_items or ())]
+    everything += [inv.expr for inv in plan.invariants] + ([plan.heuristic] if plan.heuristic is not None else [])
+    return any(isinstance(n, ir.Global) and n.what == "last" for n in ir.walk(everything))
+
+
+class ModuleWriter:
+    """Writes the module of one folded game from its action plans."""
+
+    def __init__(self, folded, plans: list):
+        self.game, self.plans = folded, plans
+        self.world: World = folded.world
+        self.hashing = uses_repetition(folded.plan)
+        self.last = uses_last(folded.plan)
+        self.x = Exprs(folded)
+
+    def functions(self) -> list:
+        g, h = self.game, self.hashing
+        body = [Generator(self.x, h).legal(self.plans)]
+        applier, explainer = Applier(self.x, h), Explainer(self.x, h)
+        body += [applier.do(p) for p in self.plans]
+        body += [explainer.explain(p) for p in self.plans]
+        body.append(S("DO = _0", ast.Tuple([ast.Name(f"do_{p.index}", ast.Load()) for p in self.plans], ast.Load())))
+        body.append(S("EXPLAIN = _0", ast.Tuple([ast.Name(f"explain_{p.index}", ast.Load()) for p in self.plans],
+                                                ast.Load())))
+        body += self.apply_undo()
+        body.append(self.outcome())
+        body.append(self.setup())
+        body.append(self.invariants())
+        body.append(self.heuristic())
+        del g
+        return body
+
+    def _fn(self, name: str, args: tuple, pos=None) -> ast.FunctionDef:
+        return at(ast.FunctionDef(name, ast.arguments([], [ast.arg(a) for a in args], None, [], [], None, []),
+                                  [], [], None), pos)
+
+    def _state(self) -> list:
+        return [S("cells = st.cells"), S("zones = st.zones"), S("counters = st.counters"), S("mover = st.side"),
+                S("ply = st.ply"), S("seen = st.seen"), S("_last = st.last")]
+
+    def outcome(self) -> ast.FunctionDef:
+        fn = self._fn("outcome", ("st", "moves"), self.game.plan.end_pos)
+        fn.body = self._state()
+        fn.body += Statements(self.x, self.hashing).block(self.game.plan.end or (), Env(), Fresh())
+        fn.body.append(S("return None"))
+        drop_unused_loads(fn, 7)
+        return fn
+
+    def setup(self) -> ast.FunctionDef:
+        fn = self._fn("setup", ("st", "rng"))
+        fn.body = [S("cells = st.cells"), S("zones = st.zones"), S("counters = st.counters"), S("seats = st.seats"),
+                   S("log = []")]
+        stmts = Statements(self.x, hashing=False)  # the hash is computed afresh after setup
+        for block in self.game.plan.setup:
+            fn.body += stmts.block(block, Env(effects=True), Fresh())
+        fn.body.append(S("return None"))
+        drop_unused_loads(fn, 5)
+        return fn
+
+    def invariants(self) -> ast.FunctionDef:
+        fn = self._fn("invariants", ("st",))
+        fn.body = self._state() + [S("bad = []")]
+        for k, inv in enumerate(self.game.plan.invariants):
+            fn.body.append(at(S("if not _0:\n    bad.append(_1)", self.x.expr(inv.expr, Env()), k), inv.pos))
+        fn.body.append(S("return bad"))
+        drop_unused_loads(fn, 7)
+        return fn
+
+    def heuristic(self) -> ast.FunctionDef:
+        fn = self._fn("heuristic", ("st",), self.game.plan.heuristic_pos)
+        h = self.game.plan.heuristic
+        fn.body = self._state() + [S("return _0", self.x.expr(h, Env()) if h is not None else ast.Constant(None))]
+        drop_unused_loads(fn, 7)
+        return fn
+
+    def apply_undo(self) -> list:
+        saved = "len(st.log), st.side, st.ply, st.h" + (", st.last" if self.last else "")
+        apply = [S(f"st.trail.append(({saved}))"), S("nxt = DO[m[0]](st, m)"), S("st.side = nxt"), S("st.ply += 1")]
+        if self.last:
+            apply.append(S("st.last = m"))
+        if self.hashing:
+            apply += [S("k = st.h ^ SIDEKEY[nxt]"), S("seen = st.seen"), S("seen[k] = seen.get(k, 0) + 1")]
+        undo = []
+        if self.hashing:
+            undo += [S("k = st.h ^ SIDEKEY[st.side]"), S("seen = st.seen"), S("c = seen[k] - 1"),
+                     S("if c:\n    seen[k] = c\nelse:\n    del seen[k]")]
+        undo += [S(f"{saved.replace('len(st.log)', 'mark')} = st.trail.pop()"), S("log = st.log"),
+                 S("while len(log) > mark:\n    lst, i, old = log.pop()\n    lst[i] = old")]
+        a, u = self._fn("apply", ("st", "m")), self._fn("undo", ("st",))
+        a.body, u.body = apply, undo
+        return [a, u]
+
+    # ---- constants --------------------------------------------------------------------------
+
+    def constants(self, used: set) -> list:
+        g, w = self.game, self.world
+        n = len(g.plan.players)
+        out = [S(f"FILES = {w.files}"), S(f"RANKS = {w.ranks}"), S(f"NCELLS = {w.ncells}"),
+               S(f"LONGEST = {w.longest}"), S(f"NPLAYERS = {n}"),
+               S("ALLCELLS = range(NCELLS)"), S("ALLPLAYERS = range(NPLAYERS)"),
+               S("UNLIMITED = 1 << 30"), S(f"MAX_PASSES = {MAX_PASSES}"),
+               S("NEXT = _0", ast.Constant(tuple((p + 1) % max(1, n) for p in range(n)))),
+               S("SIDEKEY = _0", ast.Constant(tuple(hash((4, p)) for p in range(n)))),
+               S("CTRL = _0", ast.Constant(tuple(g.ctrl))),
+               S("INITIAL_COUNTERS = _0", ast.Constant(tuple(g.counter_inits)))]
+        for a in g.plan.attributes.values():
+            if f"A_{a.name}" in used:
+                out.append(S(f"A_{a.name} = _0", ast.Constant(w.attr_tables[a.name])))
+            if f"VIDX_{a.name}" in used:
+                out.append(S(f"VIDX_{a.name} = _0", ast.Constant({v: i for i, v in enumerate(a.numbers)})))
+        for t in g.tables.values():
+            if f"T_{t.name}" in used:
+                out.append(S(f"T_{t.name} = _0", ast.Constant(self.table_constant(t))))
+        for attr in sorted(self.x.suffix_sums):
+            out.append(S(f"SUF_{attr} = {{}}"))
+        if "LASTCELLS" in used:
+            out.append(S("LASTCELLS = _0", ast.Constant(tuple(
+                tuple(k + 1 for k, (_, t) in enumerate(p.spec.choices)
+                      if t == T.CELL or (t is not None and T.is_list(t) and t.elem == T.CELL)) for p in self.plans))))
+        out.append(S("DIRSETS = _0", ast.Constant(tuple(w.dirsets))))
+        return out
+
+    def table_constant(self, t):
+        values = {k: self._value(v, t.value_type) for k, v in t.values.items()}
+        keys = list(values)
+        if all(isinstance(k, int) and not isinstance(k, bool) and 0 <= k <= 64 for k in keys):
+            size = max(keys) + 1
+            if t.key_type == T.PLAYER:  # room for neutral player values too (no entry: None)
+                owner = next((a for a in self.game.plan.attributes.values() if a.players), None)
+                size = max(size, len(owner.values) if owner else 0)
+            return tuple(values.get(i) for i in range(size))
+        return values
+
+    def _value(self, v, typ):
+        if typ == T.DIRSET:
+            return self.world.dirset(v)
+        return v
+
+    # ---- the whole ----------------------------------------------------------------------------
+
+    def write(self, title: str, options: dict, label) -> tuple:
+        """(text, line map, board tables used) of the module."""
+        functions = self.functions()
+        tidied = []
+        for f in functions:
+            if isinstance(f, ast.FunctionDef):
+                f.body = tidy(f.body)
+                declare_nonlocals(f)
+            tidied.append(f)
+        used = set().union(*(loads(f) for f in tidied))
+        tables = sorted(used & set(World.TABLES))
+        head = [Comment(f"Generated by ziggurat from {title}. Do not edit."),
+                Comment("Options: " + (", ".join(f"{k}={v!r}" for k, v in options.items()) or "none")),
+                Comment("count(st) is legal(st) counting instead of building moves: derived from legal when the"),
+                Comment("module is loaded. The board's tables are passed in when it is loaded, computed from"),
+                Comment("FILES, RANKS and DIRSETS: " + (", ".join(tables) or "none") + ".")]
+        body = head + self.constants(used) + tidied
+        text, linemap = render(body, label)
+        return text, linemap, tables
+
+
+# ---- loading ------------------------------------------------------------------------------------
+
+
+class _Count(ast.NodeTransformer):
+    """legal -> count: `add(move)` becomes `n += 1`, the list of moves its length."""
+
+    def visit_Expr(self, node):
+        c = node.value
+        if isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id == "add":
+            return ast.copy_location(ast.AugAssign(ast.Name("n", ast.Store()), ast.Add(), ast.Constant(1)), node)
+        return self.generic_visit(node)
+
+    def visit_Call(self, node):
+        if (isinstance(node.func, ast.Name) and node.func.id == "len" and len(node.args) == 1
+                and isinstance(node.args[0], ast.Name) and node.args[0].id == "out"):
+            return ast.copy_location(ast.Name("n", ast.Load()), node)
+        return self.generic_visit(node)
+
+    def visit_Name(self, node):
+        if node.id == "out" and isinstance(node.ctx, ast.Load):
+            return ast.copy_location(ast.Name("n", ast.Load()), node)
+        return node
+
+    def visit_Assign(self, node):
+        t = node.targets[0]
+        if isinstance(t, ast.Name) and t.id in ("out", "add"):
+            if t.id == "add":
+                return None
+            return ast.copy_location(ast.Assign([ast.Name("n", ast.Store())], ast.Constant(0)), node)
+        return self.generic_visit(node)
+
+
+def derive_count(tree: ast.Module) -> None:
+    """Add `count` to a parsed module, made from its `legal` (keeping its line numbers)."""
+    import copy
+
+    legal = next(f for f in tree.body if isinstance(f, ast.FunctionDef) and f.name == "legal")
+    count = _Count().visit(copy.deepcopy(legal))
+    count.name = "count"
+    declare_nonlocals(count)
+    ast.fix_missing_locations(count)
+    tree.body.append(count)
+
+
+def load_module(text: str, filename: str, world: World, tables: list) -> dict:
+    """Run a module's text (with count derived) in a namespace holding the helpers and the board
+    tables it uses; the namespace."""
+    tree = ast.parse(text, filename)
+    derive_count(tree)
+    namespace = {"__name__": "ziggurat_generated", **HELPERS}
+    namespace.update({t: world.table(t) for t in tables})
+    exec(compile(tree, filename, "exec"), namespace)
+    return namespace
+
+
+__all__ = ["ModuleWriter", "load_module", "derive_count", "itertools", "os", "P"]

@@ -1,0 +1,161 @@
+"""Pass 3: lower each folded action to one plan of steps, the single meaning every backend reads.
+
+An action and the ruleset's `after` block become one sequence:
+
+| step | in a move's generation | in applying a move | in explaining a move |
+|---|---|---|---|
+| `Guard` (when / require) | an `if`; a false one ends the action | only the after part's, when it has no choice | the reason |
+| `Bind` (let) | a local | only if an effect needs it | a local |
+| `Choose` | a loop over the domain | the value from the move | membership and `where` checked |
+| `Stage` (effects before more choices) | applied, the rest generated, taken back | applied | applied, taken back at the end |
+| `Apply` (the final effects) | nothing | applied | nothing |
+| `Repeat` | a function making one pass, calling itself | a loop over the passes | each pass checked |
+| `AfterPart` | offered; if it offers nothing, the move without it | only if the move holds it | it must be there if offered |
+
+Backends (`python.generate`, `python.apply`, `python.explain`) are each one `match` over these
+kinds; a new construct is a new step kind and one case in each.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from attrs import frozen
+
+from ..dsl import ir
+from ..dsl import types as T
+from .spec import ActionSpec
+
+
+@frozen
+class Guard:
+    cond: object
+    kind: str  # when / require
+    message: Optional[str]
+    text: str
+    pos: object
+
+
+@frozen
+class Bind:
+    var: str
+    value: object
+    pos: object
+
+
+@frozen
+class Choose:
+    name: str  # the choice: its values go into the move at `index`
+    domain: object
+    cond: Optional[object]
+    message: Optional[str]
+    type: T.Type  # one value's type
+    index: int  # its place in the move tuple (from 1)
+    domain_text: str
+    cond_text: str
+    pos: object
+
+
+@frozen
+class Stage:
+    """Effects that more choices follow: the rest of the move is made on the changed board."""
+
+    body: tuple
+    pos: object
+
+
+@frozen
+class Apply:
+    """The effects at the end of the move."""
+
+    body: tuple
+    pos: object
+
+
+@frozen
+class Repeat:
+    var: str
+    start: object
+    cond: Optional[object]
+    may_stop: bool
+    steps: tuple
+    choice: str  # the pass's choice (its values go into the move as a tuple)
+    index: int
+    elem: T.Type  # the type of one value of the choice
+    previous: Optional[str]
+    cond_text: str
+    pos: object
+
+
+@frozen
+class AfterPart:
+    """The ruleset's end-of-turn part, after an action's own steps."""
+
+    steps: tuple
+    has_choices: bool
+    first: int  # the move index of its first choice
+    pos: object
+
+
+@frozen
+class ActionPlan:
+    spec: ActionSpec
+    steps: tuple
+    priority: int
+    fallback: bool
+    pos: object
+
+    @property
+    def index(self) -> int:
+        return self.spec.index
+
+
+def lower(a: ir.Action) -> ActionPlan:
+    """The step plan of one folded action (with the after block's items)."""
+    spec = ActionSpec(a.index, a.name, a.fmt, [list(c) for c in a.choices], a.nbase,
+                      None, set(a.repeated))
+    index = {n: k + 1 for k, (n, _) in enumerate(a.choices)}
+    after = list(a.after_items) if a.after_items is not None else None
+    # Effects become stages when anything that makes or tests the move follows them.
+    own = _lower(a.items, index, rest_makes_choices=after is not None and _makes(after))
+    steps = list(own)
+    if after is not None:
+        part = _lower(after, index, rest_makes_choices=False)
+        first = a.nbase + 1
+        steps.append(AfterPart(tuple(part), len(a.choices) > a.nbase, first, a.pos))
+    return ActionPlan(spec, tuple(steps), a.priority, a.fallback, a.pos)
+
+
+def _makes(items) -> bool:
+    return any(isinstance(x, (ir.Choice, ir.When, ir.Require, ir.Repeat)) for x in items)
+
+
+def _lower(items, index: dict, rest_makes_choices: bool, in_pass: bool = False) -> list:
+    out = []
+    items = list(items)
+    for i, it in enumerate(items):
+        if isinstance(it, (ir.When, ir.Require)):
+            if isinstance(it.cond, ir.Const) and it.cond.value:
+                continue  # always true at these options
+            kind = "when" if isinstance(it, ir.When) else "require"
+            out.append(Guard(it.cond, kind, getattr(it, "message", None), it.text, it.pos))
+        elif isinstance(it, ir.Let):
+            out.append(Bind(it.var, it.value, it.pos))
+        elif isinstance(it, ir.Choice):
+            out.append(Choose(it.name, it.domain, it.cond, it.message, it.type, index[it.name], it.domain_text,
+                              it.cond_text, it.pos))
+        elif isinstance(it, ir.Effects):
+            staged = in_pass or _makes(items[i + 1:]) or rest_makes_choices
+            out.append((Stage if staged else Apply)(it.body, it.pos))
+        elif isinstance(it, ir.Repeat):
+            choice = it.choice
+            steps = _lower(it.items, index, rest_makes_choices=False, in_pass=True)
+            out.append(Repeat(it.var, it.start, it.cond, it.may_stop, tuple(steps), choice.name,
+                              index[choice.name], choice.type, it.previous, it.cond_text, it.pos))
+        else:
+            raise AssertionError(f"unknown action item {it!r}")
+    return out
+
+
+def after_steps(steps) -> Optional[AfterPart]:
+    return next((s for s in steps if isinstance(s, AfterPart)), None)
