@@ -1,8 +1,18 @@
+import atexit
 import os
+import shutil
 import sys
+import tempfile
 
 import pytest
 from pathlib import Path
+
+# Compiled games are cached on disk (ziggurat.interpreter.cache): the tests use a cache of their
+# own, made afresh for the session, so that they never read or write the user's.
+if "ZIGGURAT_CACHE_DIR" not in os.environ:
+    _cache = tempfile.mkdtemp(prefix="ziggurat-test-cache-")
+    os.environ["ZIGGURAT_CACHE_DIR"] = _cache
+    atexit.register(shutil.rmtree, _cache, True)
 
 from hypothesis import HealthCheck, settings
 

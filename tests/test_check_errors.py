@@ -439,3 +439,21 @@ class TestPlacement:
         d = the_error(text)
         assert where(d) == at(text, "1 == true")
         assert d.message == "comparing a number with a bool is always false"
+
+
+class TestUnusedDefs:
+    def test_an_unknown_name_in_a_def_nobody_calls_is_an_error(self):
+        """A def that no rule calls is still checked for its names (its parameters stand for anything)."""
+        text = edit("def attacker(c, level):", "def three(p): count(x for x in lines where x == p) == 3\n"
+                                                 "def attacker(c, level):")
+        d = the_error(text)
+        assert where(d) == at(text, "lines where")
+        assert d.message == "unknown name 'lines'"
+
+    def test_an_unused_def_with_known_names_is_only_a_warning(self):
+        """An unused def whose names all exist gives the usual warning, no error."""
+        text = edit("def attacker(c, level):", "def three(p): count(x for x in cells where x == p) == 3\n"
+                                                 "def attacker(c, level):")
+        found = check("edited.rules", text=text)
+        assert [d.severity for d in found] == ["warning"]
+        assert "never used" in found[0].message

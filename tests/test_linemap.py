@@ -56,3 +56,30 @@ class TestLineMap:
             raise ValueError("elsewhere")
         except ValueError as e:
             assert rules_diagnostic(e) is None
+
+
+class TestVariants:
+    def test_a_failure_in_the_base_is_shown_from_the_base_file(self, tmp_path):
+        """A rule of a base ruleset that fails while a variant is played is reported at the base
+        file's line, with the base file's text (the variant's own lines are elsewhere)."""
+        (tmp_path / "bad.rules").write_text(RULES)
+        variant = tmp_path / "variant.rules"
+        variant.write_text('# A variant: its line 10 is a comment, not the broken rule.\n' * 12
+                           + 'extends "bad.rules"\ngame "Variant"\n')
+        state = ziggurat.load(str(variant)).new()
+        with pytest.raises(ziggurat.RulesetError) as e:
+            state.moves()
+        d = e.value.diagnostics[0]
+        assert (d.path, d.line, d.col) == (str(tmp_path / "bad.rules"), 10, 5)
+        assert d.source_line.strip() == "to: cells where top(to).owner == mover"
+
+    def test_a_failure_in_the_variant_is_shown_from_the_variant(self, tmp_path):
+        """A rule the variant itself adds is reported in the variant file."""
+        (tmp_path / "base.rules").write_text(RULES.replace("top(to).owner == mover", "empty(to)"))
+        variant = tmp_path / "variant.rules"
+        variant.write_text('extends "base.rules"\n\noverride action jump "{to}":\n'
+                           '    to: cells where top(to).owner == mover\n    do:\n        move(to, 1, to)\n')
+        with pytest.raises(ziggurat.RulesetError) as e:
+            ziggurat.load(str(variant)).new().moves()
+        d = e.value.diagnostics[0]
+        assert (d.path, d.line) == (str(variant), 4)

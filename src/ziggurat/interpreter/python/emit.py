@@ -128,6 +128,66 @@ def tidy(body: list) -> list:
     return kept
 
 
+class _FoldConstants(ast.NodeTransformer):
+    """Arithmetic on constants computed, and slices that take all or nothing of a tuple."""
+
+    _OPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b}
+
+    def visit_BinOp(self, node):
+        self.generic_visit(node)
+        left, right = node.left, node.right
+        op = self._OPS.get(type(node.op))
+        if op and isinstance(left, ast.Constant) and isinstance(right, ast.Constant) \
+                and type(left.value) is int and type(right.value) is int:
+            return ast.Constant(op(left.value, right.value))
+        if isinstance(node.op, (ast.Add, ast.Sub)) and isinstance(right, ast.Constant) and right.value == 0 \
+                and type(right.value) is int:
+            return left
+        if isinstance(node.op, ast.Add) and isinstance(left, ast.Tuple) and not left.elts:
+            return right  # () + t is t
+        return node
+
+    def visit_Subscript(self, node):
+        self.generic_visit(node)
+        sl = node.slice
+        if isinstance(sl, ast.Slice) and sl.step is None:
+            if sl.upper is None and isinstance(sl.lower, ast.Constant) and sl.lower.value == 0:
+                return node.value  # t[0:] is t
+            if sl.lower is None and isinstance(sl.upper, ast.Constant) and sl.upper.value == 0:
+                return ast.Tuple([], ast.Load())  # t[:0] is ()
+        return node
+
+
+def fold_constants(node):
+    """The tree with arithmetic on constants computed (`1 - 1` is 0, `t[0:]` is t)."""
+    return _FoldConstants().visit(node)
+
+
+ALIASES = ("_s", "_t", "_c", "_a", "_u")  # the stems of the generator's read-once locals
+
+
+def drop_dead_aliases(fn: ast.FunctionDef) -> None:
+    """Remove assignments to the generator's aliases (a cell's stack, its top, ...) that nothing
+    reads, until none is left."""
+    while True:
+        read = loads(fn)
+        dead = []
+        for node in ast.walk(fn):
+            for field in ("body", "orelse"):
+                block = getattr(node, field, None)
+                if not isinstance(block, list):
+                    continue
+                for s in block:
+                    if (isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)
+                            and s.targets[0].id.startswith(ALIASES) and s.targets[0].id not in read
+                            and not s.targets[0].id.startswith(("_sa", "_sb"))):
+                        dead.append((block, s))
+        if not dead:
+            return
+        for block, s in dead:
+            block.remove(s)
+
+
 def loads(node) -> set:
     """Every name a tree reads (`h ^= x` reads h too)."""
     out = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}

@@ -32,11 +32,12 @@ def prologue() -> list:
 
 
 def used_names(steps) -> set:
-    """The bound names (Locals) the steps read."""
-    return {n.name for n in ir.walk(list(_exprs_of(steps))) if isinstance(n, ir.Local)}
+    """The bound names (Locals) the steps read while a move is generated (the last effects,
+    which generation does not make, are left out)."""
+    return {n.name for n in ir.walk(list(_exprs_of(steps, final_effects=False))) if isinstance(n, ir.Local)}
 
 
-def _exprs_of(steps):
+def _exprs_of(steps, final_effects: bool = True):
     for s in steps:
         if isinstance(s, P.Guard):
             yield s.cond
@@ -46,15 +47,15 @@ def _exprs_of(steps):
             yield s.domain
             if s.cond is not None:
                 yield s.cond
-        elif isinstance(s, (P.Stage, P.Apply)):
+        elif isinstance(s, P.Stage) or (final_effects and isinstance(s, P.Apply)):
             yield from s.body
         elif isinstance(s, P.Repeat):
             yield s.start
             if s.cond is not None:
                 yield s.cond
-            yield from _exprs_of(s.steps)
+            yield from _exprs_of(s.steps, final_effects)
         elif isinstance(s, P.AfterPart):
-            yield from _exprs_of(s.steps)
+            yield from _exprs_of(s.steps, final_effects)
 
 
 def calls_on(steps, local: str) -> set:
@@ -66,6 +67,10 @@ def calls_on(steps, local: str) -> set:
 def attrs_read(steps, local: str, attributes) -> list:
     return sorted({n.name for n in ir.walk(list(_exprs_of(steps))) if isinstance(n, ir.Attr)
                    and isinstance(n.obj, ir.Local) and n.obj.name == local and n.name in attributes})
+
+
+# Tests a chosen cell may be asked, that knowing whether it holds a stack answers or simplifies.
+SPLIT = {"height", "top", "bottom", "stack", "above", "below", "empty", "occupied", "controller", "mine", "theirs"}
 
 
 class Generator:
@@ -236,6 +241,9 @@ class Generator:
         if not bound:
             body.append(S("_0 = cells[_1]", alias, var))
         asks = calls_on([s] + list(rest), s.name)
+        if not ray and not asks & SPLIT:  # nothing asks whether it is empty: one body
+            self.choice_body(s, env.bind(s.name, Var(var, T.CELL, stack=alias)), body, nxt)
+            return
         occupied = Var(var, T.CELL, stack=alias, occupied=True)
         hoisted = []
         if asks & {"top", "mine", "theirs", "controller"}:

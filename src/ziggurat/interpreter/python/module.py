@@ -21,7 +21,8 @@ from .. import steps as P
 from ..helpers import HELPERS
 from .apply import Applier
 from .effects import Fresh, Statements
-from .emit import (Comment, at, declare_nonlocals, drop_unused_loads, loads, render, stmt as S, tidy)
+from .emit import (Comment, at, declare_nonlocals, drop_dead_aliases, drop_unused_loads, fold_constants, loads,
+                   render, stmt as S, tidy)
 from .explain import Explainer
 from .exprs import Env, Exprs
 from .generate import MAX_PASSES, Generator
@@ -178,6 +179,8 @@ class ModuleWriter:
         tidied = []
         for f in functions:
             if isinstance(f, ast.FunctionDef):
+                f = fold_constants(f)
+                drop_dead_aliases(f)
                 f.body = tidy(f.body)
                 declare_nonlocals(f)
             tidied.append(f)

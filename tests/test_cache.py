@@ -1,0 +1,147 @@
+"""The on-disk cache of compiled games: real module files, reused across processes, and never
+used when stale (a file of the extends chain changed) or tampered with (the module was edited)."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+import ziggurat
+from ziggurat.interpreter import cache, games
+
+BASE = """\
+game "Base"
+option width: 2..5 = 3
+players a, b
+board:
+    files: width
+    ranks: 1
+piece:
+    owner: players
+setup:
+    place(piece(a), cells[1])
+action hop "{to}":
+    to: cells where empty(to)
+    do:
+        move(cells[1], 1, to)
+"""
+
+VARIANT = """\
+extends "base.rules"
+option width = 4
+"""
+
+
+@pytest.fixture
+def fresh(monkeypatch, tmp_path):
+    """A cache folder of this test's own, nothing in memory, and a count of compilations."""
+    monkeypatch.setenv("ZIGGURAT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(games, "_MEMORY", type(games._MEMORY)())
+    compiled = []
+    real = games.compile_model
+
+    def counting(*args, **kw):
+        compiled.append(args[2])
+        return real(*args, **kw)
+
+    monkeypatch.setattr(games, "compile_model", counting)
+    return compiled
+
+
+def forget():
+    """Drop the games this process holds in memory (as a new process would start)."""
+    games._MEMORY.clear()
+
+
+class TestEntries:
+    def test_the_module_is_a_real_file_holding_the_source(self, fresh, tmp_path):
+        """A compiled game's module is a file in the cache folder whose text is the game's source."""
+        game = ziggurat.load("stacktics")
+        assert os.path.isfile(game.filename)
+        assert os.path.dirname(game.filename) == str(tmp_path / "cache")
+        with open(game.filename, encoding="utf-8") as f:
+            assert f.read() == game.source
+
+    def test_a_second_load_reads_the_cache_instead_of_compiling(self, fresh):
+        """Loading the same game again, with nothing in memory, compiles nothing."""
+        ziggurat.load("stacktics", {"size": 2})
+        forget()
+        game = ziggurat.load("stacktics", {"size": 2})
+        assert fresh == ["stacktics"]
+        assert ziggurat.perft(game.new(), 3) == 8878  # tests/perft/stacktics.perft, size2-start
+
+    def test_each_option_set_has_its_own_entry(self, fresh):
+        """Two option sets of one ruleset are two modules, each with its own options."""
+        a, b = ziggurat.load("stacktics", {"size": 2}), ziggurat.load("stacktics", {"size": 3})
+        assert a.filename != b.filename
+        assert "size=2" in a.source and "size=3" in b.source
+
+    def test_another_process_uses_the_entry(self, fresh, tmp_path):
+        """A new process finds the module the first one wrote (its filename is the same file)."""
+        game = ziggurat.load("green")
+        code = "import ziggurat; print(ziggurat.load('green').filename)"
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             env={**os.environ, "ZIGGURAT_CACHE_DIR": str(tmp_path / "cache")}, check=True)
+        assert out.stdout.strip() == game.filename
+
+
+class TestInvalidEntries:
+    def test_a_tampered_module_is_never_loaded(self, fresh):
+        """A cached module edited after it was written is recompiled, and the entry rewritten."""
+        game = ziggurat.load("stacktics", {"size": 2})
+        with open(game.filename, "a", encoding="utf-8") as f:
+            f.write("\nlegal = lambda st: []  # tampered\n")
+        forget()
+        again = ziggurat.load("stacktics", {"size": 2})
+        assert fresh == ["stacktics", "stacktics"]
+        assert ziggurat.perft(again.new(), 2) == 400  # not 0, as the tampered legal() would give
+        with open(again.filename, encoding="utf-8") as f:
+            assert "tampered" not in f.read()
+
+    def test_a_manifest_that_is_not_json_is_ignored(self, fresh):
+        """A broken manifest is a miss, not an error."""
+        game = ziggurat.load("clobber")
+        with open(game.filename[:-3] + ".json", "w", encoding="utf-8") as f:
+            f.write("{not json")
+        forget()
+        ziggurat.load("clobber")
+        assert fresh == ["clobber", "clobber"]
+
+    def test_a_changed_base_ruleset_makes_the_variant_stale(self, fresh, tmp_path):
+        """A variant's entry is not used once the file it extends has changed."""
+        (tmp_path / "base.rules").write_text(BASE)
+        (tmp_path / "variant.rules").write_text(VARIANT)
+        game = ziggurat.load(str(tmp_path / "variant.rules"))
+        assert len(game.new().moves()) == 3  # four files, one taken
+        (tmp_path / "base.rules").write_text(BASE.replace("ranks: 1", "ranks: 2"))
+        forget()
+        game = ziggurat.load(str(tmp_path / "variant.rules"))
+        assert len(fresh) == 2
+        assert len(game.new().moves()) == 7  # four files and two ranks, one taken
+
+    def test_an_unwritable_cache_is_skipped(self, fresh, monkeypatch, tmp_path):
+        """When the cache folder cannot be made, games still load (from memory only)."""
+        blocker = tmp_path / "file"
+        blocker.write_text("not a folder")
+        monkeypatch.setenv("ZIGGURAT_CACHE_DIR", str(blocker / "cache"))
+        game = ziggurat.load("breakthrough")
+        assert game.filename.startswith("<ziggurat breakthrough")
+        assert len(game.new().moves()) > 0
+
+    def test_the_cache_can_be_turned_off(self, fresh, monkeypatch):
+        """ZIGGURAT_CACHE_DIR=off: nothing is written; the module lives in memory."""
+        monkeypatch.setenv("ZIGGURAT_CACHE_DIR", "off")
+        assert cache.folder() is None
+        game = ziggurat.load("breakthrough")
+        assert game.filename.startswith("<ziggurat breakthrough")
+
+
+class TestKeys:
+    def test_the_key_depends_on_text_place_and_options(self):
+        """Other text, another file, or other options: another key."""
+        k = cache.key("/a/x.rules", "players a", {"size": 2})
+        assert k != cache.key("/a/x.rules", "players b", {"size": 2})
+        assert k != cache.key("/b/x.rules", "players a", {"size": 2})
+        assert k != cache.key("/a/x.rules", "players a", {"size": 3})
+        assert k == cache.key("/a/x.rules", "players a", {"size": 2})
