@@ -19,12 +19,12 @@ so a picture can be checked, or styled, by id.
 from __future__ import annotations
 
 import io
+import weakref
 from pathlib import Path
 
 from attrs import frozen
 
 from .errors import GameError
-from .dsl.world import file_letters
 
 STYLES = ("pyramids", "layers")
 FORMATS = ("svg", "png")
@@ -70,14 +70,17 @@ class Scheme:
     label: tuple = ()  # piece code -> a mark for its other attributes ("K" for a king), or ""
 
 
+_SCHEMES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # game -> its Scheme
+
+
 def scheme(game) -> Scheme:
-    """The look of a game's pieces, from its attributes (cached on the game)."""
-    cached = getattr(game, "_render_scheme", None)
+    """The look of a game's pieces, from its attributes (worked out once per game)."""
+    cached = _SCHEMES.get(game)
     if cached is not None:
         return cached
-    attrs = list(game.compiled.model.attributes.values())
+    attrs = list(game.attributes)
     tables, n = game.world.attr_tables, game.world.npieces
-    owner = next((a for a in attrs if a.players), None)
+    owner = game.owner_attribute
     colour = next((a for a in attrs if a.name in ("colour", "color") and not a.numeric), None) \
         or next((a for a in attrs if not a.players and not a.numeric and a.values
                  and all(colour_of(v) for v in a.values)), None)
@@ -88,8 +91,7 @@ def scheme(game) -> Scheme:
     players = _player_colours(game.players, used)
 
     def value(attr, code):
-        number = tables[attr.name][code]
-        return attr.values[attr.numbers.index(number)] if number in attr.numbers else None
+        return attr.value_name(tables[attr.name][code])
 
     fill, outline, width, pips = [], [], [], []
     palette = [NAMED[p] for p in PALETTE]
@@ -120,7 +122,7 @@ def scheme(game) -> Scheme:
     label = tuple("".join(a.codes[a.numbers.index(tables[a.name][code])].upper() for a in others
                           if tables[a.name][code] in a.numbers[1:]) for code in range(n))
     result = Scheme(tuple(fill), tuple(outline), tuple(width), tuple(pips), tuple(players), label)
-    game._render_scheme = result
+    _SCHEMES[game] = result
     return result
 
 
@@ -186,8 +188,8 @@ def _draw_grid(ax, w) -> None:
             ax.add_patch(Rectangle((f, r), 1, 1, facecolor=tone, edgecolor="#9b8a6a", linewidth=0.8,
                                    gid=f"cell-{w.cell_name(w.cell(f, r))}"))
     ax.add_patch(Rectangle((0, 0), w.files, w.ranks, fill=False, edgecolor="#5a4b30", linewidth=1.6))
-    for f in range(w.files):
-        ax.text(f + 0.5, -0.28, file_letters(f), ha="center", va="center", fontsize=11, color="#5a4b30")
+    for f in range(w.files):  # a file's letters: the name of its cell on rank 1, less the "1"
+        ax.text(f + 0.5, -0.28, w.cell_name(w.cell(f, 0))[:-1], ha="center", va="center", fontsize=11, color="#5a4b30")
     for r in range(w.ranks):
         ax.text(-0.3, r + 0.5, str(r + 1), ha="center", va="center", fontsize=11, color="#5a4b30")
 

@@ -66,27 +66,14 @@ def by_seat(st, per_side) -> tuple:
     return tuple(out)
 
 
-def _names_mover(node) -> bool:
-    """Whether an AST expression mentions the name `mover`."""
-    if getattr(node, "id", None) == "mover" and type(node).__name__ == "Name":
-        return True
-    if isinstance(node, (list, tuple)):
-        return any(_names_mover(x) for x in node)
-    fields = getattr(type(node), "__attrs_attrs__", None)
-    if fields is None:
-        return False
-    return any(_names_mover(getattr(node, f.name)) for f in fields if f.name != "pos")
-
-
 class Evaluator:
     """The value of a position for a seat (see the module docstring)."""
 
     def __init__(self, game):
         self.game = game
         self.nsides = len(game.players)
-        decl = game.compiled.model.heuristic
-        self.has_heuristic = decl is not None
-        self.per_mover = decl is not None and _names_mover(decl.expr)
+        self.has_heuristic = game.has_heuristic
+        self.per_mover = game.has_heuristic and game.heuristic_per_mover
 
     def for_each_side(self, st, fn) -> list:
         """fn(st) as if each side in turn were to move (the side to move is put back after)."""

@@ -10,24 +10,20 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from ..dsl.world import file_letters
-
 PALETTE = ("bold red", "bold blue", "bold green", "bold yellow", "bold magenta", "bold cyan")
 
 
 def player_colours(game) -> dict:
-    """Piece code -> rich style, from the first players-valued attribute (empty when none)."""
-    attrs = game.compiled.model.attributes
-    owner = next((a for a in attrs.values() if a.players), None)
+    """Piece code -> rich style, from the owner attribute (empty when the game has none)."""
+    owner = game.owner_attribute
     if owner is None:
         return {}
     table = game.world.attr_tables[owner.name]
     styles = {}
     for code, number in enumerate(table):
-        if number in owner.numbers:
-            name = owner.values[owner.numbers.index(number)]
-            if name in game.players:
-                styles[code] = PALETTE[game.players.index(name) % len(PALETTE)]
+        name = owner.value_name(number)
+        if name in game.players:
+            styles[code] = PALETTE[game.players.index(name) % len(PALETTE)]
     return styles
 
 
@@ -44,8 +40,8 @@ def board_table(state, styles: dict) -> Table:
     game, w = state.game, state.game.world
     table = Table(show_header=True, show_lines=True, box=None, padding=(0, 1), header_style="dim")
     table.add_column("", justify="right", style="dim")
-    for f in range(w.files):
-        table.add_column(file_letters(f), justify="center", min_width=max(3, w.piece_width()))
+    for f in range(w.files):  # a file's letters: the name of its cell on rank 1, less the "1"
+        table.add_column(w.cell_name(w.cell(f, 0))[:-1], justify="center", min_width=max(3, w.piece_width()))
     for r in reversed(range(w.ranks)):
         row = [str(r + 1)]
         for f in range(w.files):

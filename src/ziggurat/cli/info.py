@@ -18,14 +18,10 @@ from .options import echo_json, json_option, load_game, ruleset_argument, set_op
 
 def option_rows(game) -> list:
     """[{name, type, default, doc}] for each option, the type and default as written in the file."""
-    model = game.compiled.model
     rows = []
-    for name, opt in model.options.items():
-        rep = model.reporter_for(opt)
-        kind = opt.type.kind if opt.type is not None else "?"
-        if opt.type is not None and opt.type.kind in ("range", "enum"):
-            kind = rep.snippet(opt.type.pos) or kind
-        written = rep.snippet(opt.default.pos) if getattr(opt.default, "pos", None) is not None else ""
+    for name, opt in game.option_specs.items():
+        kind = opt.type_text or opt.kind
+        written = opt.default_text
         value = game.options.get(name)
         shown = _value_text(value)
         default = shown if written in ("", shown) else f"{shown} ({written})"

@@ -318,6 +318,7 @@ class Counter:
     per_player: bool
     init: object
     pos: Pos = NOWHERE
+    kind: str = "number"  # what it holds: a number, or a cell (`counter last: cell = none`)
 
 
 @frozen

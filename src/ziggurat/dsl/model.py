@@ -191,6 +191,9 @@ def _add(m: Model, d, rep: Reporter, variant: bool) -> None:
             return
         del table[d.name]
     elif type(d) in _KEYED:
+        if isinstance(d, ast.Counter) and d.kind not in ("number", "cell"):
+            rep.error(d.pos, f"a counter holds a number or a cell, not {d.kind!r}",
+                      hint=f"write counter {d.name}: cell = none, or counter {d.name} = 0")
         if isinstance(d, ast.Action) and d.fmt:
             _check_format_fields(d, rep)
         if isinstance(d, ast.Def) and len(set(d.params)) != len(d.params):
@@ -321,7 +324,8 @@ def _finish(m: Model, rep: Optional[Reporter]) -> None:
     # Single-letter direction names stay usable as option names (a ruling's `n`); the docs say an
     # option then hides that direction in expressions.
     reserved = set(BUILTIN_DIRSETS) | {
-        "cells", "players", "mover", "ply", "files", "ranks", "unlimited", "true", "false", "no_moves", "top"}
+        "cells", "players", "mover", "ply", "files", "ranks", "unlimited", "true", "false", "no_moves", "top",
+        "last", "none"}
     for kind, table in (("option", m.options), ("def", m.defs), ("table", m.tables), ("zone", m.zones),
                         ("counter", m.counters), ("direction set", m.directions)):
         for name, node in table.items():

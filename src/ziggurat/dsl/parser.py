@@ -257,7 +257,8 @@ class _ToAst(Transformer):
         return ast.Zone(str(c[0]), bool(c[1]), bool(c[2]), self._pos(meta))
 
     def counter(self, meta, c):
-        return ast.Counter(str(c[0]), bool(c[1]), c[2], self._pos(meta))
+        kind = str(c[2]) if c[2] is not None else "number"
+        return ast.Counter(str(c[0]), bool(c[1]), c[3], self._pos(meta), kind)
 
     def directions(self, meta, c):
         return ast.Directions(str(c[0]), c[1], self._pos(meta))

@@ -21,7 +21,7 @@ def names_in_scope(r: Resolver, ctx: Ctx) -> list:
     return (list(ctx.scope) + list(m.options) + list(m.players) + list(m.value_names())
             + list(m.zones) + list(m.counters) + list(m.directions) + list(BUILTIN_DIRECTIONS)
             + list(BUILTIN_DIRSETS) + ["cells", "players", "mover", "ply", "files", "ranks",
-                                       "unlimited", "true", "false", "no_moves", "last"])
+                                       "unlimited", "true", "false", "no_moves", "last", "none"])
 
 
 def option_type(decl) -> T.Type:
@@ -38,6 +38,8 @@ def name(r: Resolver, node: ast.Name, ctx: Ctx):
         return evolve(found, pos=pos) if isinstance(found, ir.Local) else found
     if n in ("true", "false"):
         return const(n == "true", T.BOOL, pos)
+    if n == "none":
+        return const(NONE_CELL, T.CELL, pos)
     visible = ctx.options if ctx.options is not None else tuple(m.options)
     if n in visible:
         return ir.Opt(n, option_type(m.options[n]), pos)
@@ -105,6 +107,9 @@ def name(r: Resolver, node: ast.Name, ctx: Ctx):
 
 def counter_type(decl) -> T.Type:
     return T.CELL if getattr(decl, "kind", None) == "cell" else T.INT
+
+
+NONE_CELL = -1  # `none`: no cell (off the board)
 
 
 def directions(r: Resolver, d: ast.Directions):
