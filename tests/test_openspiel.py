@@ -130,6 +130,21 @@ class Checkers(Spec):
         return hops[0][0] + "".join("x" + to for _, to in hops)
 
 
+class TicTacToe(Spec):
+    """OpenSpiel writes a mark 'x(r,c)', row 0 at the top. The default board is its `tic_tac_toe`;
+    other sizes and lengths are its `mnk` game (m columns, n rows, k in a row)."""
+
+    def load(self, options):
+        zg = ziggurat.load(self.ruleset, options)
+        size = {"m": zg.world.files, "n": zg.world.ranks, "k": zg.options["k"]}
+        og = pyspiel.load_game("tic_tac_toe") if size == {"m": 3, "n": 3, "k": 3} else pyspiel.load_game("mnk", size)
+        return zg, og
+
+    def text(self, zg, texts):
+        r, c = map(int, re.search(r"\((\d+),(\d+)\)", texts[0]).groups())
+        return zg.world.cell_name((zg.world.ranks - 1 - r) * zg.world.files + c)
+
+
 SPECS = {s.ruleset: s for s in (
     Breakthrough("breakthrough", "breakthrough"),
     Clobber("clobber", "clobber"),
@@ -137,6 +152,7 @@ SPECS = {s.ruleset: s for s in (
     Othello("othello", "othello"),
     LinesOfAction("lines-of-action", "lines_of_action"),
     Checkers("checkers", "checkers"),
+    TicTacToe("tic-tac-toe", "tic_tac_toe"),
 )}
 
 
@@ -208,6 +224,9 @@ START = [
     ("checkers", {}, 6),
     ("checkers", {"width": 6, "height": 8}, 5),
     ("checkers", {"width": 10, "height": 10}, 4),
+    ("tic-tac-toe", {}, 6),
+    ("tic-tac-toe", {"width": 4, "height": 3, "k": 3}, 5),
+    ("tic-tac-toe", {"width": 5, "height": 5, "k": 4}, 3),
 ]
 
 # (ruleset, options, plies of random play, seeds, depth): perft from positions reached by play.
@@ -224,6 +243,8 @@ PLAYED = [
     ("checkers", {}, 20, (1, 2, 3), 4),
     ("checkers", {}, 40, (4, 5, 6), 4),
     ("checkers", {"width": 10, "height": 10}, 30, (7,), 3),
+    ("tic-tac-toe", {}, 3, (1, 2, 3), 6),
+    ("tic-tac-toe", {"width": 4, "height": 4, "k": 3}, 5, (4, 5), 4),
 ]
 
 # (ruleset, options, games): whole random games compared ply by ply, with their results.
@@ -237,6 +258,8 @@ GAMES = [
     ("lines-of-action", {}, 4),
     ("checkers", {}, 40),  # chains of two and more jumps, crowning, and the forty-move draw
     ("checkers", {"width": 6, "height": 8}, 20),
+    ("tic-tac-toe", {}, 60),  # wins along every line and draws
+    ("tic-tac-toe", {"width": 5, "height": 4, "k": 4}, 20),
 ]
 
 

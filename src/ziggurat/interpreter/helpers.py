@@ -69,6 +69,18 @@ def _flanked(cells, ctrl, line, p) -> tuple:
     return ()
 
 
+def _run(cells, ctrl, line, p) -> int:
+    """How many stacks controlled by p follow one another along `line` (nearest first), up to
+    the first cell that is empty or not p's."""
+    n = 0
+    for c in line:
+        s = cells[c]
+        if not s or ctrl[s[-1]] != p:
+            break
+        n += 1
+    return n
+
+
 def _connected(group, neigh) -> bool:
     """True when the cells of `group` form one group through steps in the directions of `neigh`
     (NEIGH[dirset]); an empty group counts as connected."""
@@ -110,6 +122,6 @@ def _between(a, b, files) -> tuple:
     return tuple(a + k * (sf + sr * files) for k in range(1, n))
 
 
-HELPERS = {"_flanked": _flanked, "_connected": _connected, "_stepk": _stepk, "_between": _between,
+HELPERS = {"_flanked": _flanked, "_run": _run, "_connected": _connected, "_stepk": _stepk, "_between": _between,
            "RepeatLimit": RepeatLimit, "_ray": _ray, "_product": _product, "_shuffled": _shuffled,
            "_suffix": _suffix, "_last_cells": _last_cells}

@@ -32,6 +32,7 @@ CELL_FUNCS = {
     "flanked": ((T.CELL, T.DIR, T.PLAYER), T.list_of(T.CELL)),
     "connected": ((T.list_of(T.CELL), T.DIRSET), T.BOOL),
     "between": ((T.CELL, T.CELL), T.list_of(T.CELL)),
+    "run": ((T.CELL, T.DIR, T.PLAYER), T.INT),
 }
 END_ONLY = {"repeated", "repeated_board", "no_moves"}
 EFFECTS = {"move", "take", "place", "swap_seats", "extra_turn", "remove", "put", "insert", "change"}

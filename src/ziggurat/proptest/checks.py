@@ -1,0 +1,256 @@
+"""One random game under test, and the properties checked at every position it reaches."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Optional
+
+from hypothesis import strategies as st
+
+from ..interpreter.runtime import Game, State, perft
+from .report import Failed, Stop, invariant_property
+
+if TYPE_CHECKING:
+    from .search import Runner
+
+# The engine's own properties, in the order they are checked; declared invariants follow.
+PROPERTIES = {
+    "compiles": "the ruleset compiles at every option value it accepts",
+    "moves apply": "every generated move applies, once, and is legal",
+    "undo": "pop restores the exact position",
+    "move notation": "every legal move prints differently and reads back as itself",
+    "position notation": "a position's text reads back as the same position",
+    "perft": "perft(1) of a re-read position counts the legal moves",
+    "conservation": "pieces are never created or destroyed",
+    "ends with an outcome": "a position without legal moves has an outcome",
+    "invariants evaluate": "the declared invariants can be evaluated",
+}
+
+# Every legal move is read back while there are at most this many; beyond, an evenly spread
+# sample that shifts every ply (reading a move back looks at every legal move, so reading them
+# all costs the square of their number). Every move's text is still checked to be unique.
+PARSE_SAMPLE = 100
+# Beyond this many legal moves, push/pop is also tried on a spread sample.
+UNDO_SAMPLE = 100
+
+
+class GameUnderTest:
+    """One random game under test."""
+
+    def __init__(self, runner: Runner, game: Game, data):
+        self.runner, self.game, self.data = runner, game, data
+        self.wants = runner.wants
+        self.played: list = []  # the moves in notation, for the failure
+        self.position = ""
+        self.setup_seed: Optional[int] = None
+
+    @contextmanager
+    def checking(self, prop: str, doing: str = ""):
+        """Any exception inside (a GameError or an engine crash) fails `prop`."""
+        try:
+            yield
+        except (Failed, Stop):
+            raise
+        except Exception as e:  # the engine's own errors are what this looks for
+            self.fail(prop, (f"{doing}: " if doing else "") + f"{type(e).__name__}: {e}")
+
+    def fail(self, prop: str, message: str):
+        self.runner.fail(prop, self.game.options, self.played, self.position, message, self.setup_seed)
+
+    def play(self) -> None:
+        with self.checking("compiles", "setting up"):
+            random_setup = self.runner.random_setup(self.game)
+        if random_setup:
+            self.setup_seed = self.data.draw(st.integers(0, 2**16), label="setup seed")
+        with self.checking("compiles", "setting up"):
+            state = self.game.new(self.setup_seed)
+        with self.checking("position notation"):
+            self.position = state.text()
+        start, start_text = _snapshot(state), self.position
+        with self.checking("conservation"):
+            pieces = _pieces(state)
+        for ply in range(self.runner.max_plies + 1):
+            moves = self.check_position(state, pieces, ply)
+            if not moves or ply == self.runner.max_plies:
+                break
+            index = self.data.draw(st.integers(0, len(moves) - 1), label=f"ply {ply + 1}")
+            move = moves[index]
+            with self.checking("move notation"):
+                text = state.move_text(move)
+            if self.wants("moves apply"):
+                with self.checking("moves apply", f"checking {text}"):
+                    if move not in state.legal_moves:
+                        self.fail("moves apply", f"{text} is generated but not in state.legal_moves")
+                    why = state.explain(move)
+                if why != "legal":
+                    self.fail("moves apply", f"{text} is generated but explain says: {why}")
+            with self.checking("moves apply", f"pushing {text}"):
+                state.push(move)
+            with self.checking("position notation"):
+                after = state.text()
+            if self.wants("undo"):  # undo it once more, comparing the position text as well
+                with self.checking("undo", f"popping {text}"):
+                    state.pop()
+                    back = state.text()
+                if back != self.position:
+                    self.fail("undo", f"pushing and popping {text} changes the position text to {back!r}")
+                with self.checking("moves apply", f"pushing {text}"):
+                    state.push(move)
+            self.played.append(text)
+            self.position = after
+        if self.wants("undo"):
+            with self.checking("undo", "taking back the whole game"):
+                while state.stack:
+                    state.pop()
+                now, now_text = _snapshot(state), state.text()
+            if now != start or now_text != start_text:
+                self.position = now_text
+                self.fail("undo", "taking back the whole game does not give the start position "
+                          f"{start_text!r}" + (":\n" + _difference(start, now) if now != start else ""))
+
+    def check_position(self, state: State, pieces: Counter, ply: int) -> list:
+        """Check the wanted properties at this position; its legal moves."""
+        self.runner.counted()
+        with self.checking("moves apply", "generating the moves"):
+            moves = state.moves()
+        if self.wants("moves apply") or self.wants("undo"):
+            self.check_undo(state, moves, ply)
+        if self.wants("move notation"):
+            self.check_move_notation(state, moves, ply)
+        if self.wants("position notation") or self.wants("perft"):
+            self.check_position_notation(state, moves)
+        if self.wants("conservation"):
+            with self.checking("conservation"):
+                now = _pieces(state)
+            if not _conserved(self.game, pieces, now):
+                self.fail("conservation", _piece_change(self.game, pieces, now))
+        if not moves and self.wants("ends with an outcome"):
+            with self.checking("ends with an outcome"):
+                outcome = state.outcome()
+            if outcome is None:
+                self.fail("ends with an outcome", "no legal moves, but no end rule applies")
+        if self.runner.focus is None or self.runner.focus.startswith("invariant "):
+            with self.checking("invariants evaluate"):
+                failing = state.invariant_failures()
+            for inv in failing:
+                if self.wants(invariant_property(inv)):  # one already reported: the game goes on
+                    self.fail(invariant_property(inv), f"the declared invariant {inv!r} is false here")
+        return moves
+
+    def check_undo(self, state: State, moves: list, ply: int) -> None:
+        """Every move is generated once and pushes; pop restores the position and its moves."""
+        if len(set(moves)) != len(moves):
+            dup = next(m for m, n in Counter(moves).items() if n > 1)
+            self.fail("moves apply", f"the move {_safe_text(state, dup)} is generated twice")
+        before = _snapshot(state)
+        for move in _spread(moves, UNDO_SAMPLE, ply):
+            with self.checking("moves apply", f"pushing {_safe_text(state, move)}"):
+                state.push(move)
+            with self.checking("undo", f"popping {_safe_text(state, move)}"):
+                state.pop()
+                after = _snapshot(state)
+            if after != before:
+                self.fail("undo", f"pushing and popping {_safe_text(state, move)} changes the position:\n"
+                          + _difference(before, after))
+        with self.checking("undo", "generating the moves again"):
+            again = state.moves()
+        if again != moves:
+            self.fail("undo", "the legal moves differ after pushing and popping every move")
+
+    def check_move_notation(self, state: State, moves: list, ply: int) -> None:
+        """Every legal move prints differently and reads back as itself."""
+        with self.checking("move notation"):
+            texts = [state.move_text(m) for m in moves]
+        if len(set(texts)) != len(texts):
+            same = next(t for t, n in Counter(texts).items() if n > 1)
+            which = ", ".join(repr(m) for m, t in zip(moves, texts) if t == same)
+            self.fail("move notation", f"different moves print the same, {same!r}: {which}")
+        for move, text in _spread(list(zip(moves, texts)), PARSE_SAMPLE, ply):
+            with self.checking("move notation", f"reading {text!r}"):
+                back = state.parse_move(text)
+            if back != move:
+                self.fail("move notation", f"{text!r} is the move {move!r} but reads back as {back!r}")
+
+    def check_position_notation(self, state: State, moves: list) -> None:
+        """The position text reads back as the same position, with the same moves and perft(1)."""
+        with self.checking("position notation", "reading the position back"):
+            text = state.text()
+            copy = self.game.position(text)
+            copy_text = copy.text()
+            copy_moves = copy.moves()
+        if copy_text != text:
+            self.fail("position notation", f"the position reads back as {copy_text!r}")
+        # The position text does not hold the history, so a game ended by repetition may go on
+        # in the copy; any other difference is a failure.
+        if moves or state.outcome() is None:
+            if Counter(copy_moves) != Counter(moves):
+                lost = sorted(_safe_text(state, m) for m in set(moves) - set(copy_moves))
+                new = sorted(_safe_text(copy, m) for m in set(copy_moves) - set(moves))
+                self.fail("position notation", "the position read back has other legal moves"
+                          + (f"; missing: {' '.join(lost)}" if lost else "")
+                          + (f"; extra: {' '.join(new)}" if new else ""))
+        with self.checking("perft"):
+            leaves = perft(copy, 1)
+        if leaves != len(copy_moves):
+            self.fail("perft", f"perft(1) is {leaves} but there are {len(copy_moves)} legal moves")
+
+
+# ---- helpers -----------------------------------------------------------------------------------
+
+
+def _spread(items: list, limit: int, shift: int) -> list:
+    """All of `items`, or `limit` of them evenly spread, starting at a place that moves with `shift`."""
+    if len(items) <= limit:
+        return items
+    step = math.ceil(len(items) / limit)
+    return items[shift % step::step]
+
+
+def _snapshot(state: State) -> dict:
+    """What undo must restore (the position text is derived from these)."""
+    return {
+        "cells": list(state.cells), "zones": list(state.zones), "counters": list(state.counters),
+        "side": state.side, "ply": state.ply, "seats": list(state.seats), "moves pushed": len(state.stack),
+    }
+
+
+def _difference(before: dict, after: dict) -> str:
+    return "\n".join(f"    {k}: {before[k]!r} became {after[k]!r}" for k in before if before[k] != after[k])
+
+
+def _pieces(state: State) -> Counter:
+    out: Counter = Counter()
+    for stack in state.cells:
+        out.update(stack)
+    for zone in state.zones:
+        out.update(zone)
+    if state.game.changes_pieces:  # change() turns pieces into others: count them only
+        return Counter({0: sum(out.values())})
+    return out
+
+
+def _conserved(game: Game, start: Counter, now: Counter) -> bool:
+    """Pieces are neither created nor destroyed; in a game that places pieces during play
+    (place() in a move), none is ever lost."""
+    if game.creates_pieces:
+        return all(now[p] >= n for p, n in start.items())
+    return now == start
+
+
+def _piece_change(game: Game, start: Counter, now: Counter) -> str:
+    def listing(c: Counter) -> str:
+        return " ".join(f"{n}x{game.world.piece_text(p)}" for p, n in sorted(c.items()))
+
+    lost, made = start - now, now - start
+    return ("the pieces changed"
+            + (f"; gone: {listing(lost)}" if lost else "")
+            + (f"; new: {listing(made)}" if made else ""))
+
+
+def _safe_text(state: State, move) -> str:
+    try:
+        return state.move_text(move)
+    except Exception:  # a move the notation cannot print: show the tuple
+        return repr(move)
