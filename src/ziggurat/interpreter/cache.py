@@ -34,7 +34,7 @@ def sha256(text: str) -> str:
 @lru_cache(maxsize=1)
 def engine_fingerprint() -> str:
     """A hash of the compiler's own code (the grammar, dsl, interpreter, errors) and version."""
-    from .. import __version__
+    from ..version import __version__
 
     h = hashlib.sha256(f"{__version__}/{FORMAT}".encode())
     root = resources.files("ziggurat")

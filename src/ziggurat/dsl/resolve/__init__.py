@@ -12,6 +12,7 @@ value, so a rule an option switches off is still checked. Each module handles on
 - `decls`: every declaration, in order (`resolve_model`).
 """
 
+from . import calls, names, operators, statements  # noqa: F401  (each registers its handlers in core)
 from .core import CheckError, Ctx, Resolver, Where
 from .decls import resolve_model
 

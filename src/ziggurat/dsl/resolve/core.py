@@ -101,7 +101,6 @@ class Resolver:
         self.m = model
         self._fresh = 0
         self.diagnostics: list = []  # what was found and reported without stopping
-        from . import calls, effects, names, operators, statements  # noqa: F401  (they register handlers)
 
     # ---- errors and types -------------------------------------------------------------------
 
@@ -187,7 +186,8 @@ class Resolver:
         return handler(self, s, ctx)
 
 
-# Handlers by AST node type, filled by the modules of this package.
+# Handlers by AST node type, filled by the modules of this package as the package is imported
+# (its __init__ imports them all before anyone can use a Resolver).
 EXPRESSIONS: dict = {}
 STATEMENTS: dict = {}
 
