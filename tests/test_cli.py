@@ -5,6 +5,7 @@ the 31 opening moves of Stacktics, which were counted by hand.
 """
 
 import json
+import subprocess
 import sys
 import types
 
@@ -177,7 +178,7 @@ class TestRulesetNames:
         for name in shipped_names():
             game = ziggurat.load(name)
             assert game.title in result.output
-            for opt in game.compiled.model.options:
+            for opt in game.option_specs:
                 assert opt in result.output
 
     def test_rulesets_json_gives_default_values(self):
@@ -379,3 +380,19 @@ class TestErrors:
         assert result.exit_code == 1
         assert str(missing) in result.output
 
+
+
+class TestStartUp:
+    def test_help_imports_no_heavy_library(self):
+        """`ziggurat --help` starts without scipy, matplotlib, dask or hypothesis: the commands that
+        need them import them when they run."""
+        code = ("import sys\n"
+                "from ziggurat.cli.main import main\n"
+                "try:\n"
+                "    main(['--help'])\n"
+                "except SystemExit:\n"
+                "    pass\n"
+                "heavy = {'scipy', 'matplotlib', 'dask', 'distributed', 'hypothesis', 'numpy'}\n"
+                "print(sorted(heavy & {m.split('.')[0] for m in sys.modules}))\n")
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+        assert out.stdout.strip().splitlines()[-1] == "[]"

@@ -515,10 +515,19 @@ def errors_of(text: str) -> list:
 class TestConstructs:
     def test_neutral_value_controls_nobody(self):
         """`colour: players, green`: a stack topped by the neutral value is controlled by nobody."""
-        g = game("greener")
+        g = game("greener", width=4, height=3, n=3)
+        colour = g.owner_attribute
+        assert colour is not None and colour.name == "colour"
+        assert colour.values == ("black", "white", "green")
         green = next(c for c in range(g.world.npieces) if g.world.piece_text(c) == "G")
-        assert g.compiled.namespace["CTRL"][green] == -1
-        assert g.compiled.model.attributes["colour"].values == ["black", "white", "green"]
+        assert colour.value_name(g.world.attr_tables["colour"][green]) == "green"
+        # A green-topped stack moves for nobody, whatever is under the green pyramid ...
+        for under, mover in (("B", "black"), ("W", "white")):
+            other = "W" if under == "B" else "B"
+            assert texts(g.position(f"{mover} 0 | a1={under}G b1={other}")) == {"pass"}
+        # ... and any player's stack may capture it.
+        assert texts(g.position("white 0 | a1=BG b1=W")) == {"b1-a1"}
+        assert texts(g.position("black 0 | a1=G b1=B")) == {"b1-a1"}
 
     def test_qualified_value_names(self):
         """`colour.green` and `players.green` name the value and the player."""

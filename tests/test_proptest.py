@@ -140,12 +140,13 @@ class TestDrawnOptions:
         drawn = data.draw(options_strategy(game, {"size": 3}))
         assert "size" not in drawn
         for name, value in drawn.items():
-            kind = game.compiled.model.options[name].type.kind
-            assert kind in ("bool", "range")
-            if kind == "bool":
+            spec = game.option_specs[name]
+            assert spec.kind in ("bool", "range")
+            if spec.kind == "bool":
                 assert isinstance(value, bool)
             else:
                 lo, hi = {"loaded": (1, 6), "ply_cap": (0, 10000)}[name]
+                assert (spec.low, spec.high) == (lo, hi)
                 assert lo <= value <= hi
 
 

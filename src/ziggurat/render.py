@@ -188,8 +188,8 @@ def _draw_grid(ax, w) -> None:
             ax.add_patch(Rectangle((f, r), 1, 1, facecolor=tone, edgecolor="#9b8a6a", linewidth=0.8,
                                    gid=f"cell-{w.cell_name(w.cell(f, r))}"))
     ax.add_patch(Rectangle((0, 0), w.files, w.ranks, fill=False, edgecolor="#5a4b30", linewidth=1.6))
-    for f in range(w.files):  # a file's letters: the name of its cell on rank 1, less the "1"
-        ax.text(f + 0.5, -0.28, w.cell_name(w.cell(f, 0))[:-1], ha="center", va="center", fontsize=11, color="#5a4b30")
+    for f in range(w.files):
+        ax.text(f + 0.5, -0.28, w.file_name(f), ha="center", va="center", fontsize=11, color="#5a4b30")
     for r in range(w.ranks):
         ax.text(-0.3, r + 0.5, str(r + 1), ha="center", va="center", fontsize=11, color="#5a4b30")
 

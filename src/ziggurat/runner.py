@@ -9,7 +9,6 @@ module-level function, or a functools.partial of one).
 from __future__ import annotations
 
 import os
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Callable, Optional, Sequence
 
 
@@ -34,6 +33,8 @@ def run_batches(fn: Callable, batches: Sequence, *, workers: Optional[int] = Non
         for i, b in enumerate(batches):
             done(i, fn(b))
     else:
+        from concurrent.futures import ProcessPoolExecutor, as_completed  # multiprocessing: only when used
+
         with ProcessPoolExecutor(max_workers=min(workers, len(batches))) as pool:
             futures = {pool.submit(fn, b): i for i, b in enumerate(batches)}
             for fut in as_completed(futures):

@@ -40,8 +40,8 @@ def board_table(state, styles: dict) -> Table:
     game, w = state.game, state.game.world
     table = Table(show_header=True, show_lines=True, box=None, padding=(0, 1), header_style="dim")
     table.add_column("", justify="right", style="dim")
-    for f in range(w.files):  # a file's letters: the name of its cell on rank 1, less the "1"
-        table.add_column(w.cell_name(w.cell(f, 0))[:-1], justify="center", min_width=max(3, w.piece_width()))
+    for f in range(w.files):
+        table.add_column(w.file_name(f), justify="center", min_width=max(3, w.piece_width()))
     for r in reversed(range(w.ranks)):
         row = [str(r + 1)]
         for f in range(w.files):

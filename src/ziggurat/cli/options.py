@@ -9,7 +9,7 @@ import click
 import ziggurat
 
 
-def _parse_sets(ctx, param, values) -> dict:
+def parse_sets(ctx, param, values) -> dict:
     """`--set size=3 --set pie=true` -> {'size': '3', 'pie': 'true'}; the game checks the values."""
     out: dict = {}
     for item in values:
@@ -26,7 +26,7 @@ def _parse_sets(ctx, param, values) -> dict:
 
 
 set_option = click.option(
-    "--set", "options", multiple=True, metavar="NAME=VALUE", callback=_parse_sets,
+    "--set", "options", multiple=True, metavar="NAME=VALUE", callback=parse_sets,
     help="Set a ruleset option (repeatable), e.g. --set size=3.")
 position_option = click.option(
     "--position", "-p", default="start", show_default=True, metavar="TEXT",

@@ -26,7 +26,7 @@ import ziggurat
 
 from .. import simulate as sim
 from ..agents import AGENTS
-from .options import _parse_sets, ruleset_argument, set_option
+from .options import parse_sets, ruleset_argument, set_option
 
 
 class RateColumn(ProgressColumn):
@@ -44,7 +44,7 @@ def _parse_variants(ctx, param, values) -> list:
         parts = [p for p in v.split(",") if p.strip()]
         if not parts:
             raise click.BadParameter(f"{v!r} sets no option (write --variant size=2,pie=false)")
-        out.append(_parse_sets(ctx, param, parts))
+        out.append(parse_sets(ctx, param, parts))
     return out
 
 

@@ -61,6 +61,10 @@ class World:
     def cell_name(self, c: int) -> str:
         return file_letters(c % self.files) + str(c // self.files + 1)
 
+    def file_name(self, f: int) -> str:
+        """The letters of file f (from 0): a, b, ..., z, aa, ..."""
+        return file_letters(f)
+
     def ray_cells(self, c: int, d: str) -> tuple:
         df, dr = BUILTIN_DIRECTIONS[d]
         f, r = c % self.files, c // self.files
