@@ -208,8 +208,11 @@ class Generator:
             elif isinstance(reach, ast.Constant):
                 rays = E("RAYSTO[_0][_1][_2]", dirs, min(max(reach.value, 0), longest), frm)
             else:
-                n = self.fresh("n")
-                body.append(at(S("_0 = _1", n, reach), s.pos))
+                if isinstance(reach, ast.Name):
+                    n = reach.id
+                else:
+                    n = self.fresh("n")
+                    body.append(at(S("_0 = _1", n, reach), s.pos))
                 rays = E("RAYSTO[_0][_1 if _1 < LONGEST else LONGEST][_2]", dirs, n, frm)
             loop = at(ast.For(ast.Name(r, ast.Store()), rays, [], []), s.pos)
             inner = ast.For(ast.Name(var, ast.Store()), name(r), [], [])
