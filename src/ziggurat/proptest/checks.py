@@ -5,15 +5,13 @@ from __future__ import annotations
 import math
 from collections import Counter
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Optional
+from typing import Optional
 
 from hypothesis import strategies as st
 
 from ..interpreter.runtime import Game, State, perft
 from .report import Failed, Stop, invariant_property
 
-if TYPE_CHECKING:
-    from .search import Runner
 
 # The engine's own properties, in the order they are checked; declared invariants follow.
 PROPERTIES = {
@@ -39,7 +37,9 @@ UNDO_SAMPLE = 100
 class GameUnderTest:
     """One random game under test."""
 
-    def __init__(self, runner: Runner, game: Game, data):
+    def __init__(self, runner, game: Game, data):
+        """`runner` is the search.Runner that draws the games (what it wants checked, where
+        failures go)."""
         self.runner, self.game, self.data = runner, game, data
         self.wants = runner.wants
         self.played: list = []  # the moves in notation, for the failure
