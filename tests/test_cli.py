@@ -201,6 +201,14 @@ class TestCompile:
         assert "def legal" in result.output
         assert ziggurat.load(RULESET).source in result.output
 
+    def test_compile_names_the_module_file_it_wrote(self):
+        """Without --show, compile says where the module is: a file holding exactly the source."""
+        result = run("compile", RULESET)
+        assert result.exit_code == 0
+        path = result.output.split(" in ", 1)[1].split(" (use --show")[0]
+        with open(path, encoding="utf-8") as f:
+            assert f.read() == ziggurat.load(RULESET).source
+
     def test_broken_ruleset_renders_diagnostics(self, broken):
         """Compiling a broken ruleset prints each diagnostic (file:line:col) and exits 1."""
         path, line, col = broken

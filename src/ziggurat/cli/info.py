@@ -72,13 +72,17 @@ def rulesets(as_json):
 @click.option("--show", is_flag=True, help="Print the generated Python module.")
 @set_option
 def compile_(ruleset, show, options):
-    """Compile a ruleset to Python (at the given options); --show prints the code."""
+    """Compile a ruleset to Python (at the given options); --show prints the code.
+
+    The module is a file in the cache of compiled games (its path is printed), unless the cache
+    is off (ZIGGURAT_CACHE_DIR=off)."""
     game = load_game(ruleset, options)
+    where = game.filename if not game.filename.startswith("<") else "memory (the cache is off)"
     if not show:
         lines = game.source.count("\n") + 1
-        click.echo(f"{game.name}: compiled to {lines} lines of Python (use --show to see them)")
+        click.echo(f"{game.name}: compiled to {lines} lines of Python in {where} (use --show to see them)")
         return
     if sys.stdout.isatty():
-        Console().print(Syntax(game.source, "python", line_numbers=True, word_wrap=True))
+        Console().print(Syntax(game.source, "python", line_numbers=True, word_wrap=True), Text(f"({where})"))
     else:
         click.echo(game.source)
