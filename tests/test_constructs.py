@@ -1,5 +1,5 @@
 """The constructs added with the compiler's passes, each on a tiny game counted by hand:
-counters that hold a cell, `previous(VAR)` in a repeat, `insert` of a piece taken from a stack,
+counters that hold a cell, `previous(VAR)` and `earlier(x)` in a repeat, `insert` of a piece taken from a stack,
 and `last` (the cells of the move just made) in the end block."""
 
 import pytest
@@ -69,6 +69,27 @@ action under "{from}>{to}":
 end:
     if ply >= 2:
         draw
+"""
+
+RING = """\
+players a, b
+board:
+    files: 5
+    ranks: 5
+piece:
+    owner: players
+action hop "{from}x{to}":
+    from: cells where mine(from)
+    repeat at = from:
+        to: list(step(at, d, 2) for d in diagonal
+                 where on_board(step(at, d, 2)) and theirs(step(at, d)) and empty(step(at, d, 2)))
+        let over = between(at, to)[1]
+        require over not in earlier(over)
+        do:
+            move(at, 1, to)
+end:
+    if no_moves:
+        lose mover
 """
 
 MIDDLE = """\
@@ -154,6 +175,40 @@ class TestPrevious:
         text = WALK.replace("to != previous(at)", "to != previous(from)")
         errors = [d for d in check("walk.rules", text=text) if d.severity == "error"]
         assert len(errors) == 1 and "previous() takes the variable of the repeat" in errors[0].message
+
+
+class TestEarlier:
+    # a on a3 and four b pieces round c3; jumping takes nothing, so only earlier() ends a hop.
+    RING_POSITION = "a 0 | a3=A b2=B d2=B b4=B d4=B |"
+
+    def test_each_piece_is_jumped_once_round_the_ring(self, tmp_path):
+        """From a3 the hop goes round the four pieces one way or the other and is back on a3,
+        where the next jump would be over b4 or b2 again: two moves, each four jumps long."""
+        game = load(tmp_path, RING)
+        st = game.position(self.RING_POSITION)
+        assert sorted(st.move_text(m) for m in st.moves()) == ["a3xc1xe3xc5xa3", "a3xc5xe3xc1xa3"]
+
+    def test_without_earlier_the_hop_never_ends(self, tmp_path):
+        """The same rules without the require go round for ever: the repeat's limit stops it."""
+        game = load(tmp_path, RING.replace("        require over not in earlier(over)\n", ""))
+        st = game.position(self.RING_POSITION)
+        with pytest.raises(Exception, match="passes without coming to an end"):
+            st.moves()
+
+    def test_a_second_jump_over_one_piece_is_explained(self, tmp_path):
+        """a3xc5xa3 jumps b4 twice: refused at the second jump, in the rule's words."""
+        game = load(tmp_path, RING)
+        st = game.position(self.RING_POSITION)
+        with pytest.raises(ziggurat.GameError, match="earlier"):
+            st.play("a3xc5xa3")
+        st.play("a3xc5xe3xc1xa3")
+        assert st.text().split("|")[1].split()[0] == "b2=B" and "a3=A" in st.text()
+
+    def test_earlier_of_a_name_bound_outside_the_pass_is_a_check_error(self):
+        """earlier() follows a name the pass binds; `from` is chosen once, before the repeat."""
+        text = RING.replace("earlier(over)", "earlier(from)")
+        errors = [d for d in check("ring.rules", text=text) if d.severity == "error"]
+        assert len(errors) == 1 and "bound outside it" in errors[0].message
 
 
 class TestInsertFromAStack:

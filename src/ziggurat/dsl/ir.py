@@ -362,6 +362,7 @@ class Repeat:
     pos: Pos = _pos
     previous: Optional[str] = None  # the Local holding `previous(var)`, when the rules ask for it
     cond_text: str = ""
+    earlier: tuple = ()  # (list Local's name, Local): the lists `earlier(x)` the rules ask for
 
     @property
     def choice(self) -> Optional[Choice]:

@@ -85,6 +85,7 @@ class Repeat:
     previous: Optional[str]
     cond_text: str
     pos: object
+    earlier: tuple = ()  # (list name, ir.Local): lists of a pass's values, appended when it ends
 
 
 @frozen
@@ -151,7 +152,7 @@ def _lower(items, index: dict, rest_makes_choices: bool, in_pass: bool = False) 
             choice = it.choice
             steps = _lower(it.items, index, rest_makes_choices=False, in_pass=True)
             out.append(Repeat(it.var, it.start, it.cond, it.may_stop, tuple(steps), choice.name,
-                              index[choice.name], choice.type, it.previous, it.cond_text, it.pos))
+                              index[choice.name], choice.type, it.previous, it.cond_text, it.pos, it.earlier))
         else:
             raise AssertionError(f"unknown action item {it!r}")
     return out

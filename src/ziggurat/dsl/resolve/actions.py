@@ -8,7 +8,7 @@ from typing import Optional
 
 from .. import ast, ir
 from .. import types as T
-from .core import CheckError, Ctx, Resolver, Where
+from .core import CheckError, Ctx, Pass, Resolver, Where
 
 CHOICE_TYPES = (T.CELL, T.INT, T.PLAYER, T.DIR, T.PIECE)
 
@@ -152,8 +152,9 @@ class _Walker:
         var = r.binder(rp.var, ctx)
         prev = r.fresh(rp.var + "_previous")
         inner = ctx.bind(rp.var, ir.Local(var, start.type, rp.pos))
+        frame = Pass(rp.var, ctx.scope)
         inner = Ctx(inner.where, inner.scope, inner.options, inner.inlining,
-                    {**ctx.previous, rp.var: ir.Local(prev, start.type, rp.pos)})
+                    {**ctx.previous, rp.var: ir.Local(prev, start.type, rp.pos)}, frame)
         items, end = self.items(rp.items, inner)
         choice = rp.choices[0]
         here = end.scope[choice.name]
@@ -166,7 +167,8 @@ class _Walker:
             cond = r.expect(r.expr(rp.cond, end), T.BOOL, rp.cond, "a repeat's 'while'")
         uses_previous = any(isinstance(x, ir.Local) and x.name == prev for x in ir.walk(list(items) + [cond]))
         made = ir.Repeat(var, start, cond, items, rp.may_stop, rp.pos, prev if uses_previous else None,
-                         rp.cond.pos.snippet() if rp.cond is not None else "")
+                         rp.cond.pos.snippet() if rp.cond is not None else "",
+                         tuple((lst.name, local) for local, lst in frame.earlier.values()))
         after = ctx.bind(choice.name, ir.Local(choice.name, T.list_of(here.type), choice.pos))
         after = after.bind(rp.var, ir.Local(var, here.type, rp.pos))  # where the last pass ended
         return made, after

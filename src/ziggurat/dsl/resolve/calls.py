@@ -37,7 +37,7 @@ CELL_FUNCS = {
 END_ONLY = {"repeated", "repeated_board", "no_moves"}
 EFFECTS = {"move", "take", "place", "swap_seats", "extra_turn", "remove", "put", "insert", "change"}
 OTHER_FUNCS = ["min", "max", "sum", "count", "any", "all", "abs", "piece", "repeated", "repeated_board",
-               "shuffled", "previous"]
+               "shuffled", "previous", "earlier"]
 
 
 @handles(EXPRESSIONS, ast.Call)
@@ -101,6 +101,8 @@ def call(r: Resolver, node: ast.Call, ctx: Ctx):
         return ir.Call(fn, (n,), T.BOOL, pos)
     if fn == "previous":
         return previous(r, node, ctx)
+    if fn == "earlier":
+        return earlier(r, node, ctx)
     if fn in EFFECTS:
         r.fail(node, f"{fn}() is an effect: it belongs on a line of its own in a 'do:' or 'setup:' block")
     known = list(r.m.defs) + list(CELL_FUNCS) + OTHER_FUNCS
@@ -116,6 +118,27 @@ def previous(r: Resolver, node: ast.Call, ctx: Ctx):
                hint="write it inside a 'repeat at = ...' block" if not ctx.previous
                else "the repeat's variable is " + " or ".join(repr(v) for v in ctx.previous))
     return ctx.previous[args[0].id]
+
+
+def earlier(r: Resolver, node: ast.Call, ctx: Ctx):
+    """`earlier(x)`: the values a name bound in a repeat's pass (or the repeat's variable) had
+    in the passes before this one, first pass first (empty in the first pass)."""
+    args, here = node.args, ctx.passing
+    if here is None:
+        r.fail(node, "earlier() looks back over the passes of a repeat: write it inside a 'repeat' block")
+    if len(args) != 1 or not isinstance(args[0], ast.Name):
+        r.fail(node, "earlier() takes one name bound in the repeat's pass: earlier(over)")
+    x = args[0].id
+    local = ctx.scope.get(x)
+    if x != here.var and (local is None or here.outside.get(x) is local):
+        r.fail(node, f"earlier() takes a name bound in the repeat's pass, and {x!r} is "
+               + ("not bound before this point" if local is None else "bound outside it"),
+               hint=f"the repeat's variable {here.var!r}, or a choice or let of the pass written above")
+    if not isinstance(local, ir.Local):
+        r.fail(node, f"earlier() follows a name the pass binds, not {x!r}")
+    if local.name not in here.earlier:
+        here.earlier[local.name] = (local, ir.Local(r.fresh(x + "_earlier"), T.list_of(local.type), node.pos))
+    return here.earlier[local.name][1]
 
 
 def piece_literal(r: Resolver, node: ast.Call, ctx: Ctx):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 from typing import Optional
 
-from attrs import evolve, frozen
+from attrs import define, evolve, field, frozen
 
 from .. import ast, ir
 from .. import types as T
@@ -53,6 +53,7 @@ class Ctx:
     options: Optional[tuple] = None  # the options visible (None: all of them)
     inlining: tuple = ()  # the defs being expanded, outermost first
     previous: dict = {}  # a repeat's variable -> the Local holding its value in the pass before
+    passing: Optional["Pass"] = None  # the repeat pass the rule is in
 
     def bind(self, name: str, value) -> "Ctx":
         scope = dict(self.scope)
@@ -61,6 +62,16 @@ class Ctx:
 
     def at(self, where: Where) -> "Ctx":
         return evolve(self, where=where)
+
+
+@define
+class Pass:
+    """The repeat pass a rule is in: the names bound outside it, and the lists of values from the
+    passes before (`earlier(x)`) its rules have asked for, by the Local they follow."""
+
+    var: str  # the repeat's variable, as the rules name it
+    outside: dict  # the scope around the repeat
+    earlier: dict = field(factory=dict)  # the followed Local's name -> (that Local, the list's Local)
 
 
 class CheckError(Exception):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 
 from ...dsl import ir
+from ...dsl import types as T
 from .. import steps as P
 from .effects import Fresh, Statements
 from .emit import at, drop_unused_loads, expr as E, name, stmt as S
@@ -30,6 +31,8 @@ def needed_lets(plan: P.ActionPlan) -> set:
                     roots.append(s.cond)
                 case P.Repeat():
                     roots.append(s.start)
+                    for lst, local in s.earlier:  # a list follows its Local's values
+                        lets[lst] = local
                     visit(s.steps, False)
                 case P.AfterPart():
                     visit(s.steps, not s.has_choices)
@@ -112,9 +115,15 @@ class Applier:
         if s.previous:
             body.append(S("_0 = -1", pyname(s.previous)))
             inner = inner.bind(s.previous, Var(pyname(s.previous), s.start.type))
+        lists = [(lst, local) for lst, local in s.earlier if lst in self.needed]
+        for lst, local in lists:
+            body.append(S("_0 = []", pyname(lst)))
+            inner = inner.bind(lst, Var(pyname(lst), T.list_of(local.type)))
         loop = ast.For(ast.Name(each, ast.Store()), name(pyname(s.choice)), [], [])
         body.append(loop)
-        self.run(list(s.steps), inner, loop.body)
+        end = self.run(list(s.steps), inner, loop.body)
+        for lst, local in lists:
+            loop.body.append(S("_0.append(_1)", pyname(lst), self.x.expr(local, end)))
         if s.previous:
             loop.body.append(S("_0 = _1", pyname(s.previous), var))
         loop.body.append(S("_0 = _1", var, each))

@@ -9,6 +9,7 @@ import ast
 from .. import steps as P
 from .effects import Fresh, Statements
 from ...dsl import ir
+from ...dsl import types as T
 from .emit import at, const, drop_unused_loads, expr as E, name, stmt as S
 from .exprs import Env, Var, pyname
 from .generate import PROLOGUE, prologue
@@ -118,6 +119,9 @@ class Explainer:
         inner = env.bind(s.var, Var(var, s.start.type))
         if s.previous:
             inner = inner.bind(s.previous, Var(pyname(s.previous), s.start.type))
+        for lst, local in s.earlier:
+            body.insert(-1, S("_0 = []", pyname(lst)))
+            inner = inner.bind(lst, Var(pyname(lst), T.list_of(local.type)))
         saved, self.pass_choice = getattr(self, "pass_choice", None), s.choice
         try:
             end = self.run(list(s.steps), inner, loop.body, each)
@@ -126,6 +130,8 @@ class Explainer:
         if end is not None:
             if s.cond is not None:
                 loop.body.append(S("_go = _0", x.expr(s.cond, end)))
+            for lst, local in s.earlier:
+                loop.body.append(S("_0.append(_1)", pyname(lst), x.expr(local, end)))
             if s.previous:
                 loop.body.append(S("_0 = _1", pyname(s.previous), var))
             loop.body.append(S("_0 = _1", var, pyname(s.choice)))

@@ -299,7 +299,8 @@ class Generator:
         start = x.expr(s.start, env)
         fn_name, path = self.fresh("rep"), self.fresh("path")
         var = pyname(s.var)
-        params = [var] + ([pyname(s.previous)] if s.previous else []) + [path]
+        lists = [pyname(lst) for lst, _ in s.earlier]
+        params = [var] + ([pyname(s.previous)] if s.previous else []) + lists + [path]
         fn = at(ast.FunctionDef(fn_name, ast.arguments([], [ast.arg(p) for p in params], None, [], [], None, []),
                                 [], [], None), s.pos)
         # Defined once, at the top of legal(): a closure reads the generator's variables (the
@@ -309,6 +310,8 @@ class Generator:
         inner = env.bind(s.var, self.local(s.var, s.start.type, list(s.steps), fn.body))
         if s.previous:
             inner = inner.bind(s.previous, Var(pyname(s.previous), s.start.type))
+        for lst, local in s.earlier:
+            inner = inner.bind(lst, Var(pyname(lst), T.list_of(local.type)))
         # What the pass's steps are followed by: the `while`, then the steps after the repeat.
         later = [P.Guard(s.cond, "while", None, "", s.pos)] if s.cond is not None else []
         self.later.append(later + list(after))
@@ -318,7 +321,8 @@ class Generator:
             self.later.pop()
         if not fn.body:
             fn.body.append(ast.Pass())
-        first = [start] + ([ast.Constant(-1)] if s.previous else []) + [ast.List([], ast.Load())]
+        first = ([start] + ([ast.Constant(-1)] if s.previous else [])
+                 + [ast.List([], ast.Load()) for _ in range(len(s.earlier) + 1)])
         body.append(at(ast.Expr(ast.Call(name(fn_name), first, [])), s.pos))
 
     def pass_end(self, s: P.Repeat, before: Env, env: Env, body: list, fn_name: str, path: str, nxt) -> None:
@@ -337,8 +341,14 @@ class Generator:
         if not isinstance(go, ast.Constant) or go.value:  # another pass
             block.append(at(S("if len(_0) >= MAX_PASSES:\n    raise RepeatLimit(_1)", path,
                               ast.Constant(f"the repeat made {MAX_PASSES} passes without coming to an end")), s.pos))
-            again = [here] + ([x.expr(ir.Local(s.var, s.start.type), env)] if s.previous else []) + [name(path)]
+            lists = [pyname(lst) for lst, _ in s.earlier]
+            for lst, local in s.earlier:  # this pass's value, for the passes after it
+                block.append(S("_0.append(_1)", pyname(lst), x.expr(local, env)))
+            again = ([here] + ([x.expr(ir.Local(s.var, s.start.type), env)] if s.previous else [])
+                     + [name(n) for n in lists] + [name(path)])
             block.append(ast.Expr(ast.Call(name(fn_name), again, [])))
+            for lst in reversed(lists):
+                block.append(S("_0.pop()", lst))
         rest = before.forget_cells()
         rest = rest.bind(s.choice, Var(pyname(s.choice), T.list_of(s.elem), value=E("tuple(_0)", path)))
         rest = rest.bind(s.var, Var(pyname(s.var), s.elem, value=here))  # where the last pass ended
