@@ -165,6 +165,20 @@ class Resolver:
             return self.fresh(name)
         return name
 
+    def loop(self, f, ctx: Ctx):
+        """A `for VAR in ITER [where COND]` (a statement's or a comprehension's): the unique name
+        of its variable, what it goes over, its condition, and the context inside it."""
+        it = self.expr(f.iter, ctx)
+        elem = T.element(it.type)
+        if elem is None:
+            self.fail(f.iter, f"cannot loop over {T.a(it.type)}")
+        var = self.binder(f.var, ctx)
+        inner = ctx.bind(f.var, ir.Local(var, elem, f.pos))
+        cond = None
+        if f.cond is not None:
+            cond = self.expect(self.expr(f.cond, inner), T.BOOL, f.cond, "a 'where' condition")
+        return var, it, cond, inner
+
     # ---- dispatch ---------------------------------------------------------------------------
 
     def expr(self, node, ctx: Ctx):

@@ -165,35 +165,30 @@ def table_get(r: Resolver, table: ast.Table, node, ctx: Ctx):
 COMP_FUNCS = ("sum", "count", "all", "any", "min", "max", "list", "product")
 
 
+# Functions that fold a comprehension's items into one value: what each item must be, what they
+# give, and what the function does with them (for messages).
+FOLDS = {
+    "sum": (T.INT, T.INT, "adds up"),
+    "all": (T.BOOL, T.BOOL, "tests"),
+    "any": (T.BOOL, T.BOOL, "tests"),
+    "count": (T.BOOL, T.INT, "tests"),
+    "min": (T.INT, T.INT, "compares"),
+    "max": (T.INT, T.INT, "compares"),
+}
+
+
 @handles(EXPRESSIONS, ast.Comprehension)
 def comprehension(r: Resolver, node, ctx: Ctx):
     inner = ctx
     fors = []
     for f in node.fors:
-        it = r.expr(f.iter, inner)
-        elem = T.element(it.type)
-        if elem is None:
-            r.fail(f.iter, f"cannot loop over {T.a(it.type)}")
-        var = r.binder(f.var, inner)
-        inner = inner.bind(f.var, ir.Local(var, elem, f.pos))
-        cond = None
-        if f.cond is not None:
-            cond = r.expect(r.expr(f.cond, inner), T.BOOL, f.cond, "a 'where' condition")
+        var, it, cond, inner = r.loop(f, inner)
         fors.append(ir.CompFor(var, it, cond, f.pos))
     elt = r.expr(node.elt, inner)
     fn = node.func
-    if fn == "sum":
-        r.expect(elt, T.INT, node.elt, "what 'sum' adds up")
-        typ = T.INT
-    elif fn in ("all", "any"):
-        r.expect(elt, T.BOOL, node.elt, f"what '{fn}' tests")
-        typ = T.BOOL
-    elif fn == "count":
-        r.expect(elt, T.BOOL, node.elt, "what 'count' tests")
-        typ = T.INT
-    elif fn in ("min", "max"):
-        r.expect(elt, T.INT, node.elt, f"what '{fn}' compares")
-        typ = T.INT
+    if fn in FOLDS:
+        want, typ, what = FOLDS[fn]
+        r.expect(elt, want, node.elt, f"what '{fn}' {what}")
     elif fn == "list":
         typ = T.list_of(elt.type)
     elif fn == "product":

@@ -26,15 +26,7 @@ def if_(r: Resolver, s: ast.If, ctx: Ctx):
 
 @handles(STATEMENTS, ast.For)
 def for_(r: Resolver, s: ast.For, ctx: Ctx):
-    it = r.expr(s.iter, ctx)
-    elem = T.element(it.type)
-    if elem is None:
-        r.fail(s.iter, f"cannot loop over {T.a(it.type)}")
-    var = r.binder(s.var, ctx)
-    inner = ctx.bind(s.var, ir.Local(var, elem, s.pos))
-    cond = None
-    if s.cond is not None:
-        cond = r.expect(r.expr(s.cond, inner), T.BOOL, s.cond, "a 'where' condition")
+    var, it, cond, inner = r.loop(s, ctx)
     return ir.For(var, it, cond, r.block(s.body, inner), s.pos)
 
 
