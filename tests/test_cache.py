@@ -145,3 +145,27 @@ class TestKeys:
         assert k != cache.key("/b/x.rules", "players a", {"size": 2})
         assert k != cache.key("/a/x.rules", "players a", {"size": 3})
         assert k == cache.key("/a/x.rules", "players a", {"size": 2})
+
+
+class TestGrammarCache:
+    CHECK = "import ziggurat.dsl.checks as c; print(len(c.check('rgb')))"
+
+    def run(self, folder):
+        return subprocess.run([sys.executable, "-c", self.CHECK], capture_output=True, text=True, check=True,
+                              env={**os.environ, "ZIGGURAT_CACHE_DIR": str(folder)})
+
+    def test_the_analysed_grammar_is_kept_in_the_cache_folder(self, tmp_path):
+        """The first process that parses writes the grammar's analysis beside the games."""
+        folder = tmp_path / "cache"
+        self.run(folder)
+        assert (folder / "grammar.lark-cache").stat().st_size > 1000
+
+    def test_a_damaged_grammar_cache_is_rebuilt_quietly(self, tmp_path):
+        """Garbage in the grammar's cache file: the grammar is built again, nothing is printed,
+        and the file is made good for the next process."""
+        folder = tmp_path / "cache"
+        folder.mkdir()
+        (folder / "grammar.lark-cache").write_bytes(b"not a pickle\n" * 10)
+        out = self.run(folder)
+        assert out.stderr == "" and out.stdout.strip() == "0"
+        assert (folder / "grammar.lark-cache").stat().st_size > 1000

@@ -10,6 +10,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from lark.indenter import DedentError, Indenter
 
 from . import ast
+from ..cachedir import folder
 from ..errors import Diagnostic, Reporter, RulesetError
 
 
@@ -40,7 +41,16 @@ class _BadDedent(Exception):
 
 @lru_cache(maxsize=1)
 def grammar() -> Lark:
-    """The shipped grammar, built once."""
+    """The shipped grammar, built once a process; its analysis is kept in the cache folder
+    (lark checks it against the grammar's text and the options before using it)."""
+    where = folder()
+    cache = False
+    if where is not None:
+        try:
+            where.mkdir(parents=True, exist_ok=True)
+            cache = str(where / "grammar.lark-cache")
+        except OSError:
+            pass  # an unwritable cache: build the grammar every time
     return Lark.open_from_package(
         "ziggurat",
         "ziggurat.lark",
@@ -49,6 +59,7 @@ def grammar() -> Lark:
         postlex=_RulesIndenter(),
         propagate_positions=True,
         maybe_placeholders=True,
+        cache=cache,
     )
 
 

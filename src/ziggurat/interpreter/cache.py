@@ -7,8 +7,8 @@ every file of the `extends` chain with the hash of its text. An entry is used on
 still match: a module edited by hand (or by anyone else) is recompiled, and so is a game whose base
 ruleset changed since. Writes are atomic (a temporary file, then a rename).
 
-The folder is `$ZIGGURAT_CACHE_DIR`, else `$XDG_CACHE_HOME/ziggurat`, else `~/.cache/ziggurat`;
-`ZIGGURAT_CACHE_DIR=off` turns the cache off. A cache that cannot be written is skipped quietly.
+The folder is `ziggurat.cachedir.folder()` (`$ZIGGURAT_CACHE_DIR`, `off` for none). A cache that
+cannot be written is skipped quietly.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Optional
 
+from ..cachedir import folder
 from .spec import GameSpec
 
 FORMAT = 1  # the layout of an entry; part of every key
@@ -45,15 +46,6 @@ def engine_fingerprint() -> str:
                 h.update(p.name.encode() + b"\0" + p.read_bytes() + b"\0")
     h.update(root.joinpath("errors.py").read_bytes())
     return h.hexdigest()
-
-
-def folder() -> Optional[Path]:
-    """The cache folder, or None when the cache is off."""
-    given = os.environ.get("ZIGGURAT_CACHE_DIR")
-    if given is not None:
-        return None if given.strip().lower() in ("", "off", "0", "none") else Path(given)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "ziggurat"
 
 
 def key(ident: str, text: str, options: dict) -> str:

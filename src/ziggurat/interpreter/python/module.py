@@ -21,7 +21,7 @@ from .. import steps as P
 from ..helpers import HELPERS
 from .apply import Applier
 from .effects import Fresh, Statements
-from .emit import (Comment, at, declare_nonlocals, drop_dead_aliases, drop_unused_loads, fold_constants, loads,
+from .emit import (Comment, at, clone, declare_nonlocals, drop_dead_aliases, drop_unused_loads, fold_constants, loads,
                    render, stmt as S, tidy)
 from .explain import Explainer
 from .exprs import Env, Exprs
@@ -230,10 +230,8 @@ class _Count(ast.NodeTransformer):
 
 def derive_count(tree: ast.Module) -> None:
     """Add `count` to a parsed module, made from its `legal` (keeping its line numbers)."""
-    import copy
-
     legal = next(f for f in tree.body if isinstance(f, ast.FunctionDef) and f.name == "legal")
-    count = _Count().visit(copy.deepcopy(legal))
+    count = _Count().visit(clone(legal))
     count.name = "count"
     declare_nonlocals(count)
     ast.fix_missing_locations(count)
