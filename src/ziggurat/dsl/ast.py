@@ -392,6 +392,13 @@ class Otherwise:
 
 
 @frozen
+class ByChance:
+    """`by chance`: nature makes this action's moves (see Action.by_chance)."""
+
+    pos: Pos = NOWHERE
+
+
+@frozen
 class Priority:
     value: int
     pos: Pos = NOWHERE
@@ -447,6 +454,12 @@ class Action:
     @property
     def priority(self):
         return next((i.value for i in self.items if isinstance(i, Priority)), 0)
+
+    @property
+    def by_chance(self):
+        """Nature's action: where it has moves, the position is a chance node and its moves,
+        equally likely, are the only ones."""
+        return any(isinstance(i, ByChance) for i in self.items)
 
 
 @frozen

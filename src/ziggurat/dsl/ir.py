@@ -383,6 +383,7 @@ class Action:
     pos: Pos = NOWHERE
     nbase: int = 0  # how many of `choices` are the action's own
     broken: bool = False  # resolve found mistakes in it (reported): its items are those that resolved
+    chance: bool = False  # `by chance`: nature's moves, before any other
 
 
 @define

@@ -319,6 +319,9 @@ class _ToAst(Transformer):
     def priority(self, meta, c):
         return ast.Priority(int(c[0]), self._pos(meta))
 
+    def by_chance(self, meta, c):
+        return ast.ByChance(self._pos(meta))
+
     def action(self, meta, c):
         override = c[0] is not None
         name, fmt, *items = c[1:]
@@ -383,7 +386,7 @@ def _expected_text(expected) -> str:
             names.append(_TERMINAL_NAMES[t])
         elif t.isupper() and not t.startswith("_") and t.lower() in _DECLARATION_KEYWORDS + [
             "if", "else", "elif", "for", "in", "where", "let", "when", "require", "do",
-            "win", "lose", "draw", "and", "or", "not", "per", "otherwise", "priority", "hidden", "repeat", "while", "may", "stop",
+            "win", "lose", "draw", "and", "or", "not", "per", "otherwise", "priority", "by", "chance", "hidden", "repeat", "while", "may", "stop",
             "bool", "int", "one", "of", "as",
         ]:
             names.append(repr(t.lower()))

@@ -49,7 +49,8 @@ def compile_model(model: Model, overrides: dict, name: str) -> CompiledModule:
     plans = [lower(a) for a in folded.plan.actions]
     if plan.after is not None:
         for p in plans:
-            p.spec.after_fmt = plan.after.fmt
+            if not p.chance:
+                p.spec.after_fmt = plan.after.fmt
     writer = ModuleWriter(folded, plans)
     sources = tuple(model.files)
     label = _labeller(sources)

@@ -82,6 +82,24 @@ class Game:
         self._counters = ns["INITIAL_COUNTERS"]
         self._notation = notation.Notation(self)
 
+    def chance_outcomes(self, st: "State", moves: Optional[list] = None) -> Optional[list]:
+        """[(move, probability)] where nature moves next (a chance node), else None. `moves`, when
+        given, are `legal(st)` (no second generation). Outcomes are equally likely."""
+        if moves is None:
+            moves = self.legal(st)
+        if not moves or not self.actions[moves[0][0]].chance:
+            return None
+        p = 1.0 / len(moves)
+        return [(m, p) for m in moves]
+
+    def sample_chance(self, st: "State", rng: random.Random, moves: Optional[list] = None) -> Optional[tuple]:
+        """Nature's move, drawn by the outcomes' probabilities with `rng`, where nature moves
+        next; else None."""
+        outcomes = self.chance_outcomes(st, moves)
+        if outcomes is None:
+            return None
+        return rng.choices([m for m, _ in outcomes], weights=[p for _, p in outcomes])[0]
+
     def __repr__(self) -> str:
         opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
         return f"<Game {self.name} ({opts})>"
@@ -199,6 +217,16 @@ class State:
             if self.game.outcome(self, moves) is not None:
                 return []
         return moves
+
+    def chance_outcomes(self) -> Optional[list]:
+        """[(move, probability)] when nature moves next (dice, a draw), else None."""
+        moves = self.moves()
+        return self.game.chance_outcomes(self, moves) if moves else None
+
+    @property
+    def is_chance(self) -> bool:
+        """Whether nature moves next."""
+        return self.chance_outcomes() is not None
 
     def push(self, move) -> None:
         """Play a move (assumed legal: check with `move in state.legal_moves`, or use `play`)."""

@@ -110,11 +110,15 @@ class ActionPlan:
     def index(self) -> int:
         return self.spec.index
 
+    @property
+    def chance(self) -> bool:
+        return self.spec.chance
+
 
 def lower(a: ir.Action) -> ActionPlan:
     """The step plan of one folded action (with the after block's items)."""
     spec = ActionSpec(a.index, a.name, a.fmt, [list(c) for c in a.choices], a.nbase,
-                      None, set(a.repeated))
+                      None, set(a.repeated), a.chance)
     index = {n: k + 1 for k, (n, _) in enumerate(a.choices)}
     after = list(a.after_items) if a.after_items is not None else None
     # Effects become stages when anything that makes or tests the move follows them.

@@ -45,8 +45,11 @@ def resolve_action(r: Resolver, index: int, a: ast.Action, after: Optional[ast.A
         repeated.update(c.name for rp in after.items if isinstance(rp, ast.Repeat) for c in rp.choices)
         if index == 0:
             check_format(r, after, after_fmt(after), after_names, kind="after block")
+    if a.by_chance and (a.is_fallback or a.priority):
+        r.report(a.pos, f"action {a.name!r} is made by chance, so it has no priority: where nature has a move, "
+                 "it is the only kind of move", hint="remove its 'priority' or 'otherwise' line")
     plan = ir.Action(index, a.name, fmt, (), None, choices, frozenset(repeated), a.priority, a.is_fallback,
-                     a.pos, nbase)
+                     a.pos, nbase, chance=a.by_chance)
     walker = _Walker(r, plan)
     ctx = Ctx(Where.ACTION)
     plan.items, ctx = walker.items(a.items, ctx)
@@ -110,7 +113,7 @@ class _Walker:
             return ir.Effects(r.block(it.body, ctx.at(Where.EFFECTS)), it.pos), ctx
         if isinstance(it, ast.Repeat):
             return self.repeat(it, ctx)
-        return None, ctx  # `otherwise`, `priority`: kept on the action itself
+        return None, ctx  # `otherwise`, `priority`, `by chance`: kept on the action itself
 
     def choice(self, it: ast.Choice, ctx: Ctx, repeated_pass: bool = False):
         r = self.r

@@ -61,7 +61,7 @@ def resolve_model(model: Model) -> tuple[ir.Plan, list]:
     if m.after is not None:
         plan.after = ir.After(after_fmt(m.after), [[c.name, None] for c in m.after.choices], pos=m.after.pos)
     for i, a in enumerate(m.actions.values()):
-        made = r.attempt(resolve_action, r, i, a, m.after)
+        made = r.attempt(resolve_action, r, i, a, None if a.by_chance else m.after)  # nature has no end of turn
         if made is None:
             made = ir.Action(i, a.name, a.fmt or a.name, (), None, [[c.name, None] for c in a.choices], pos=a.pos,
                              broken=True)

@@ -89,7 +89,8 @@ class Generator:
         self.later: list = []  # for each repeat being written: what follows its pass
         groups: dict = {}
         for p in plans:
-            groups.setdefault(1e9 if p.fallback else -p.priority, []).append(p)  # `otherwise`: last
+            # Nature's moves first (where it has one, no one else moves), `otherwise` last.
+            groups.setdefault(-1e18 if p.chance else 1e9 if p.fallback else -p.priority, []).append(p)
         for gi, key in enumerate(sorted(groups)):
             if gi:
                 fn.body.append(S("if out:\n    return out"))
