@@ -104,10 +104,13 @@ def play_rotation(game, agents: Sequence[Agent], seed: Optional[int] = None, *,
     for r in range(n):
         seating = tuple((seat - r) % n for seat in range(n))  # participant p at seat (p + r) mod n
         state = start.copy()
+        nature = random.Random(seed)  # the same rolls in every rotation, so seats compare fairly
         texts = []
         while not state.is_terminal() and (max_plies is None or len(texts) < max_plies):
-            participant = seating[state.seat_of(state.side)]
-            choice = choosers[participant](state)
+            choice = game.sample_chance(state, nature, state.moves())
+            if choice is None:
+                participant = seating[state.seat_of(state.side)]
+                choice = choosers[participant](state)
             texts.append(state.move_text(state.play(choice)))
         outcome = state.outcome()
         points = [0] * n

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import os
+import random
 from pathlib import Path
 from typing import Callable, Optional
 
@@ -53,6 +54,9 @@ def describe(ruleset: str, options: dict) -> str:
     """'mygame size=2 pie=false': a ruleset and the options set on it."""
     return " ".join([Path(ruleset).stem if ruleset.endswith(".rules") else ruleset]
                     + [f"{k}={v}" for k, v in options.items()])
+
+
+NATURE_SALT = 1 << 20  # the salt of nature's stream in a game (agents' salts are 1, 2, ...)
 
 
 def derived_seed(*parts: int) -> int:
@@ -96,6 +100,7 @@ def play_game(game, agents: tuple, index: int, study_seed: int, max_plies: int) 
     bots = [make_agent(agents[seat_agent[s]], derived_seed(study_seed, index, seat_agent[s] + 1))
             for s in range(players)]
     state = game.new(seed)
+    nature = random.Random(derived_seed(study_seed, index, NATURE_SALT))  # dice, draws: their own stream
     first_seat = state.seats[state.side]
     legal, outcome = game.legal, game.outcome
     pass_actions = {k for k, a in enumerate(game.actions) if a.name == "pass"}
@@ -109,6 +114,10 @@ def play_game(game, agents: tuple, index: int, study_seed: int, max_plies: int) 
         if len(state.stack) >= max_plies:
             raw = ("draw", None, SIM_CAP_REASON)
             break
+        move = game.sample_chance(state, nature, moves)
+        if move is not None:  # nature's move: not a decision, so not counted in branching
+            state.push(move)
+            continue
         branching += len(moves)
         positions += 1
         move = bots[state.seats[state.side]].choose(state)

@@ -5,6 +5,8 @@ result, a win being worth more the sooner it comes. A move after which the same 
 (an extra turn) keeps the value's sign instead of negating it. The search deepens one ply at a time
 until `depth` or until `time` seconds run out, and plays the best move of the deepest search it
 finished, searching that move first at the next depth. Equal moves are broken by the seeded rng.
+Where nature moves (dice), a position's value is its outcomes' values weighed by their
+probabilities (expectimax), each searched with a full window.
 """
 
 from __future__ import annotations
@@ -99,6 +101,20 @@ class AlphaBetaAgent(Agent):
         if depth <= 0:
             return ev.value(st, me)
         apply, undo = game.apply, game.undo
+        chance = game.chance_outcomes(st, moves)
+        if chance is not None:  # nature: the outcomes' values weighed by their probabilities
+            total = 0.0
+            for m, p in chance:
+                apply(st, m)
+                try:
+                    if mover_seat(st) == me:
+                        v = self._negamax(st, ev, depth - 1, ply + 1, -2 * WIN, 2 * WIN, deadline)
+                    else:
+                        v = -self._negamax(st, ev, depth - 1, ply + 1, -2 * WIN, 2 * WIN, deadline)
+                finally:
+                    undo(st)
+                total += p * v
+            return total
         best = -2 * WIN
         for m in moves:
             apply(st, m)

@@ -7,8 +7,9 @@ and a node's seat to move picks the child with the best UCB1 score for itself. A
 seats it puts ahead and 0.25 for the others (less than a real win, which is 1).
 
 Chance: a position where chance decides (dice, a shuffle) gets a `ChanceNode`, whose children are
-sampled by their probabilities instead of chosen by UCB1. The engine has no chance positions yet,
-so `_chance_outcomes` always says no; the node type is ready for when it does.
+sampled by their probabilities instead of chosen by UCB1 (`Game.chance_outcomes`); playouts draw
+nature's moves by their probabilities too. `choose` is never asked at a chance node: whoever runs
+the game lets nature move there (`Game.sample_chance`).
 """
 
 from __future__ import annotations
@@ -41,9 +42,9 @@ class ChanceNode(Node):
     __slots__ = ("weights",)
 
 
-def _chance_outcomes(state) -> Optional[list]:
-    """[(outcome, probability)] when chance moves next; None (always, for now: no chance in the engine)."""
-    return None
+def _chance_outcomes(state, moves) -> Optional[list]:
+    """[(outcome, probability)] when chance moves next, else None."""
+    return state.game.chance_outcomes(state, moves) if moves else None
 
 
 class MCTSAgent(Agent):
@@ -71,8 +72,8 @@ class MCTSAgent(Agent):
         moves = list(st.game.legal(st))
         if st.game.outcome(st, moves) is not None:
             moves = []
-        chance = _chance_outcomes(st)
-        if chance is not None:  # never yet: see the module docstring
+        chance = _chance_outcomes(st, moves)
+        if chance is not None:
             node = ChanceNode(move, parent, -1, [o for o, _ in chance], nseats)
             node.weights = [w for _, w in chance]
             return node
@@ -105,7 +106,7 @@ class MCTSAgent(Agent):
             node, depth = root, 0
             # selection
             while not node.untried and node.children:
-                if isinstance(node, ChanceNode):  # never yet
+                if isinstance(node, ChanceNode):
                     node = rng.choices(node.children, weights=node.weights)[0]
                 else:
                     seat, logn = node.seat, math.log(node.visits)
@@ -151,7 +152,8 @@ class MCTSAgent(Agent):
             if raw is not None:
                 result = by_seat(st, results_by_side(raw, nseats))
                 break
-            apply(st, choice(moves))
+            m = st.game.sample_chance(st, rng, moves)
+            apply(st, m if m is not None else choice(moves))
             plies += 1
         else:
             moves = legal(st)

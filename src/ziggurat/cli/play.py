@@ -10,6 +10,7 @@ game as a record (see `ziggurat.records`), finished or not.
 
 from __future__ import annotations
 
+import random
 import sys
 
 import click
@@ -50,6 +51,7 @@ class Session:
                        for seat, spec in enumerate(specs) if spec != HUMAN}
         self.humans = [seat for seat, spec in enumerate(specs) if spec == HUMAN]
         self.hinter = None
+        self.nature = random.Random(None if seed is None else seed * 1000 + 999)  # dice and draws
         self.marks: list = []  # len(state.stack) before each person's move, for undo
         self.stdin = sys.stdin  # one reader for the whole game: a new one would lose buffered lines
 
@@ -70,11 +72,23 @@ class Session:
             if self.max_plies is not None and self.state.ply - start_ply >= self.max_plies:
                 click.echo(f"stopping after {self.max_plies} plies (--max-plies): game left unfinished")
                 return
+            if self.nature_moves():
+                continue
             if self.seat_to_move in self.agents:
                 self.machine_moves()
             elif not self.person_moves():
                 return
         self.announce(outcome)
+
+    def nature_moves(self) -> bool:
+        """Roll the dice (or draw) where nature moves next; whether it did."""
+        st = self.state
+        move = st.game.sample_chance(st, self.nature, st.moves())
+        if move is None:
+            return False
+        click.echo(f"chance: {st.move_text(move)}")
+        st.push(move)
+        return True
 
     def machine_moves(self) -> None:
         st = self.state
