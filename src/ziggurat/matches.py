@@ -107,7 +107,7 @@ def play_rotation(game, agents: Sequence[Agent], seed: Optional[int] = None, *,
         nature = random.Random(seed)  # the same rolls in every rotation, so seats compare fairly
         texts = []
         while not state.is_terminal() and (max_plies is None or len(texts) < max_plies):
-            choice = game.sample_chance(state, nature, state.moves())
+            choice = game.sample_chance(state, nature) if game.has_chance else None
             if choice is None:
                 participant = seating[state.seat_of(state.side)]
                 choice = choosers[participant](state)

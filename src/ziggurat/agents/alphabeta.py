@@ -67,25 +67,28 @@ class AlphaBetaAgent(Agent):
         return best_move
 
     def _root(self, st, ev, moves, depth, deadline):
-        game = st.game
-        apply, undo = game.apply, game.undo
         me = mover_seat(st)
         alpha, best_value, best = -2 * WIN, -2 * WIN, []
         for m in moves:
-            apply(st, m)
-            try:
-                if mover_seat(st) == me:
-                    v = self._negamax(st, ev, depth - 1, 1, alpha - 1, 2 * WIN, deadline)
-                else:
-                    v = -self._negamax(st, ev, depth - 1, 1, -2 * WIN, -(alpha - 1), deadline)
-            finally:
-                undo(st)
+            v = self._after(st, m, me, ev, depth - 1, 1, alpha - 1, 2 * WIN, deadline)
             if v > best_value:
                 best_value, best = v, [m]
             elif v == best_value:
                 best.append(m)
             alpha = max(alpha, v)
         return best_value, best
+
+    def _after(self, st, m, me, ev, depth, ply, alpha, beta, deadline) -> float:
+        """The value for seat `me` of the position after move m, within (alpha, beta): negated
+        when the other seat moves next, kept when `me` moves again (an extra turn)."""
+        game = st.game
+        game.apply(st, m)
+        try:
+            if mover_seat(st) == me:
+                return self._negamax(st, ev, depth, ply, alpha, beta, deadline)
+            return -self._negamax(st, ev, depth, ply, -beta, -alpha, deadline)
+        finally:
+            game.undo(st)
 
     def _negamax(self, st, ev, depth, ply, alpha, beta, deadline) -> float:
         """The value of `st` for the seat to move, within (alpha, beta)."""
@@ -100,31 +103,13 @@ class AlphaBetaAgent(Agent):
             return ev.terminal(st, raw, me, ply)
         if depth <= 0:
             return ev.value(st, me)
-        apply, undo = game.apply, game.undo
         chance = game.chance_outcomes(st, moves)
         if chance is not None:  # nature: the outcomes' values weighed by their probabilities
-            total = 0.0
-            for m, p in chance:
-                apply(st, m)
-                try:
-                    if mover_seat(st) == me:
-                        v = self._negamax(st, ev, depth - 1, ply + 1, -2 * WIN, 2 * WIN, deadline)
-                    else:
-                        v = -self._negamax(st, ev, depth - 1, ply + 1, -2 * WIN, 2 * WIN, deadline)
-                finally:
-                    undo(st)
-                total += p * v
-            return total
+            return sum(p * self._after(st, m, me, ev, depth - 1, ply + 1, -2 * WIN, 2 * WIN, deadline)
+                       for m, p in chance)
         best = -2 * WIN
         for m in moves:
-            apply(st, m)
-            try:
-                if mover_seat(st) == me:
-                    v = self._negamax(st, ev, depth - 1, ply + 1, alpha, beta, deadline)
-                else:
-                    v = -self._negamax(st, ev, depth - 1, ply + 1, -beta, -alpha, deadline)
-            finally:
-                undo(st)
+            v = self._after(st, m, me, ev, depth - 1, ply + 1, alpha, beta, deadline)
             if v > best:
                 best = v
                 if v > alpha:

@@ -144,6 +144,7 @@ class MCTSAgent(Agent):
     def _playout(self, st, ev, nseats, legal, apply, outcome, rng) -> tuple:
         """Random moves to the end (or `rollout` plies); the result per seat. Undoes its moves."""
         choice = rng.choice
+        nature = st.game.sample_chance if st.game.has_chance else None
         plies = 0
         result = None
         while plies < self.rollout:
@@ -152,7 +153,7 @@ class MCTSAgent(Agent):
             if raw is not None:
                 result = by_seat(st, results_by_side(raw, nseats))
                 break
-            m = st.game.sample_chance(st, rng, moves)
+            m = nature(st, rng, moves) if nature is not None else None
             apply(st, m if m is not None else choice(moves))
             plies += 1
         else:

@@ -35,6 +35,9 @@ Type a move in notation (for example {example}), or:
   quit    leave the game"""
 
 
+NATURE_SEAT = 999  # the stream nature draws from, apart from every seat's
+
+
 def seat_seed(seed, seat: int):
     """The seed of the agent in `seat`: each seat its own stream, all fixed by `--seed`."""
     return None if seed is None else seed * 1000 + seat
@@ -51,7 +54,7 @@ class Session:
                        for seat, spec in enumerate(specs) if spec != HUMAN}
         self.humans = [seat for seat, spec in enumerate(specs) if spec == HUMAN]
         self.hinter = None
-        self.nature = random.Random(None if seed is None else seed * 1000 + 999)  # dice and draws
+        self.nature = random.Random(seat_seed(seed, NATURE_SEAT))  # dice and draws: a stream of their own
         self.marks: list = []  # len(state.stack) before each person's move, for undo
         self.stdin = sys.stdin  # one reader for the whole game: a new one would lose buffered lines
 
@@ -83,7 +86,7 @@ class Session:
     def nature_moves(self) -> bool:
         """Roll the dice (or draw) where nature moves next; whether it did."""
         st = self.state
-        move = st.game.sample_chance(st, self.nature, st.moves())
+        move = st.game.sample_chance(st, self.nature) if st.game.has_chance else None
         if move is None:
             return False
         click.echo(f"chance: {st.move_text(move)}")

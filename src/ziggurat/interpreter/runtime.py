@@ -57,6 +57,7 @@ class Game:
         self.attributes = tuple(spec.attributes)
         self.owner_attribute = next((a for a in self.attributes if a.players), None)
         self.actions = spec.actions
+        self.has_chance = any(a.chance for a in spec.actions)  # whether nature ever moves
         self.invariant_texts = list(spec.invariant_texts)
         self.has_heuristic = spec.has_heuristic
         self.heuristic_per_mover = spec.heuristic_per_mover
@@ -85,6 +86,8 @@ class Game:
     def chance_outcomes(self, st: "State", moves: Optional[list] = None) -> Optional[list]:
         """[(move, probability)] where nature moves next (a chance node), else None. `moves`, when
         given, are `legal(st)` (no second generation). Outcomes are equally likely."""
+        if not self.has_chance:
+            return None
         if moves is None:
             moves = self.legal(st)
         if not moves or not self.actions[moves[0][0]].chance:

@@ -278,7 +278,7 @@ class Renderer:
     def __init__(self, label):
         self.lines: list = []
         self.where: list = []  # per line: the rules Pos, or None
-        self.label = label  # Pos -> the comment text for it ("stacktics.rules:48")
+        self.label = label  # Pos -> the comment text for it ("game.rules:48")
         self.shown = None  # the label last shown
 
     def line(self, depth: int, text: str, pos=None) -> None:
@@ -310,12 +310,10 @@ class Renderer:
             self.line(depth, f"def {s.name}({args}):", pos)
             self.block(s.body, depth + 1, pos)
             return
-        if isinstance(s, ast.For):
-            self.line(depth, f"for {ast.unparse(s.target)} in {ast.unparse(s.iter)}:", pos)
-            self.block(s.body, depth + 1, pos)
-            return
-        if isinstance(s, ast.While):
-            self.line(depth, f"while {ast.unparse(s.test)}:", pos)
+        if isinstance(s, (ast.For, ast.While)):
+            head = (f"for {ast.unparse(s.target)} in {ast.unparse(s.iter)}:" if isinstance(s, ast.For)
+                    else f"while {ast.unparse(s.test)}:")
+            self.line(depth, head, pos)
             self.block(s.body, depth + 1, pos)
             return
         if isinstance(s, ast.If):
