@@ -97,7 +97,7 @@ class TestPasses:
 
     def test_every_action_lowers_to_known_step_kinds(self):
         """The step plans of every shipped ruleset hold only the documented kinds of step."""
-        kinds = (P.Guard, P.Bind, P.Choose, P.Stage, P.Apply, P.Repeat, P.AfterPart)
+        kinds = (P.Guard, P.Bind, P.Choose, P.Stage, P.Apply, P.Repeat, P.AfterPart, P.Measure)
 
         def walk(steps):
             for s in steps:

@@ -399,6 +399,23 @@ class ByChance:
 
 
 @frozen
+class Weight:
+    """`weight EXPR` in a chance action: how likely each outcome is, relative to the others."""
+
+    value: object
+    pos: Pos = NOWHERE
+
+
+@frozen
+class SeenBy:
+    """`seen by EXPR`: the players (one, or a list) who see what the move is; the others see only
+    that a move of this action was made."""
+
+    value: object
+    pos: Pos = NOWHERE
+
+
+@frozen
 class Priority:
     value: int
     pos: Pos = NOWHERE

@@ -20,6 +20,7 @@ from attrs import define, evolve, field
 from ..errors import diagnostic_at
 from . import ir
 from . import types as T
+from .dice import ways
 from .model import BUILTIN_DIRECTIONS
 from .resolve.core import CheckError, may_be_neutral
 from .world import World
@@ -296,6 +297,8 @@ class Folder:
         if e.fn == "step" and len(args) == 3 and is_const(args[2]) and w is not None:
             if not 0 <= args[2].value <= w.longest:
                 return const(-1, T.CELL, e.pos)
+        if e.fn == "ways" and all(is_const(a) for a in args):
+            return const(ways(*(a.value for a in args)), T.INT, e.pos)
         if e.fn in ("min", "max") and len(args) >= 2 and all(is_const(a) for a in args):
             return const((min if e.fn == "min" else max)(a.value for a in args), T.INT, e.pos)
         return evolve(e, args=args)
@@ -359,6 +362,8 @@ class Folder:
                 out.append(evolve(it, body=self.block(it.body)))
             elif isinstance(it, ir.Repeat):
                 out.append(evolve(it, start=self.expr(it.start), cond=self.expr(it.cond), items=self.items(it.items)))
+            elif isinstance(it, ir.Measure):
+                out.append(evolve(it, value=self.expr(it.value)))
             else:
                 raise AssertionError(f"unknown action item {it!r}")
         return tuple(out)

@@ -351,6 +351,16 @@ class Effects:
 
 
 @frozen
+class Measure:
+    """A value of the move read at the position before it, not part of making it: `weight` (how
+    likely a chance outcome is, relative to the others) or `seen` (the players who see the move)."""
+
+    kind: str  # weight / seen
+    value: object
+    pos: Pos = _pos
+
+
+@frozen
 class Repeat:
     """A part made once or more, each pass from where the last ended (see ast.Repeat)."""
 

@@ -322,6 +322,12 @@ class _ToAst(Transformer):
     def by_chance(self, meta, c):
         return ast.ByChance(self._pos(meta))
 
+    def weight(self, meta, c):
+        return ast.Weight(c[0], self._pos(meta))
+
+    def seen_by(self, meta, c):
+        return ast.SeenBy(c[0], self._pos(meta))
+
     def action(self, meta, c):
         override = c[0] is not None
         name, fmt, *items = c[1:]
@@ -386,7 +392,7 @@ def _expected_text(expected) -> str:
             names.append(_TERMINAL_NAMES[t])
         elif t.isupper() and not t.startswith("_") and t.lower() in _DECLARATION_KEYWORDS + [
             "if", "else", "elif", "for", "in", "where", "let", "when", "require", "do",
-            "win", "lose", "draw", "and", "or", "not", "per", "otherwise", "priority", "by", "chance", "hidden", "repeat", "while", "may", "stop",
+            "win", "lose", "draw", "and", "or", "not", "per", "otherwise", "priority", "by", "chance", "weight", "seen", "hidden", "repeat", "while", "may", "stop",
             "bool", "int", "one", "of", "as",
         ]:
             names.append(repr(t.lower()))

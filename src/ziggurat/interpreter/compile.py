@@ -64,7 +64,7 @@ def compile_model(model: Model, overrides: dict, name: str) -> CompiledModule:
         tuple((c.name, c.per_player, "cell" if c.type.name == "cell" else "int") for c in plan.counters.values()),
         tuple(p.spec for p in plans), tuple(inv.text for inv in plan.invariants),
         plan.heuristic is not None, heuristic_reads_mover(folded.plan),
-        _effects(folded.plan, "change"), _effects(folded.plan, "place", moves_only=True), writer.hashing,
+        _effects(folded.plan, ("change",)), _effects(folded.plan, ("place", "add"), moves_only=True), writer.hashing,
         writer.last, tuple(tables), sources, _compress(linemap, sources))
     return CompiledModule(spec, text)
 
@@ -84,11 +84,11 @@ def heuristic_reads_mover(plan: ir.Plan) -> bool:
                                               for n in ir.walk(plan.heuristic))
 
 
-def _effects(plan: ir.Plan, fn: str, moves_only: bool = False) -> bool:
+def _effects(plan: ir.Plan, fns, moves_only: bool = False) -> bool:
     places = [i for a in plan.actions for i in a.items + (a.after_items or ())]
     if not moves_only:
         places += [s for b in plan.setup for s in b]
-    return any(isinstance(n, ir.Effect) and n.fn == fn for n in ir.walk(places))
+    return any(isinstance(n, ir.Effect) and n.fn in fns for n in ir.walk(places))
 
 
 def _labeller(sources: tuple):

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import string
+from typing import Optional
 
 from ..dsl import types as T
 from ..errors import GameError, did_you_mean
@@ -209,11 +210,15 @@ class Notation:
 
     # ---- positions --------------------------------------------------------------------------
 
-    def position_text(self, st) -> str:
+    def position_text(self, st, viewer: Optional[int] = None) -> str:
+        """The position; with a viewer (a side), only what that side sees: a zone hidden from it
+        is written as the number of its pieces (`deck=?3`). An observation does not parse back."""
         w = self.world
         cells = " ".join(f"{self.cell_names[c]}={''.join(w.piece_text(p) for p in s)}"
                          for c, s in enumerate(st.cells) if s)
-        zones = [f"{n}={''.join(w.piece_text(p) for p in z)}" for n, z in zip(w.zone_names, st.zones)]
+        viewers = self.game.zone_viewers if viewer is not None else [None] * len(st.zones)
+        zones = [f"{n}={''.join(w.piece_text(p) for p in z)}" if v is None or viewer in v or not z else f"{n}=?{len(z)}"
+                 for n, z, v in zip(w.zone_names, st.zones, viewers)]
         counters = [f"{n}={self._counter_text(i, v)}" for i, (n, v) in enumerate(zip(w.counter_names, st.counters))]
         out = f"{self.players[st.side]} {st.ply} | {cells} | {' '.join(zones + counters)}".rstrip()
         if st.seats != list(range(len(self.players))):

@@ -78,6 +78,12 @@ class Game:
         self.heuristic = ns["heuristic"]
         self.invariants = ns["invariants"]
         self._explain = ns["EXPLAIN"]
+        self._weight = ns["WEIGHT"]
+        self._seen = ns["SEEN"]
+        self.weighted = any(a.weighted for a in spec.actions)
+        # Hidden information: for each zone slot, the sides who see its pieces (None: everyone).
+        self.zone_viewers = zone_viewers(spec.zones, len(self.players))
+        self.has_secrets = any(a.secret for a in spec.actions) or any(v is not None for v in self.zone_viewers)
         self._setup = ns["setup"]
         self._sidekey = ns["SIDEKEY"]
         self._counters = ns["INITIAL_COUNTERS"]
@@ -85,23 +91,53 @@ class Game:
 
     def chance_outcomes(self, st: "State", moves: Optional[list] = None) -> Optional[list]:
         """[(move, probability)] where nature moves next (a chance node), else None. `moves`, when
-        given, are `legal(st)` (no second generation). Outcomes are equally likely."""
+        given, are `legal(st)` (no second generation). Outcomes are equally likely unless their
+        action has a `weight`: then each is its weight over the sum of the weights."""
         if not self.has_chance:
             return None
         if moves is None:
             moves = self.legal(st)
         if not moves or not self.actions[moves[0][0]].chance:
             return None
-        p = 1.0 / len(moves)
-        return [(m, p) for m in moves]
+        if not self.weighted:
+            p = 1.0 / len(moves)
+            return [(m, p) for m in moves]
+        weights = self.weights(st, moves)
+        total = sum(weights)
+        return [(m, w / total) for m, w in zip(moves, weights)]
+
+    def weights(self, st: "State", moves: list) -> list:
+        """The weight of each of nature's moves (1 for an action without `weight`); a weight that
+        is not positive is the ruleset's mistake, named with the move."""
+        weigh = self._weight
+        with rules_failures():
+            weights = [weigh[m[0]](st, m) if weigh[m[0]] is not None else 1 for m in moves]
+        for m, w in zip(moves, weights):
+            if w <= 0:
+                raise GameError(f"the chance outcome {self._notation.move_text(m)!r} has weight {w}: "
+                                "a weight must be positive (leave an impossible outcome out with 'where')")
+        return weights
+
+    def seen_by(self, st: "State", move: tuple) -> Optional[frozenset]:
+        """The sides who see what `move` is, read before it is made (None: everyone)."""
+        read = self._seen[move[0]]
+        if read is None:
+            return None
+        with rules_failures():
+            who = read(st, move)
+        return frozenset(who) if isinstance(who, (list, tuple)) else frozenset((who,))
 
     def sample_chance(self, st: "State", rng: random.Random, moves: Optional[list] = None) -> Optional[tuple]:
         """Nature's move, drawn by the outcomes' probabilities with `rng`, where nature moves
         next; else None."""
-        outcomes = self.chance_outcomes(st, moves)
-        if outcomes is None:
+        if not self.has_chance:
             return None
-        return rng.choices([m for m, _ in outcomes], weights=[p for _, p in outcomes])[0]
+        if moves is None:
+            moves = self.legal(st)
+        if not moves or not self.actions[moves[0][0]].chance:
+            return None
+        weights = self.weights(st, moves) if self.weighted else [1.0 / len(moves)] * len(moves)
+        return rng.choices(moves, weights=weights)[0]
 
     def __repr__(self) -> str:
         opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
@@ -338,6 +374,36 @@ class State:
     def text(self) -> str:
         return self.game._notation.position_text(self)
 
+    # ---- what each player sees --------------------------------------------------------------
+
+    def observation(self, side: int) -> str:
+        """The position as `side` sees it: the pieces of zones hidden from it are written as
+        their number (`deck=?12`). Everything else is public."""
+        return self.game._notation.position_text(self, viewer=side)
+
+    def move_view(self, move, side: int) -> str:
+        """`move` as `side` sees it, read here, before it is made: its text, or `<action>` when
+        the action's `seen by` leaves that side out."""
+        move = tuple(move)
+        seen = self.game.seen_by(self, move)
+        if seen is None or side in seen:
+            return self.move_text(move)
+        return f"<{self.game.actions[move[0]].name}>"
+
+    def information_state(self, side: int) -> str:
+        """All that `side` has seen: the first position it saw, then each move as it saw it and
+        the position after it, one line each (a position read from text starts its history)."""
+        game, moves = self.game, list(self.stack)
+        with rules_failures():
+            for _ in moves:
+                game.undo(self)
+            lines = [self.observation(side)]
+            for m in moves:
+                lines.append(self.move_view(m, side))
+                game.apply(self, m)
+                lines.append(self.observation(side))
+        return "\n".join(lines)
+
     def __str__(self) -> str:
         return self.text()
 
@@ -353,6 +419,18 @@ class State:
     def _repr_png_(self) -> Optional[bytes]:
         draw = PICTURES.get("png")
         return draw(self) if draw is not None else None
+
+
+def zone_viewers(zones, nplayers: int) -> list:
+    """For each zone slot (a per-player zone has one per player), the sides who see its pieces:
+    None for a public zone; for a hidden one, its owner alone, or nobody for a shared one."""
+    out = []
+    for _name, per_player, hidden in zones:
+        if per_player:
+            out += [frozenset((p,)) if hidden else None for p in range(nplayers)]
+        else:
+            out.append(frozenset() if hidden else None)
+    return out
 
 
 def ranked(keys: tuple, reason: Optional[str]) -> Outcome:
@@ -398,13 +476,14 @@ def random_playout(state: State, rng: random.Random, max_plies: Optional[int] = 
     game = state.game
     legal, apply, outcome = game.legal, game.apply, game.outcome
     choice = rng.choice
+    nature = game.sample_chance if game.weighted else None  # unweighted outcomes: any move alike
     plies = 0
     with rules_failures():
         while max_plies is None or plies < max_plies:
             moves = legal(state)
             if outcome(state, moves) is not None:
                 break
-            m = choice(moves)
+            m = nature and nature(state, rng, moves) or choice(moves)
             apply(state, m)
             state.stack.append(m)
             plies += 1

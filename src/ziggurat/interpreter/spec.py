@@ -62,7 +62,9 @@ class ActionSpec:
     nbase: int = 0
     after_fmt: Optional[str] = None
     repeated: set = field(factory=set)  # choices made once per pass of a `repeat`: a tuple in the move
-    chance: bool = False  # `by chance`: nature's moves, each outcome equally likely
+    chance: bool = False  # `by chance`: nature's moves, equally likely unless `weighted`
+    weighted: bool = False  # `weight EXPR`: each outcome's likelihood relative to the others
+    secret: bool = False  # `seen by EXPR`: only those players see what the move is
 
     def choice_types(self) -> dict:
         return dict((n, t) for n, t in self.choices)
@@ -110,7 +112,7 @@ class GameSpec:
         d["counters"] = [list(c) for c in self.counters]
         d["actions"] = [{"index": a.index, "name": a.name, "fmt": a.fmt, "nbase": a.nbase, "after_fmt": a.after_fmt,
                          "choices": [[n, type_to_json(t)] for n, t in a.choices], "repeated": sorted(a.repeated),
-                         "chance": a.chance}
+                         "chance": a.chance, "weighted": a.weighted, "secret": a.secret}
                         for a in self.actions]
         d["invariant_texts"] = list(self.invariant_texts)
         d["tables"] = list(self.tables)
@@ -128,7 +130,8 @@ class GameSpec:
             d["files"], d["ranks"], tuple(tuple(x) for x in d["dirsets"]), tuple(tuple(z) for z in d["zones"]),
             tuple(tuple(c) for c in d["counters"]),
             tuple(ActionSpec(a["index"], a["name"], a["fmt"], [[n, type_from_json(t)] for n, t in a["choices"]],
-                             a["nbase"], a["after_fmt"], set(a["repeated"]), a["chance"])
+                             a["nbase"], a["after_fmt"], set(a["repeated"]), a["chance"],
+                             a["weighted"], a["secret"])
                   for a in d["actions"]),
             tuple(d["invariant_texts"]), d["has_heuristic"], d["heuristic_per_mover"], d["changes_pieces"],
             d["creates_pieces"], d["hashing"], d["uses_last"], tuple(d["tables"]), tuple(d["sources"]),

@@ -11,6 +11,7 @@ An action and the ruleset's `after` block become one sequence:
 | `Apply` (the final effects) | nothing | applied | nothing |
 | `Repeat` | a function making one pass, calling itself | a loop over the passes | each pass checked |
 | `AfterPart` | offered; if it offers nothing, the move without it | only if the move holds it | it must be there if offered |
+| `Measure` (weight, seen by) | nothing | nothing | nothing: read by its own function (`python.measure`) |
 
 Backends (`python.generate`, `python.apply`, `python.explain`) are each one `match` over these
 kinds; a new construct is a new step kind and one case in each.
@@ -89,6 +90,15 @@ class Repeat:
 
 
 @frozen
+class Measure:
+    """A value of a made move, read at the position before it: `weight` or `seen`."""
+
+    kind: str
+    value: object
+    pos: object
+
+
+@frozen
 class AfterPart:
     """The ruleset's end-of-turn part, after an action's own steps."""
 
@@ -117,8 +127,9 @@ class ActionPlan:
 
 def lower(a: ir.Action) -> ActionPlan:
     """The step plan of one folded action (with the after block's items)."""
+    measures = {it.kind for it in a.items if isinstance(it, ir.Measure)}
     spec = ActionSpec(a.index, a.name, a.fmt, [list(c) for c in a.choices], a.nbase,
-                      None, set(a.repeated), a.chance)
+                      None, set(a.repeated), a.chance, "weight" in measures, "seen" in measures)
     index = {n: k + 1 for k, (n, _) in enumerate(a.choices)}
     after = list(a.after_items) if a.after_items is not None else None
     # Effects become stages when anything that makes or tests the move follows them.
@@ -152,6 +163,8 @@ def _lower(items, index: dict, rest_makes_choices: bool, in_pass: bool = False) 
         elif isinstance(it, ir.Effects):
             staged = in_pass or _makes(items[i + 1:]) or rest_makes_choices
             out.append((Stage if staged else Apply)(it.body, it.pos))
+        elif isinstance(it, ir.Measure):
+            out.append(Measure(it.kind, it.value, it.pos))
         elif isinstance(it, ir.Repeat):
             choice = it.choice
             steps = _lower(it.items, index, rest_makes_choices=False, in_pass=True)

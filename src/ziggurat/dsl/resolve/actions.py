@@ -48,6 +48,20 @@ def resolve_action(r: Resolver, index: int, a: ast.Action, after: Optional[ast.A
     if a.by_chance and (a.is_fallback or a.priority):
         r.report(a.pos, f"action {a.name!r} is made by chance, so it has no priority: where nature has a move, "
                  "it is the only kind of move", hint="remove its 'priority' or 'otherwise' line")
+    for kind in (ast.Weight, ast.SeenBy):
+        made = [x for x in a.items if isinstance(x, kind)]
+        word = "weight" if kind is ast.Weight else "seen by"
+        for extra in made[1:]:
+            r.report(extra.pos, f"action {a.name!r} says '{word}' twice", hint="keep one")
+        for x in (after.items if after is not None else ()):
+            if isinstance(x, kind):
+                r.report(x.pos, f"'{word}' belongs to an action, not to the after block",
+                         hint="write it in the actions it is about")
+    if not a.by_chance:
+        for x in a.items:
+            if isinstance(x, ast.Weight):
+                r.report(x.pos, f"action {a.name!r} is a player's choice, so its moves have no weight",
+                         hint="'weight' is for actions made 'by chance'")
     plan = ir.Action(index, a.name, fmt, (), None, choices, frozenset(repeated), a.priority, a.is_fallback,
                      a.pos, nbase, chance=a.by_chance)
     walker = _Walker(r, plan)
@@ -113,6 +127,14 @@ class _Walker:
             return ir.Effects(r.block(it.body, ctx.at(Where.EFFECTS)), it.pos), ctx
         if isinstance(it, ast.Repeat):
             return self.repeat(it, ctx)
+        if isinstance(it, ast.Weight):
+            value = r.expect(r.expr(it.value, ctx), T.INT, it.value, "a weight")
+            return ir.Measure("weight", value, it.pos), ctx
+        if isinstance(it, ast.SeenBy):
+            value = r.expr(it.value, ctx)
+            if value.type != T.list_of(T.PLAYER):
+                value = r.expect(value, T.PLAYER, it.value, "'seen by' (a player or a list of players)")
+            return ir.Measure("seen", value, it.pos), ctx
         return None, ctx  # `otherwise`, `priority`, `by chance`: kept on the action itself
 
     def choice(self, it: ast.Choice, ctx: Ctx, repeated_pass: bool = False):

@@ -35,9 +35,10 @@ CELL_FUNCS = {
     "run": ((T.CELL, T.DIR, T.PLAYER), T.INT),
 }
 END_ONLY = {"repeated", "repeated_board", "no_moves"}
-EFFECTS = {"move", "take", "place", "swap_seats", "extra_turn", "remove", "put", "insert", "change"}
+EFFECTS = {"move", "take", "place", "swap_seats", "extra_turn", "remove", "put", "insert", "change", "add",
+           "transfer"}
 OTHER_FUNCS = ["min", "max", "sum", "count", "any", "all", "abs", "piece", "repeated", "repeated_board",
-               "shuffled", "previous", "earlier"]
+               "shuffled", "previous", "earlier", "ways"]
 
 
 @handles(EXPRESSIONS, ast.Call)
@@ -82,6 +83,12 @@ def call(r: Resolver, node: ast.Call, ctx: Ctx):
         return ir.Call(fn, (c,), T.INT, pos)
     if fn == "piece":
         return piece_literal(r, node, ctx)
+    if fn == "ways":
+        if len(args) != 3:
+            r.fail(node, f"ways() takes 3 arguments: how many dice, their faces, the total; not {len(args)}")
+        what = ("how many dice", "the faces of a die", "the total")
+        codes = tuple(r.expect(r.expr(a, ctx), T.INT, a, f"{w} in ways()") for a, w in zip(args, what))
+        return ir.Call("ways", codes, T.INT, pos)
     if fn == "shuffled":
         if len(args) != 1:
             r.fail(node, f"shuffled() takes 1 argument, a list, not {len(args)}")

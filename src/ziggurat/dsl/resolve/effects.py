@@ -10,6 +10,8 @@
 | insert(z, p, c, k) | zone, piece, cell, level | the same, slipped in to stand at level k of c |
 | insert(a, j, c, k) | cell, level, cell, level | the piece at level j of a leaves it, slipped in at level k of c |
 | change(c, k, p) | cell, level, piece | the piece at level k of c becomes p |
+| add(z, p) | zone, piece or pieces | new pieces at the end of zone z |
+| transfer(z, p, y) | zone, piece, zone | one piece p leaves zone z for the end of zone y |
 | swap_seats(a, b) | player, player | the two seats trade sides |
 | extra_turn() | | the mover moves again |
 """
@@ -29,6 +31,7 @@ SIGNATURES = {
     "insert_stack": ((T.CELL, "the cell to take from"), (T.INT, "the level to take"), (T.CELL, "the cell"),
                      (T.INT, "the level")),
     "change": ((T.CELL, "the cell"), (T.INT, "the level"), (T.PIECE, "the new piece")),
+    "transfer": ((T.ZONE, "the zone to take from"), (T.PIECE, "the piece"), (T.ZONE, "the zone to put it in")),
     "swap_seats": ((T.PLAYER, "the first side"), (T.PLAYER, "the second side")),
     "extra_turn": (),
 }
@@ -38,7 +41,7 @@ def effect(r: Resolver, call: ast.Call, ctx: Ctx) -> ir.Effect:
     fn, args = call.func, call.args
     if not ctx.where.changes_game:
         r.fail(call, f"{fn}() changes the game, so it belongs in a 'do:' or 'setup:' block")
-    if fn == "place":
+    if fn in ("place", "add"):
         return place(r, call, ctx)
     want = SIGNATURES[fn]
     if len(args) != len(want):
@@ -57,11 +60,14 @@ def effect(r: Resolver, call: ast.Call, ctx: Ctx) -> ir.Effect:
 
 
 def place(r: Resolver, call: ast.Call, ctx: Ctx) -> ir.Effect:
-    args = call.args
+    """place(pieces, cell) and add(zone, pieces): new pieces, one or a list."""
+    args, fn = call.args, call.func
     if len(args) != 2:
-        r.fail(call, f"place() takes 2 arguments, not {len(args)}")
-    p = r.expr(args[0], ctx)
+        r.fail(call, f"{fn}() takes 2 arguments, not {len(args)}")
+    where, what = (args[1], args[0]) if fn == "place" else (args[0], args[1])
+    p = r.expr(what, ctx)
     if p.type != T.PIECE:
-        p = r.expect(p, T.STACK, args[0], "the pieces to place")
-    c = r.expect(r.expr(args[1], ctx), T.CELL, args[1], "the cell of place()")
-    return ir.Effect("place", (p, c), call.pos)
+        p = r.expect(p, T.STACK, what, f"the pieces to {fn}")
+    if fn == "place":
+        return ir.Effect(fn, (p, r.expect(r.expr(where, ctx), T.CELL, where, "the cell of place()")), call.pos)
+    return ir.Effect(fn, (r.expect(r.expr(where, ctx), T.ZONE, where, "the zone of add()"), p), call.pos)

@@ -134,6 +134,17 @@ class Statements:
                       else p if isinstance(p, ast.Tuple) else E("tuple(_0)", p))
             c = arg(1, "c")
             self.write(out, "cells", c, E("cells[_0] + _1", c, pieces), fresh)
+        elif fn == "add":
+            z = arg(0, "z")
+            p = x.expr(s.args[1], env)
+            pieces = (ast.Tuple([p], ast.Load()) if s.args[1].type == T.PIECE
+                      else p if isinstance(p, ast.Tuple) else E("tuple(_0)", p))
+            self.write(out, "zones", z, E("zones[_0] + _1", z, pieces), fresh)
+        elif fn == "transfer":
+            z, p, y = arg(0, "z"), arg(1, "p"), arg(2, "y")
+            out.append(S("_at = zones[_0].index(_1)", z, p))
+            self.write(out, "zones", z, E("zones[_0][:_at] + zones[_0][_at + 1:]", z), fresh)
+            self.write(out, "zones", y, E("zones[_0] + (_1,)", y, p), fresh)
         elif fn == "remove":
             c, k, z = arg(0, "c"), self.temp(minus_one(x.expr(s.args[1], env)), "k", fresh, out), arg(2, "z")
             out.append(S("_piece = cells[_0][_1]", c, k))

@@ -20,9 +20,9 @@ class Explainer:
         self.x = exprs
         self.stmts = Statements(exprs, hashing)
 
-    def explain(self, plan: P.ActionPlan) -> ast.FunctionDef:
-        fn = at(ast.FunctionDef(f"explain_{plan.index}", ast.arguments([], [ast.arg("st"), ast.arg("m")], None, [],
-                                                                        [], None, []), [], [], None), plan.pos)
+    def explain(self, plan: P.ActionPlan, fname: str = "explain") -> ast.FunctionDef:
+        fn = at(ast.FunctionDef(f"{fname}_{plan.index}", ast.arguments([], [ast.arg("st"), ast.arg("m")], None, [],
+                                                                         [], None, []), [], [], None), plan.pos)
         fn.body = prologue() + [S("_mark = len(log)")]
         self.fresh, self.plan = Fresh(), plan
         inner: list = []
@@ -74,6 +74,9 @@ class Explainer:
                     env = self.repeat(s, env, body)
                     if env is None:
                         return None
+                case P.Measure():
+                    if self.measure(s, env, body):
+                        return None
                 case P.AfterPart(steps=part, has_choices=has_choices):
                     if has_choices:
                         body.append(S("if m[_0] is None:\n    return _1", s.first,
@@ -82,6 +85,10 @@ class Explainer:
                     if env is None:
                         return None
         return env
+
+    def measure(self, s: P.Measure, env: Env, body: list) -> bool:
+        """Explaining reads no measure (see python.measure); True would end the function there."""
+        return False
 
     def choose(self, s: P.Choose, env: Env, body: list, value=None):
         x = self.x

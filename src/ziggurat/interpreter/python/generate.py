@@ -155,7 +155,7 @@ class Generator:
                 nxt(env.forget_cells(), body)
                 body.append(S("while len(log) > _0:\n    _l, _i, _o = log.pop()\n    _l[_i] = _o", mark))
                 body.append(S("h = _0", saved))
-            case P.Apply():
+            case P.Apply() | P.Measure():
                 nxt(env, body)
             case P.Repeat():
                 self.repeat(s, env, body, nxt, steps[i + 1:])
@@ -229,7 +229,10 @@ class Generator:
             body.append(loop)
             self.cell_choice(s, rest, env, loop.body, nxt, ray=False, bound=True)
             return
-        loop = at(ast.For(ast.Name(var, ast.Store()), x.collection(dom, env), [], []), s.pos)
+        src = x.collection(dom, env)
+        if d_type == T.ZONE:  # a zone may hold equal pieces: one move for each kind of piece
+            src = E("dict.fromkeys(_0)", src)
+        loop = at(ast.For(ast.Name(var, ast.Store()), src, [], []), s.pos)
         body.append(loop)
         if elem == T.CELL:
             self.cell_choice(s, rest, env, loop.body, nxt, ray=False)

@@ -24,6 +24,7 @@ from .effects import Fresh, Statements
 from .emit import (Comment, at, clone, declare_nonlocals, drop_dead_aliases, drop_unused_loads, fold_constants, loads,
                    render, stmt as S, tidy)
 from .explain import Explainer
+from .measure import Reader, measured
 from .exprs import Env, Exprs
 from .generate import MAX_PASSES, Generator
 
@@ -57,6 +58,11 @@ class ModuleWriter:
         body.append(S("DO = _0", ast.Tuple([ast.Name(f"do_{p.index}", ast.Load()) for p in self.plans], ast.Load())))
         body.append(S("EXPLAIN = _0", ast.Tuple([ast.Name(f"explain_{p.index}", ast.Load()) for p in self.plans],
                                                 ast.Load())))
+        for kind, table in (("weight", "WEIGHT"), ("seen", "SEEN")):
+            reader = Reader(self.x, h, kind)
+            body += [reader.read(p) for p in self.plans if measured(p, kind)]
+            body.append(S(f"{table} = _0", ast.Tuple([ast.Name(f"{kind}_{p.index}", ast.Load()) if measured(p, kind)
+                                                      else ast.Constant(None) for p in self.plans], ast.Load())))
         body += self.apply_undo()
         body.append(self.outcome())
         body.append(self.setup())

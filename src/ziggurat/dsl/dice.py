@@ -1,0 +1,18 @@
+"""The arithmetic of dice, shared by folding (constants) and generated modules (run time)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+
+@lru_cache(maxsize=4096)
+def ways(n: int, faces: int, total: int) -> int:
+    """How many of the faces**n throws of n dice numbered 1..faces add up to `total` (1 way for
+    no dice and a total of 0; 0 for anything impossible, negative counts included)."""
+    if n < 0 or faces < 1:
+        return 0
+    if n == 0:
+        return 1 if total == 0 else 0
+    if not n <= total <= n * faces:
+        return 0
+    return sum(ways(n - 1, faces, total - f) for f in range(1, min(faces, total) + 1))

@@ -1,0 +1,151 @@
+"""Hidden information: zones seen by their owner or by nobody, moves seen only by some players
+(`seen by`), each player's observation and information state; Kuhn poker against OpenSpiel's
+`kuhn_poker` (perft over the deals, whole games move by move, and the information states each
+player can tell apart, node by node)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import ziggurat
+from ziggurat.interpreter.runtime import perft
+
+pyspiel = pytest.importorskip(
+    "pyspiel", reason="OpenSpiel is not installed (pip install open-spiel, part of the '.[test]' extra)")
+
+
+@pytest.fixture(scope="module")
+def kuhn():
+    return ziggurat.load("kuhn-poker")
+
+
+def os_action(state, move) -> int:
+    """OpenSpiel's action for a Ziggurat Kuhn move: a deal is the card's rank from 0 (J, Q, K);
+    pass is 0, bet is 1."""
+    action = state.game.actions[move[0]].name
+    if action == "deal":
+        return "JQK".index(state.game.world.piece_text(move[1]))
+    return {"pass": 0, "bet": 1}[action]
+
+
+def os_perft(s, depth):
+    if depth == 0:
+        return 1
+    if s.is_terminal():
+        return 0
+    return sum(os_perft(s.child(a), depth - 1) for a in s.legal_actions())
+
+
+# ---- the rules ----------------------------------------------------------------------------------
+
+
+def test_kuhn_perft_equals_openspiel_over_the_deals(kuhn):
+    st, os = kuhn.new(), pyspiel.load_game("kuhn_poker").new_initial_state()
+    assert [perft(st, d) for d in range(1, 7)] == [os_perft(os, d) for d in range(1, 7)] == [3, 6, 12, 24, 12, 0]
+
+
+def test_kuhn_random_games_agree_with_openspiel_move_by_move(kuhn):
+    rng = random.Random(7)
+    for _ in range(40):
+        st, os = kuhn.new(), pyspiel.load_game("kuhn_poker").new_initial_state()
+        while not os.is_terminal():
+            assert not st.is_terminal()
+            moves = st.moves()
+            assert st.is_chance == os.is_chance_node()
+            if os.is_chance_node():
+                ours = {os_action(st, m): p for m, p in st.chance_outcomes()}
+                assert ours == pytest.approx(dict(os.chance_outcomes()))
+            else:
+                assert st.mover == os.current_player()
+                assert sorted(os_action(st, m) for m in moves) == os.legal_actions()
+            m = rng.choice(moves)
+            st.push(m)
+            os.apply_action(os_action(st, m))
+        out = st.outcome()
+        assert out is not None
+        winner = max(range(2), key=lambda p: os.returns()[p])
+        assert out.results[winner] == 1 and out.results[1 - winner] == 0
+
+
+def test_kuhn_information_states_partition_the_tree_as_openspiel_does(kuhn):
+    """Two decision nodes have the same information state for the player to move in Ziggurat
+    exactly when they do in OpenSpiel: 6 per player, node for node."""
+    pairs = {0: set(), 1: set()}
+
+    def walk(st, os):
+        if os.is_terminal():
+            return
+        if not os.is_chance_node():
+            p = os.current_player()
+            pairs[p].add((st.information_state(p), os.information_state_string(p)))
+        for m in st.moves():
+            child = os.child(os_action(st, m))
+            st.push(m)
+            walk(st, child)
+            st.pop()
+
+    walk(kuhn.new(), pyspiel.load_game("kuhn_poker").new_initial_state())
+    for p in (0, 1):
+        ours = {a for a, _ in pairs[p]}
+        theirs = {b for _, b in pairs[p]}
+        assert len(ours) == len(theirs) == len(pairs[p]) == 6
+
+
+# ---- what each player sees ----------------------------------------------------------------------
+
+
+def dealt(kuhn, first, second):
+    st = kuhn.new()
+    st.play(f"deal {first}")
+    st.play(f"deal {second}")
+    return st
+
+
+def test_a_hand_is_seen_by_its_owner_alone_and_the_deck_by_nobody(kuhn):
+    st = dealt(kuhn, "Q", "K")
+    assert "hand.first=Q" in st.observation(0) and "hand.second=?1" in st.observation(0)
+    assert "hand.second=K" in st.observation(1) and "hand.first=?1" in st.observation(1)
+    assert "deck=?1" in st.observation(0) and "deck=?1" in st.observation(1)
+    assert "deck=J" in st.text()  # the position itself keeps everything
+
+
+def test_an_observation_does_not_change_with_what_its_player_cannot_see(kuhn):
+    for mine in "JQK":
+        views = {dealt(kuhn, mine, other).observation(0) for other in "JQK" if other != mine}
+        assert len(views) == 1
+    assert dealt(kuhn, "J", "Q").observation(0) != dealt(kuhn, "K", "Q").observation(0)
+
+
+def test_a_deal_is_seen_by_its_receiver_only(kuhn):
+    st = kuhn.new()
+    move = st.parse_move("deal K")
+    assert st.move_view(move, 0) == "deal K"
+    assert st.move_view(move, 1) == "<deal>"
+    st.push(move)
+    second = st.parse_move("deal J")
+    assert st.move_view(second, 1) == "deal J" and st.move_view(second, 0) == "<deal>"
+
+
+def test_an_information_state_holds_each_move_as_its_player_saw_it(kuhn):
+    st = dealt(kuhn, "Q", "K")
+    st.play("pass")
+    lines = st.information_state(1).split("\n")
+    assert lines[1] == "<deal>" and lines[3] == "deal K" and lines[5] == "pass"
+    assert len(lines) == 7 and lines[-1] == st.observation(1)
+    assert "Q" not in st.information_state(1)
+
+
+def test_no_view_of_a_played_game_shows_another_players_card(kuhn):
+    rng = random.Random(3)
+    for _ in range(30):
+        st = kuhn.new()
+        while not st.is_terminal():
+            st.push(rng.choice(st.moves()))
+        cards = {p: kuhn.world.piece_text(st.zones[kuhn.world.zone_index["hand"] + p][0]) for p in (0, 1)}
+        for p in (0, 1):
+            other = cards[1 - p]
+            seen = st.information_state(p)
+            assert f"hand.{kuhn.players[1 - p]}={other}" not in seen
+            assert f"deal {other}" not in seen  # the cards differ: the other's deal is '<deal>' to p
