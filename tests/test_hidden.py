@@ -6,6 +6,7 @@ player can tell apart, node by node)."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -149,3 +150,63 @@ def test_no_view_of_a_played_game_shows_another_players_card(kuhn):
             seen = st.information_state(p)
             assert f"hand.{kuhn.players[1 - p]}={other}" not in seen
             assert f"deal {other}" not in seen  # the cards differ: the other's deal is '<deal>' to p
+
+
+# ---- the command line shows each person only what it may see ------------------------------------
+
+DEALT = ("first 2 |  | deck=J hand.first=Q hand.second=K chips.first=1 chips.second=1 "
+         "folded.first=0 folded.second=0 bets=0")
+
+
+def run(*args, input=None):
+    from click.testing import CliRunner
+
+    from ziggurat.cli.main import cli
+    result = CliRunner().invoke(cli, [str(a) for a in args], input=input)
+    assert "Traceback" not in result.output
+    return result
+
+
+def hand_row(output: str, side: str) -> str:
+    """What the last board printed shows in a hand."""
+    return [line for line in output.splitlines() if line.strip().startswith(f"hand.{side}")][-1].split()[-1]
+
+
+def test_show_as_a_side_hides_the_other_hand_and_the_deck():
+    as_first = run("show", "kuhn-poker", "-p", DEALT, "--as", "first").output
+    assert hand_row(as_first, "first") == "Q" and "hand.second    1 hidden" in as_first
+    assert "K" not in as_first and "J" not in as_first
+    everything = run("show", "kuhn-poker", "-p", DEALT).output
+    assert hand_row(everything, "second") == "K"
+
+
+def test_show_as_an_unknown_side_names_the_sides():
+    result = run("show", "kuhn-poker", "--as", "third")
+    assert result.exit_code != 0 and "not a side of Kuhn poker (sides: first, second)" in result.output
+
+
+def test_play_never_prints_the_other_players_card():
+    """Whole games against an agent: the person's own card shows, the agent's never does (in the
+    hands, in the deal, or in the deck) until the record is read."""
+    for seed in range(6):
+        result = run("play", "kuhn-poker", "--seats", "human,random", "--seed", seed, input="pass\npass\nquit\n")
+        assert result.exit_code == 0, result.output
+        out = result.output
+        mine = hand_row(out, "first")
+        assert mine in "JQK"
+        assert "chance: <deal>" in out and f"chance: deal {mine}" in out
+        for card in set("JQK") - {mine}:
+            assert f"deal {card}" not in out and not re.search(rf"\b{card}\b", out), out
+
+
+def test_replay_as_a_side_shows_the_game_as_it_saw_it(tmp_path):
+    state = ziggurat.load("kuhn-poker").new()
+    for text in ("deal J", "deal K", "bet", "bet"):
+        state.play(text)
+    from ziggurat.records import record_of, save_record
+    path = tmp_path / "game.zrec"
+    save_record(path, record_of(state, "kuhn-poker"))
+    as_second = run("replay", path, "--all", "--as", "second").output
+    assert "1. first <deal>" in as_second and "2. second deal K" in as_second
+    assert not re.search(r"\bJ\b", as_second)
+    assert "1. first deal J" in run("replay", path, "--all").output

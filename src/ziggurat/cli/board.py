@@ -1,7 +1,8 @@
 """Drawing a position with rich: the grid, the zones and counters, whose turn it is.
 
 A cell shows its stack bottom -> top as piece codes. When the pieces have an attribute whose
-values are the players (an owner), each piece is coloured by that player.
+values are the players (an owner), each piece is coloured by that player. Drawn for a viewer (a
+side), a zone hidden from it shows only how many pieces it holds.
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ def board_table(state, styles: dict) -> Table:
     return table
 
 
-def slots_table(state, styles: dict) -> Table | None:
+def slots_table(state, styles: dict, viewer: int | None = None) -> Table | None:
     """Zones (their pieces) and counters (their numbers), or None when the game has neither."""
     game, w = state.game, state.game.world
     if not w.zone_names and not w.counter_names:
@@ -60,7 +61,13 @@ def slots_table(state, styles: dict) -> Table | None:
     table.add_column(style="dim")
     table.add_column()
     for i, name in enumerate(w.zone_names):
-        table.add_row(name, pieces_text(game, state.zones[i], styles) if state.zones[i] else Text("-", style="dim"))
+        zone, seen_by = state.zones[i], game.zone_viewers[i]
+        if not zone:
+            table.add_row(name, Text("-", style="dim"))
+        elif viewer is not None and seen_by is not None and viewer not in seen_by:
+            table.add_row(name, Text(f"{len(zone)} hidden", style="dim"))
+        else:
+            table.add_row(name, pieces_text(game, zone, styles))
     for i, name in enumerate(w.counter_names):
         table.add_row(name, str(state.counters[i]))
     return table
@@ -81,11 +88,11 @@ def status_line(state) -> Text:
     return out
 
 
-def draw(state) -> Group:
-    """Everything `show` and `play` print for a position."""
+def draw(state, viewer: int | None = None) -> Group:
+    """Everything `show` and `play` print for a position: all of it, or what `viewer` sees."""
     styles = player_colours(state.game)
     parts = [board_table(state, styles)]
-    slots = slots_table(state, styles)
+    slots = slots_table(state, styles, viewer)
     if slots is not None:
         parts.append(slots)
     parts.append(status_line(state))

@@ -12,7 +12,8 @@ from rich.text import Text
 import ziggurat
 
 from .board import draw
-from .options import echo_json, json_option, load_state, position_option, ruleset_argument, set_option
+from .options import (echo_json, json_option, load_state, position_option, ruleset_argument, set_option, side_index,
+                      viewer_option)
 
 
 @click.command()
@@ -73,7 +74,9 @@ def perft(ruleset, depth, divide, position, options, as_json):
 @click.command()
 @ruleset_argument
 @position_option
+@viewer_option
 @set_option
-def show(ruleset, position, options):
-    """Draw a position."""
-    Console().print(draw(load_state(ruleset, options, position)))
+def show(ruleset, position, viewer, options):
+    """Draw a position (with --as SIDE, only what that side sees)."""
+    state = load_state(ruleset, options, position)
+    Console().print(draw(state, None if viewer is None else side_index(state.game, viewer)))

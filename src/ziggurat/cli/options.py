@@ -7,6 +7,7 @@ import json
 import click
 
 import ziggurat
+from ..errors import did_you_mean
 
 
 def parse_sets(ctx, param, values) -> dict:
@@ -33,6 +34,18 @@ position_option = click.option(
     help="The position: 'start' or a position text.")
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 ruleset_argument = click.argument("ruleset", metavar="RULESET")
+viewer_option = click.option(
+    "--as", "viewer", default=None, metavar="SIDE",
+    help="Show only what SIDE sees (other players' hands and face-down zones hidden).")
+
+
+def side_index(game: ziggurat.Game, name: str, flag: str = "--as") -> int:
+    """The side called `name`; a GameError naming the sides otherwise."""
+    if name in game.players:
+        return game.players.index(name)
+    hint = did_you_mean(name, game.players)
+    raise ziggurat.GameError(f"{flag} {name!r}: not a side of {game.title} (sides: {', '.join(game.players)})"
+                             + (f"; {hint}" if hint else ""))
 
 
 def load_game(ruleset: str, options: dict) -> ziggurat.Game:

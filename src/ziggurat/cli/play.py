@@ -36,6 +36,7 @@ Type a move in notation (for example {example}), or:
 
 
 NATURE_SEAT = 999  # the stream nature draws from, apart from every seat's
+NOBODY = -1  # a viewer who is no side: sees no hidden zone and no secret move
 
 
 def seat_seed(seed, seat: int):
@@ -62,8 +63,25 @@ class Session:
     def seat_to_move(self) -> int:
         return self.state.seats[self.state.side]
 
+    @property
+    def viewer(self):
+        """Whose eyes the screen is: None (everything) when the game hides nothing or only agents
+        play; else the one person's side; with several people, the side of the person to move, and
+        nobody's (every hidden zone hidden) while an agent or nature moves."""
+        st = self.state
+        if not st.game.has_secrets or not self.humans:
+            return None
+        if len(self.humans) == 1:
+            return st.seats.index(self.humans[0])
+        return st.side if self.seat_to_move in self.humans else NOBODY
+
+    def seen(self, move) -> str:
+        """A move about to be made, as the screen's viewer sees it."""
+        viewer = self.viewer
+        return self.state.move_text(move) if viewer is None else self.state.move_view(move, viewer)
+
     def show(self) -> None:
-        self.console.print(draw(self.state))
+        self.console.print(draw(self.state, self.viewer))
 
     def run(self) -> None:
         self.show()
@@ -89,14 +107,14 @@ class Session:
         move = st.game.sample_chance(st, self.nature) if st.game.has_chance else None
         if move is None:
             return False
-        click.echo(f"chance: {st.move_text(move)}")
+        click.echo(f"chance: {self.seen(move)}")
         st.push(move)
         return True
 
     def machine_moves(self) -> None:
         st = self.state
         move = self.agents[self.seat_to_move].choose(st)
-        click.echo(f"{st.mover_name} plays {st.move_text(move)}")
+        click.echo(f"{st.mover_name} plays {self.seen(move)}")
         st.push(move)
         self.show()
 

@@ -3,7 +3,8 @@
 Without options it replays the whole record (every move must be legal, the result and the final
 position must be the recorded ones) and shows the final board. `--all` prints the board after
 every move; `--step` waits for Enter between moves (`b` goes back a move, `q` stops), reading
-lines, so piped input works as well as a keyboard.
+lines, so piped input works as well as a keyboard. `--as SIDE` shows the game as that side saw it:
+other players' hidden zones as counts, moves it did not see as `<action>`.
 """
 
 from __future__ import annotations
@@ -15,6 +16,17 @@ from rich.console import Console
 
 from ..records import check_end_matches, load_record, play_move, steps
 from .board import draw
+from .options import side_index
+
+
+def last_move_seen(state, viewer, text: str) -> str:
+    """The move just played, as `viewer` saw it (read at the position before it)."""
+    if viewer is None:
+        return text
+    move = state.pop()
+    seen = state.move_view(move, viewer)
+    state.push(move)
+    return seen
 
 
 def _header(record) -> None:
@@ -36,31 +48,33 @@ def _done(record, state) -> None:
 @click.argument("file", metavar="FILE")
 @click.option("--step", is_flag=True, help="Wait for Enter between moves (b: back, q: stop).")
 @click.option("--all", "show_all", is_flag=True, help="Print the board after every move.")
-def replay(file, step, show_all):
+@click.option("--as", "viewer", default=None, metavar="SIDE", help="Show the game as SIDE saw it.")
+def replay(file, step, show_all, viewer):
     """Replay a game record: check every move and show the boards."""
     if step and show_all:
         raise click.UsageError("use --step or --all, not both")
     record = load_record(file)
     console = Console()
+    side_of = None if viewer is None else side_index(record.start_state().game, viewer)
     _header(record)
     if step:
-        _step(record, console)
+        _step(record, console, side_of)
         return
     state = None
     for number, side, move, state in steps(record):
         if show_all:
             if number:
-                click.echo(f"{number}. {side} {move}")
-            console.print(draw(state))
+                click.echo(f"{number}. {side} {last_move_seen(state, side_of, move)}")
+            console.print(draw(state, side_of))
     if not show_all:
-        console.print(draw(state))
+        console.print(draw(state, side_of))
     _done(record, state)
 
 
-def _step(record, console: Console) -> None:
+def _step(record, console: Console, viewer=None) -> None:
     """Forward with Enter, back with b, stop with q; the end is checked when it is reached."""
     state = record.start_state()
-    console.print(draw(state))
+    console.print(draw(state, viewer))
     done = 0  # moves played
     stdin = sys.stdin
     while True:
@@ -85,9 +99,9 @@ def _step(record, console: Console) -> None:
             state.pop()
             done -= 1
             click.echo(f"back to move {done}")
-            console.print(draw(state))
+            console.print(draw(state, viewer))
             continue
         play_move(record, state, done)
         done += 1
-        click.echo(f"{done}. {record.sides[done - 1]} {record.moves[done - 1]}")
-        console.print(draw(state))
+        click.echo(f"{done}. {record.sides[done - 1]} {last_move_seen(state, viewer, record.moves[done - 1])}")
+        console.print(draw(state, viewer))
