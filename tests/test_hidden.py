@@ -210,3 +210,34 @@ def test_replay_as_a_side_shows_the_game_as_it_saw_it(tmp_path):
     assert "1. first <deal>" in as_second and "2. second deal K" in as_second
     assert not re.search(r"\bJ\b", as_second)
     assert "1. first deal J" in run("replay", path, "--all").output
+
+
+# ---- agents that do not peek --------------------------------------------------------------------
+
+
+def test_a_determinization_keeps_what_its_player_sees_and_deals_the_rest(kuhn):
+    st = dealt(kuhn, "Q", "K")
+    worlds = {st.determinized(0, random.Random(s)).text() for s in range(40)}
+    for text in worlds:
+        assert "hand.first=Q" in text and text.count("=J") + text.count("=K") == 2
+    assert len(worlds) == 2  # the King and the Jack trade places between deck and hand
+    assert st.determinized(0, random.Random(0)).observation(0) == st.observation(0)
+
+
+def test_mcts_decides_the_same_whatever_it_cannot_see(kuhn):
+    from ziggurat.agents import make_agent
+    for seed in range(8):
+        for mine in "JQK":
+            decisions = set()
+            for theirs in set("JQK") - {mine}:
+                st = dealt(kuhn, mine, theirs)
+                decisions.add(st.move_text(make_agent("mcts:iterations=60", seed).choose(st)))
+            assert len(decisions) == 1, (seed, mine)
+
+
+def test_mcts_with_the_king_calls_a_bet(kuhn):
+    from ziggurat.agents import make_agent
+    for theirs in "JQ":
+        st = dealt(kuhn, theirs, "K")
+        st.play("bet")
+        assert st.move_text(make_agent("mcts:iterations=100", 1).choose(st)) == "bet"

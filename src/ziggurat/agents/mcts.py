@@ -10,6 +10,11 @@ Chance: a position where chance decides (dice, a shuffle) gets a `ChanceNode`, w
 sampled by their probabilities instead of chosen by UCB1 (`Game.chance_outcomes`); playouts draw
 nature's moves by their probabilities too. `choose` is never asked at a chance node: whoever runs
 the game lets nature move there (`Game.sample_chance`).
+
+Hidden information: in a game that hides anything, the search runs in `worlds` determinizations of
+the position as the mover sees it (`State.determinized`: the pieces it cannot see dealt again at
+random, the same way whatever they really are), so it never reads what its player cannot see.
+A determinization agrees with what the mover sees now, not with all it remembers.
 """
 
 from __future__ import annotations
@@ -53,7 +58,7 @@ class MCTSAgent(Agent):
     name = "mcts"
 
     def __init__(self, seed=None, iterations: int = 200, time: Optional[float] = None,
-                 c: float = 1.4, rollout: int = 200):
+                 c: float = 1.4, rollout: int = 200, worlds: int = 8):
         super().__init__(seed)
         if iterations < 1:
             raise AgentError(f"mcts: iterations must be at least 1, not {iterations!r}")
@@ -61,7 +66,10 @@ class MCTSAgent(Agent):
             raise AgentError(f"mcts: time must be positive, not {time!r}")
         if rollout < 1:
             raise AgentError(f"mcts: rollout must be at least 1, not {rollout!r}")
+        if worlds < 1:
+            raise AgentError(f"mcts: worlds must be at least 1, not {worlds!r}")
         self.iterations, self.time, self.c, self.rollout = iterations, time, c, rollout
+        self.worlds = worlds
         self._evaluators: dict = {}
 
     def spec(self) -> str:
@@ -81,26 +89,52 @@ class MCTSAgent(Agent):
 
     def choose(self, state) -> tuple:
         game = state.game
-        legal, apply, undo, outcome = game.legal, game.apply, game.undo, game.outcome
-        root_moves = legal(state)
+        root_moves = game.legal(state)
         if len(root_moves) == 1:
             return root_moves[0]
         ev = self._evaluators.get(id(game))
         if ev is None:
             ev = self._evaluators[id(game)] = Evaluator(game)
+        deadline = None if self.time is None else time.perf_counter() + self.time
+        if not game.has_secrets:
+            root = self._search(state.copy(), root_moves, ev, self.iterations, deadline)
+            best = max(ch.visits for ch in root.children)
+            return self.rng.choice([ch.move for ch in root.children if ch.visits == best])
+        visits = self._search_worlds(state, ev, deadline)
+        best = max(visits.get(m, 0) for m in root_moves)
+        return self.rng.choice([m for m in root_moves if visits.get(m, 0) == best])
+
+    def _search_worlds(self, state, ev, deadline) -> dict:
+        """Hidden information: the search never sees what the mover cannot. It runs in `worlds`
+        determinizations (the pieces hidden from the mover dealt again at random among the zones
+        they are in) with a share of the budget each, and adds up the visits of the mover's moves."""
+        visits: dict = {}
+        worlds = max(1, min(self.worlds, self.iterations))
+        for k in range(worlds):
+            world = state.determinized(state.side, self.rng)
+            share = self.iterations // worlds + (1 if k < self.iterations % worlds else 0)
+            until = None if deadline is None else time.perf_counter() + (deadline - time.perf_counter()) / (worlds - k)
+            root = self._search(world, world.game.legal(world), ev, share, until)  # its own moves
+            for ch in root.children:
+                visits[ch.move] = visits.get(ch.move, 0) + ch.visits
+        return visits
+
+    def _search(self, st, root_moves, ev, iterations: int, deadline) -> Node:
+        """UCT from `st` (a copy, changed and restored) for `iterations` playouts or until the
+        deadline; the root, whose children hold the visits of each move."""
+        game = st.game
+        legal, apply, undo, outcome = game.legal, game.apply, game.undo, game.outcome
         nseats = len(game.players)
-        st = state.copy()
         rng = self.rng
         root = Node(None, None, mover_seat(st), list(root_moves), nseats)
         rng.shuffle(root.untried)
-        deadline = None if self.time is None else time.perf_counter() + self.time
         log_c = self.c
         done = 0
         while True:
             if deadline is not None:
                 if done and time.perf_counter() >= deadline:
                     break
-            elif done >= self.iterations:
+            elif done >= iterations:
                 break
             done += 1
             node, depth = root, 0
@@ -138,8 +172,7 @@ class MCTSAgent(Agent):
                 for i in range(nseats):
                     totals[i] += result[i]
                 node = node.parent
-        best = max(ch.visits for ch in root.children)
-        return rng.choice([ch.move for ch in root.children if ch.visits == best])
+        return root
 
     def _playout(self, st, ev, nseats, legal, apply, outcome, rng) -> tuple:
         """Random moves to the end (or `rollout` plies); the result per seat. Undoes its moves."""

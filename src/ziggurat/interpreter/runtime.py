@@ -390,6 +390,24 @@ class State:
             return self.move_text(move)
         return f"<{self.game.actions[move[0]].name}>"
 
+    def determinized(self, side: int, rng: random.Random) -> "State":
+        """A copy in which the pieces `side` cannot see are dealt again at random among the zones
+        hidden from it, each keeping its number of pieces: a world consistent with what `side`
+        sees now. The deal depends only on those pieces as a multiset, so two positions that
+        differ only in what `side` cannot see give the same worlds from the same `rng`."""
+        st = self.copy()
+        hidden = [i for i, v in enumerate(self.game.zone_viewers) if v is not None and side not in v]
+        if not hidden:
+            return st
+        pool = sorted(p for i in hidden for p in st.zones[i])
+        rng.shuffle(pool)
+        for i in hidden:
+            n = len(st.zones[i])
+            st.zones[i], pool = tuple(pool[:n]), pool[n:]
+        if self.game.spec.hashing:
+            st.h = st.full_hash()
+        return st
+
     def information_state(self, side: int) -> str:
         """All that `side` has seen: the first position it saw, then each move as it saw it and
         the position after it, one line each (a position read from text starts its history)."""
