@@ -168,3 +168,27 @@ class TestCreation:
         """Othello places a disc every move; conservation then means no disc is ever lost, and holds."""
         report = run_properties("othello", examples=3, max_plies=20, seed=1)
         assert report.ok, report.render()
+
+
+class TestChanceAndHiddenProperties:
+    KUHN = Path(find("kuhn-poker")).read_text()
+
+    def test_a_player_whose_moves_depend_on_the_hidden_card_is_caught(self, tmp_path):
+        """A bet allowed only when the other player does not hold the King: the first player's
+        moves then depend on a card it cannot see."""
+        leaky = self.KUHN.replace('action bet "bet":\n', 'action bet "bet":\n'
+                                  '    when all(card_of(q) != king for q in players where q != mover)\n')
+        report = run_properties(write(tmp_path, leaky, "leaky"), examples=20, max_plies=6, seed=0)
+        assert [f.property for f in report.failures] == ["hidden"]
+        assert "moves depend on what it cannot see" in report.failures[0].message
+
+    def test_the_shipped_hidden_game_has_the_property(self):
+        report = run_properties("kuhn-poker", examples=20, max_plies=6, seed=0)
+        assert report.ok, [f.render() for f in report.failures]
+
+    def test_an_outcome_without_a_positive_weight_is_caught(self, tmp_path):
+        """A die whose 1 has weight 0."""
+        pig = Path(find("pig")).read_text().replace("    face: 1..sides\n", "    face: 1..sides\n    weight face - 1\n")
+        report = run_properties(write(tmp_path, pig, "pig"), examples=10, max_plies=10, seed=0)
+        assert [f.property for f in report.failures] == ["chance"]
+        assert "weight 0" in report.failures[0].message

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import random
 from collections import Counter
 from contextlib import contextmanager
 from typing import Optional
@@ -22,6 +23,9 @@ PROPERTIES = {
     "position notation": "a position's text reads back as the same position",
     "perft": "perft(1) of a re-read position counts the legal moves",
     "conservation": "pieces are never created or destroyed",
+    "chance": "at a chance node the outcomes' probabilities are positive and add up to 1",
+    "hidden": "what a player sees does not depend on what it cannot see (its observation, and its moves "
+              "when it is to move, are the same in any world dealt from what it sees)",
     "ends with an outcome": "a position without legal moves has an outcome",
     "invariants evaluate": "the declared invariants can be evaluated",
 }
@@ -126,6 +130,10 @@ class GameUnderTest:
                 now = _pieces(state)
             if not _conserved(self.game, pieces, now):
                 self.fail("conservation", _piece_change(self.game, pieces, now))
+        if self.game.has_chance and moves and self.wants("chance"):
+            self.check_chance(state, moves)
+        if self.game.has_secrets and self.wants("hidden"):
+            self.check_hidden(state, moves, ply)
         if not moves and self.wants("ends with an outcome"):
             with self.checking("ends with an outcome"):
                 outcome = state.outcome()
@@ -138,6 +146,32 @@ class GameUnderTest:
                 if self.wants(invariant_property(inv)):  # one already reported: the game goes on
                     self.fail(invariant_property(inv), f"the declared invariant {inv!r} is false here")
         return moves
+
+    def check_chance(self, state: State, moves: list) -> None:
+        with self.checking("chance", "listing the chance outcomes"):
+            outcomes = self.game.chance_outcomes(state, moves)
+        if outcomes is None:
+            return
+        total = sum(p for _, p in outcomes)
+        if [m for m, _ in outcomes] != moves or any(p <= 0 for _, p in outcomes) or not math.isclose(total, 1.0):
+            self.fail("chance", f"the outcomes' probabilities add up to {total!r}: "
+                      + ", ".join(f"{_safe_text(state, m)} {p:.4g}" for m, p in outcomes))
+
+    def check_hidden(self, state: State, moves: list, ply: int) -> None:
+        rng = random.Random(ply)
+        chance = self.game.has_chance and self.game.chance_outcomes(state, moves) is not None
+        for side in range(len(self.game.players)):
+            with self.checking("hidden", f"dealing a world as {self.game.players[side]} sees it"):
+                world = state.determinized(side, rng)
+                seen, again = state.observation(side), world.observation(side)
+                other_moves = world.moves() if side == state.side and moves and not chance else None
+            if seen != again:
+                self.fail("hidden", f"{self.game.players[side]} sees {seen!r} here but {again!r} in a world "
+                          "that differs only in what it cannot see")
+            if other_moves is not None and sorted(other_moves) != sorted(moves):
+                extra = sorted(set(map(world.move_text, other_moves)) ^ set(map(state.move_text, moves)))
+                self.fail("hidden", f"{self.game.players[side]}'s moves depend on what it cannot see: "
+                          f"{', '.join(extra[:5])} are legal in one world and not in another that looks the same to it")
 
     def check_undo(self, state: State, moves: list, ply: int) -> None:
         """Every move is generated once and pushes; pop restores the position and its moves."""
