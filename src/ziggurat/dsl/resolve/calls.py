@@ -36,7 +36,7 @@ CELL_FUNCS = {
 }
 END_ONLY = {"repeated", "repeated_board", "no_moves"}
 EFFECTS = {"move", "take", "place", "swap_seats", "extra_turn", "remove", "put", "insert", "change", "add",
-           "transfer"}
+           "transfer", "turn_to"}
 OTHER_FUNCS = ["min", "max", "sum", "count", "any", "all", "abs", "piece", "repeated", "repeated_board",
                "shuffled", "previous", "earlier", "ways"]
 

@@ -14,6 +14,7 @@
 | transfer(z, p, y) | zone, piece, zone | one piece p leaves zone z for the end of zone y |
 | swap_seats(a, b) | player, player | the two seats trade sides |
 | extra_turn() | | the mover moves again |
+| turn_to(p) | player | p moves next (a response out of turn, the winner of a trick leading) |
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ SIGNATURES = {
     "transfer": ((T.ZONE, "the zone to take from"), (T.PIECE, "the piece"), (T.ZONE, "the zone to put it in")),
     "swap_seats": ((T.PLAYER, "the first side"), (T.PLAYER, "the second side")),
     "extra_turn": (),
+    "turn_to": ((T.PLAYER, "the player to move next"),),
 }
 
 
@@ -54,8 +56,8 @@ def effect(r: Resolver, call: ast.Call, ctx: Ctx) -> ir.Effect:
         if i >= len(args):
             r.fail(call, f"{call.func}() is missing {what}")
         out.append(r.expect(r.expr(args[i], ctx), typ, args[i], f"{what} of {call.func}()"))
-    if fn == "extra_turn" and ctx.where != Where.EFFECTS:
-        r.fail(call, "extra_turn() is for moves")
+    if fn in ("extra_turn", "turn_to") and ctx.where != Where.EFFECTS:
+        r.fail(call, f"{fn}() is for moves")
     return ir.Effect(fn, tuple(out), call.pos)
 
 

@@ -176,5 +176,7 @@ class Statements:
             self.write(out, "seats", b, name("_sa"), fresh)
         elif fn == "extra_turn":
             out.append(S("nxt = mover"))
+        elif fn == "turn_to":
+            out.append(S("nxt = _0", x.expr(s.args[0], env)))
         else:
             raise AssertionError(f"no Python for the effect {fn!r}")

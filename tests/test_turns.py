@@ -1,0 +1,105 @@
+"""Moves out of turn with `turn_to(p)`: a response window, written in the rules. A player zaps
+another; the victim answers at once (spends a shield to deny it, or takes the hit), out of turn;
+then play goes on after the zapper, as the table `after` says."""
+
+from __future__ import annotations
+
+import ziggurat
+from ziggurat.dsl.checks import check
+from ziggurat.interpreter.runtime import perft
+
+ZAP = """\
+players a, b, c
+board:
+    files: 1
+    ranks: 1
+piece:
+    owner: players
+counter shields per player = 1
+counter hits per player = 0
+counter targeted per player = 0
+counter zapping per player = 0
+counter zaps = 0
+table after:
+    a: b
+    b: c
+    c: a
+def window(): sum(targeted[p] for p in players) > 0
+action zap "zap {victim}":
+    when not window()
+    victim: players where victim != mover
+    do:
+        targeted[victim] = 1
+        zapping[mover] = 1
+        zaps += 1
+        turn_to(victim)
+action deny "deny":
+    when targeted[mover] == 1 and shields[mover] > 0
+    do:
+        shields[mover] -= 1
+        close(mover)
+action take "take":
+    when targeted[mover] == 1
+    do:
+        hits[mover] += 1
+        close(mover)
+end:
+    if zaps >= 6 and not window():
+        draw "six zaps"
+"""
+# `close` is written out in each action (defs are expressions, not statements).
+CLOSE = """\
+        targeted[mover] = 0
+        for p in players:
+            if zapping[p] == 1:
+                zapping[p] = 0
+                turn_to(after[p])
+"""
+
+
+def game(tmp_path):
+    text = ZAP.replace("        close(mover)\n", CLOSE)
+    path = tmp_path / "zap.rules"
+    path.write_text(text)
+    assert [d.render() for d in check(str(path)) if d.severity == "error"] == []
+    return ziggurat.load(str(path))
+
+
+def test_the_victim_answers_out_of_turn_and_play_goes_on_after_the_zapper(tmp_path):
+    st = game(tmp_path).new()
+    st.play("zap c")
+    assert st.mover_name == "c"
+    assert sorted(st.move_text(m) for m in st.moves()) == ["deny", "take"]
+    st.play("deny")
+    assert st.mover_name == "b"  # after a, not after c
+    st.play("zap c")
+    assert st.mover_name == "c" and [st.move_text(m) for m in st.moves()] == ["take"]  # no shield left
+    st.play("take")
+    assert st.mover_name == "c"  # after b: c's own turn now
+    assert sorted(st.move_text(m) for m in st.moves()) == ["zap a", "zap b"]
+
+
+def test_undo_gives_the_turn_back(tmp_path):
+    st = game(tmp_path).new()
+    before = st.text()
+    st.play("zap b")
+    st.play("take")
+    st.pop()
+    assert st.mover_name == "b"
+    st.pop()
+    assert st.text() == before and st.mover_name == "a"
+
+
+def test_perft_counts_the_answers_as_plies(tmp_path):
+    """By hand. Ply 1: a zaps b or c (2). Ply 2: deny or take (4). Ply 3: the turn is b's (after
+    a), who zaps a or c (8). Ply 4: two answers, except where c denied a's zap and b zaps c again:
+    c has no shield left, only take (7 * 2 + 1 = 15). Ply 5: the turn is c's (after b), who zaps a
+    or b in each (30)."""
+    assert [perft(game(tmp_path).new(), d) for d in range(1, 6)] == [2, 4, 8, 15, 30]
+
+
+def test_turn_to_is_for_moves(tmp_path):
+    path = tmp_path / "bad.rules"
+    path.write_text(ZAP.replace("        close(mover)\n", CLOSE) + "setup:\n    turn_to(b)\n")
+    errors = [d for d in check(str(path)) if d.severity == "error"]
+    assert len(errors) == 1 and "turn_to() is for moves" in errors[0].message
