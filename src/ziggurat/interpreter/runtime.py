@@ -494,14 +494,16 @@ def random_playout(state: State, rng: random.Random, max_plies: Optional[int] = 
     game = state.game
     legal, apply, outcome = game.legal, game.apply, game.outcome
     choice = rng.choice
-    nature = game.sample_chance if game.weighted else None  # unweighted outcomes: any move alike
+    if game.weighted:  # nature's moves by their weights (unweighted outcomes: any move alike)
+        sample, uniform = game.sample_chance, rng.choice
+        choice = lambda moves: sample(state, rng, moves) or uniform(moves)  # noqa: E731
     plies = 0
     with rules_failures():
         while max_plies is None or plies < max_plies:
             moves = legal(state)
             if outcome(state, moves) is not None:
                 break
-            m = nature and nature(state, rng, moves) or choice(moves)
+            m = choice(moves)
             apply(state, m)
             state.stack.append(m)
             plies += 1
