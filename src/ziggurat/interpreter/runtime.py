@@ -93,11 +93,8 @@ class Game:
         """[(move, probability)] where nature moves next (a chance node), else None. `moves`, when
         given, are `legal(st)` (no second generation). Outcomes are equally likely unless their
         action has a `weight`: then each is its weight over the sum of the weights."""
-        if not self.has_chance:
-            return None
+        moves = self._nature(st, moves)
         if moves is None:
-            moves = self.legal(st)
-        if not moves or not self.actions[moves[0][0]].chance:
             return None
         if not self.weighted:
             p = 1.0 / len(moves)
@@ -105,6 +102,16 @@ class Game:
         weights = self.weights(st, moves)
         total = sum(weights)
         return [(m, w / total) for m, w in zip(moves, weights)]
+
+    def _nature(self, st: "State", moves: Optional[list]) -> Optional[list]:
+        """The legal moves (`moves`, or generated) when they are nature's; else None."""
+        if not self.has_chance:
+            return None
+        if moves is None:
+            moves = self.legal(st)
+        if not moves or not self.actions[moves[0][0]].chance:
+            return None
+        return moves
 
     def weights(self, st: "State", moves: list) -> list:
         """The weight of each of nature's moves (1 for an action without `weight`); a weight that
@@ -130,11 +137,8 @@ class Game:
     def sample_chance(self, st: "State", rng: random.Random, moves: Optional[list] = None) -> Optional[tuple]:
         """Nature's move, drawn by the outcomes' probabilities with `rng`, where nature moves
         next; else None."""
-        if not self.has_chance:
-            return None
+        moves = self._nature(st, moves)
         if moves is None:
-            moves = self.legal(st)
-        if not moves or not self.actions[moves[0][0]].chance:
             return None
         weights = self.weights(st, moves) if self.weighted else [1.0 / len(moves)] * len(moves)
         return rng.choices(moves, weights=weights)[0]
