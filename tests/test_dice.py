@@ -12,7 +12,7 @@ import pytest
 
 import ziggurat
 from ziggurat.dsl.checks import check
-from ziggurat.dsl.dice import ways
+from ziggurat.dsl.dice import showing, ways
 from ziggurat.errors import GameError
 from ziggurat.interpreter.runtime import perft
 
@@ -98,6 +98,22 @@ def test_ways_counts_every_throw_by_its_sum(n, faces):
 
 def test_ways_of_no_dice_is_one_way_to_make_nothing():
     assert ways(0, 6, 0) == 1 and ways(0, 6, 3) == 0 and ways(-1, 6, 0) == 0
+
+
+@pytest.mark.parametrize("n,faces", [(0, 6), (1, 6), (3, 6), (4, 4), (2, 10)])
+def test_showing_counts_the_throws_where_exactly_k_dice_show_a_face(n, faces):
+    """Against enumeration: throws of n dice with exactly k of them showing the face 4 (any one face)."""
+    by_k = Counter(sum(1 for f in t if f == 4) for t in itertools.product(range(1, faces + 1), repeat=n))
+    for k in range(-1, n + 2):
+        assert showing(n, faces, k) == by_k.get(k, 0)
+
+
+def test_showing_weights_a_chance_action_folded_or_at_run_time(tmp_path):
+    text = SUMS.replace("    sum: dice..dice * 6\n    weight ways(dice, 6, sum)",
+                        "    sum: 0..dice\n    weight showing(dice, 6, sum) * showing(total + 1, 2, 1)")
+    game = load(tmp_path, text, {"dice": 3})
+    outcomes = {game.new().move_text(m): p for m, p in game.new().chance_outcomes()}
+    assert outcomes == pytest.approx({str(k): showing(3, 6, k) / 6 ** 3 for k in range(4)})
 
 
 # ---- weighted outcomes --------------------------------------------------------------------------

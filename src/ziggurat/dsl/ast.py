@@ -331,9 +331,16 @@ class Directions:
 @frozen
 class Table:
     name: str
-    entries: tuple  # (key expr, value expr) pairs
+    entries: tuple  # (key expr, value expr) pairs; with columns, (key, value, value, ...)
     override: bool = False
     pos: Pos = NOWHERE
+    columns: tuple = ()  # `table deck(colour, target, value):`: a value per column in each entry
+    widths: tuple = ()  # how many values each entry gave, as written
+
+    def column(self, name: str) -> "Table":
+        """One column as a table of its own, named `deck.colour`."""
+        i = self.columns.index(name) + 1
+        return Table(f"{self.name}.{name}", tuple((e[0], e[i]) for e in self.entries), self.override, self.pos)
 
 
 @frozen

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from math import comb
 
 
 @lru_cache(maxsize=4096)
@@ -16,3 +17,11 @@ def ways(n: int, faces: int, total: int) -> int:
     if not n <= total <= n * faces:
         return 0
     return sum(ways(n - 1, faces, total - f) for f in range(1, min(faces, total) + 1))
+
+
+def showing(n: int, faces: int, k: int) -> int:
+    """How many of the faces**n throws of n dice show one chosen face on exactly k of them:
+    C(n, k) * (faces - 1)**(n - k) (0 for anything impossible)."""
+    if faces < 1 or not 0 <= k <= n:
+        return 0
+    return comb(n, k) * (faces - 1) ** (n - k)

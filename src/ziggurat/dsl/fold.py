@@ -20,7 +20,7 @@ from attrs import define, evolve, field
 from ..errors import diagnostic_at
 from . import ir
 from . import types as T
-from .dice import ways
+from .dice import showing, ways
 from .model import BUILTIN_DIRECTIONS
 from .resolve.core import CheckError, may_be_neutral
 from .world import World
@@ -80,14 +80,35 @@ def board_size(plan: ir.Plan, values: dict, diagnostics: list) -> tuple:
     return got.get("files", 1), got.get("ranks", 1)
 
 
+SEATS = "players"  # an option of this name is the number of seats: the first N players play
+
+
+def seated(plan: ir.Plan, values: dict, diagnostics: list) -> ir.Plan:
+    """The plan with only the players who sit at the table: all of them, or the first N when the
+    ruleset has an option `players` (`option players: 2..5 = 3` and `players a, b, c, d, e`)."""
+    if SEATS not in plan.options or SEATS not in values:
+        return plan
+    n, decl = values[SEATS], plan.options[SEATS]
+    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= len(plan.players):
+        diagnostics.append(diagnostic_at(
+            decl.pos, f"the option 'players' seats the first N of the {len(plan.players)} players "
+                      f"declared, so it must be from 1 to {len(plan.players)}, not {n!r}",
+            hint="name as many players as the most the game seats: players a, b, c, d, e"))
+        return plan
+    return evolve(plan, players=tuple(plan.players[:n]))
+
+
 def fold(plan: ir.Plan, values: dict) -> Folded:
     """The plan at these option values (values checked by dsl.options already)."""
     diagnostics: list = []
+    declared = len(plan.players)
+    plan = seated(plan, values, diagnostics)
     files, ranks = board_size(plan, values, diagnostics)
     world = World(files, ranks, plan.attributes.values(), plan.players,
                   [(z.name, z.per_player) for z in plan.zones.values()],
                   [(c.name, c.per_player) for c in plan.counters.values()])
     f = Folder(plan, values, world, diagnostics)
+    f.unseated = range(len(plan.players), declared)
     out = evolve(plan, options=dict(plan.options), checks=[], setup=[], actions=[], invariants=[],
                  board={}, tables={}, counters=dict(plan.counters))
     result = Folded(out, dict(values), world, diagnostics=diagnostics)
@@ -125,6 +146,7 @@ class Folder:
         self.diagnostics = diagnostics
         self.tables: dict = {}
         self.bound: dict = {}  # Local name -> Const, while folding control (top) and rank keys
+        self.unseated = range(0)  # the numbers of players declared but not seated (option `players`)
 
     # ---- errors -----------------------------------------------------------------------------
 
@@ -147,6 +169,10 @@ class Folder:
         return handler(e)
 
     def x_Const(self, e):
+        if e.type == T.PLAYER and e.value in self.unseated:
+            raise CheckError(e.pos, f"only {len(self.plan.players)} players sit at the table with "
+                                    f"players = {len(self.plan.players)}: this one does not play",
+                             hint="write rules for any number of seats with 'players', 'mover' and loops")
         return e
 
     def x_Opt(self, e):
@@ -297,8 +323,8 @@ class Folder:
         if e.fn == "step" and len(args) == 3 and is_const(args[2]) and w is not None:
             if not 0 <= args[2].value <= w.longest:
                 return const(-1, T.CELL, e.pos)
-        if e.fn == "ways" and all(is_const(a) for a in args):
-            return const(ways(*(a.value for a in args)), T.INT, e.pos)
+        if e.fn in ("ways", "showing") and all(is_const(a) for a in args):
+            return const((ways if e.fn == "ways" else showing)(*(a.value for a in args)), T.INT, e.pos)
         if e.fn in ("min", "max") and len(args) >= 2 and all(is_const(a) for a in args):
             return const((min if e.fn == "min" else max)(a.value for a in args), T.INT, e.pos)
         return evolve(e, args=args)

@@ -196,6 +196,8 @@ def _add(m: Model, d, rep: Reporter, variant: bool) -> None:
                       hint=f"write counter {d.name}: cell = none, or counter {d.name} = 0")
         if isinstance(d, ast.Action) and d.fmt:
             _check_format_fields(d, rep)
+        if isinstance(d, ast.Table):
+            _check_table_widths(d, rep)
         if isinstance(d, ast.Def) and len(set(d.params)) != len(d.params):
             twice = next(p for p in d.params if d.params.count(p) > 1)
             rep.error(d.pos, f"def {d.name!r} names the parameter {twice!r} twice")
@@ -214,6 +216,21 @@ def _add(m: Model, d, rep: Reporter, variant: bool) -> None:
             rep.error(d.pos, f"'override' needs {_a(kind)} {d.name!r} in the base to replace",
                       hint=did_you_mean(d.name, table))
         table[d.name] = d
+
+
+def _check_table_widths(d: ast.Table, rep: Reporter) -> None:
+    """An entry gives one value, or one per column of a table with columns."""
+    want = len(d.columns) or 1
+    if len(set(d.columns)) != len(d.columns):
+        twice = next(c for c in d.columns if d.columns.count(c) > 1)
+        rep.error(d.pos, f"table {d.name!r} names the column {twice!r} twice")
+    for entry, width in zip(d.entries, d.widths):
+        if width != want:
+            cols = ", ".join(d.columns)
+            rep.error(entry[0].pos, f"this entry of table {d.name!r} gives {width} value{'s' * (width != 1)}, "
+                                    f"not {want}",
+                      hint=f"one value for each column: KEY: {cols}" if d.columns else
+                      f"a table with several values per key names its columns: table {d.name}(a, b):")
 
 
 def _check_format_fields(d: ast.Action, rep: Reporter) -> None:
@@ -329,7 +346,7 @@ def _finish(m: Model, rep: Optional[Reporter]) -> None:
     for kind, table in (("option", m.options), ("def", m.defs), ("table", m.tables), ("zone", m.zones),
                         ("counter", m.counters), ("direction set", m.directions)):
         for name, node in table.items():
-            if name in reserved:
+            if name in reserved and not (kind == "option" and name == "players"):  # the seats
                 m.owner[id(node)].error(node.pos, f"the {kind} {name!r} would hide the built-in name {name!r}",
                                         hint="give it another name")
     for o in m.options.values():

@@ -275,10 +275,16 @@ class _ToAst(Transformer):
         return ast.Directions(str(c[0]), c[1], self._pos(meta))
 
     def entry(self, meta, c):
-        return (c[0], c[1])
+        return tuple(c)  # the key, then one value per column
+
+    def columns(self, meta, c):
+        return tuple(str(n) for n in c)
 
     def table(self, meta, c):
-        return ast.Table(str(c[1]), tuple(c[2:]), c[0] is not None, self._pos(meta))
+        columns = c[2] or ()
+        entries = tuple(e if columns else e[:2] for e in c[3:])
+        return ast.Table(str(c[1]), entries, c[0] is not None, self._pos(meta), columns,
+                         tuple(len(e) - 1 for e in c[3:]))
 
     def def_(self, meta, c):
         override = c[0] is not None

@@ -56,7 +56,7 @@ def compile_model(model: Model, overrides: dict, name: str) -> CompiledModule:
     label = _labeller(sources)
     text, linemap, tables = writer.write(", ".join(os.path.basename(f) for f in sources), values, label)
     spec = GameSpec(
-        name, plan.title, plan.description, tuple(plan.players), dict(values), option_specs(plan, bounds),
+        name, plan.title, plan.description, tuple(folded.plan.players), dict(values), option_specs(plan, bounds),
         tuple(AttributeSpec(a.name, tuple(a.values), tuple(a.numbers), tuple(a.codes), a.players, a.numeric)
               for a in plan.attributes.values()),
         folded.world.files, folded.world.ranks, tuple(folded.world.dirsets),

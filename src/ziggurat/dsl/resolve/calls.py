@@ -38,7 +38,8 @@ END_ONLY = {"repeated", "repeated_board", "no_moves"}
 EFFECTS = {"move", "take", "place", "swap_seats", "extra_turn", "remove", "put", "insert", "change", "add",
            "transfer", "turn_to"}
 OTHER_FUNCS = ["min", "max", "sum", "count", "any", "all", "abs", "piece", "repeated", "repeated_board",
-               "shuffled", "previous", "earlier", "ways"]
+               "shuffled", "previous", "earlier", "ways", "showing"]
+DICE = {"ways": "the total", "showing": "how many show the face"}  # counts of throws: chance weights
 
 
 @handles(EXPRESSIONS, ast.Call)
@@ -83,12 +84,13 @@ def call(r: Resolver, node: ast.Call, ctx: Ctx):
         return ir.Call(fn, (c,), T.INT, pos)
     if fn == "piece":
         return piece_literal(r, node, ctx)
-    if fn == "ways":
+    if fn in DICE:
+        last = DICE[fn]
         if len(args) != 3:
-            r.fail(node, f"ways() takes 3 arguments: how many dice, their faces, the total; not {len(args)}")
-        what = ("how many dice", "the faces of a die", "the total")
-        codes = tuple(r.expect(r.expr(a, ctx), T.INT, a, f"{w} in ways()") for a, w in zip(args, what))
-        return ir.Call("ways", codes, T.INT, pos)
+            r.fail(node, f"{fn}() takes 3 arguments: how many dice, their faces, {last}; not {len(args)}")
+        what = ("how many dice", "the faces of a die", last)
+        codes = tuple(r.expect(r.expr(a, ctx), T.INT, a, f"{w} in {fn}()") for a, w in zip(args, what))
+        return ir.Call(fn, codes, T.INT, pos)
     if fn == "shuffled":
         if len(args) != 1:
             r.fail(node, f"shuffled() takes 1 argument, a list, not {len(args)}")

@@ -45,12 +45,13 @@ def resolve_model(model: Model) -> tuple[ir.Plan, list]:
         if init is not None and init.type != plan.counters[c.name].type and init.type != T.ANY:
             r.report(c.init.pos, f"counter {c.name!r} holds {T.a(plan.counters[c.name].type)}, "
                                  f"not {T.a(init.type)}")
-    for t in m.tables.values():
-        decl = r.attempt(table_decl, r, t)
-        if decl is not None:
-            plan.tables[t.name] = decl
-        else:
-            plan.broken.add(("table", t.name))
+    for whole in m.tables.values():
+        for t in [whole.column(c) for c in whole.columns] or [whole]:
+            decl = r.attempt(table_decl, r, t)
+            if decl is not None:
+                plan.tables[t.name] = decl
+            else:
+                plan.broken.add(("table", t.name))
     for d in m.directions.values():
         from .names import directions
 

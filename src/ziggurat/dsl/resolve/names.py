@@ -41,9 +41,12 @@ def name(r: Resolver, node: ast.Name, ctx: Ctx):
     if n == "none":
         return const(NONE_CELL, T.CELL, pos)
     visible = ctx.options if ctx.options is not None else tuple(m.options)
+    if n == "players" and ctx.where != Where.OPTION:
+        visible = tuple(v for v in visible if v != n)  # the option `players` counts the seats;
+        # in the rules `players` is the list of those seated (count(players) is the option)
     if n in visible:
         return ir.Opt(n, option_type(m.options[n]), pos)
-    if n in m.options:
+    if n in m.options and not (n == "players" and ctx.where != Where.OPTION):
         r.fail(node, f"option {n!r} is used before its value is known",
                hint="an option's default may use only the options declared above it")
     if ctx.where == Where.OPTION:
@@ -98,6 +101,9 @@ def name(r: Resolver, node: ast.Name, ctx: Ctx):
         return ir.Global("no_moves", T.BOOL, pos)
     if n == "last":
         return ir.Global("last", T.list_of(T.CELL), pos)
+    if n in m.tables and m.tables[n].columns:  # a table with columns: the list of its keys
+        keys = tuple(r.expr(entry[0], Ctx(Where.TABLE)) for entry in m.tables[n].entries)
+        return ir.ListLit(keys, T.list_of(keys[0].type), pos=pos)
     if n in m.tables:
         r.fail(node, f"table {n!r} must be indexed: {n}[KEY]")
     if n in m.defs:

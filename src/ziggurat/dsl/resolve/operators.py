@@ -101,6 +101,12 @@ def list_lit(r: Resolver, node, ctx: Ctx):
 
 @handles(EXPRESSIONS, ast.Attr)
 def attr(r: Resolver, node, ctx: Ctx):
+    column = columned(r, node.obj, ctx)
+    if column is not None:  # deck[card].target: one column of a table with columns
+        if node.name not in column.columns:
+            r.fail(node, f"table {column.name!r} has no column {node.name!r}",
+                   hint=did_you_mean(node.name, column.columns) or "its columns: " + ", ".join(column.columns))
+        return table_get(r, column.column(node.name), node.obj, ctx)
     if not (isinstance(node.obj, ast.Name) and node.obj.id in ctx.scope):
         value = qualified(r, node)
         if value is not None:
@@ -129,6 +135,10 @@ def index(r: Resolver, node, ctx: Ctx):
         n = node.obj.id
         if n not in ctx.scope:
             if n in m.tables:
+                if m.tables[n].columns:
+                    cols = m.tables[n].columns
+                    r.fail(node, f"table {n!r} has columns ({', '.join(cols)}): read one of them",
+                           hint=f"{n}[KEY].{cols[0]}")
                 return table_get(r, m.tables[n], node, ctx)
             if n in m.zones and m.zones[n].per_player:
                 p = r.expect(r.expr(node.index, ctx), T.PLAYER, node.index, f"the index of zone {n!r}")
@@ -149,6 +159,15 @@ def index(r: Resolver, node, ctx: Ctx):
         r.expect(idx, T.INT, node.index, "a position in a list")
         return ir.Index(obj, idx, elem, pos=node.pos, index_pos=node.index.pos)
     r.fail(node, f"{T.a(obj.type)} cannot be indexed")
+
+
+def columned(r: Resolver, node, ctx: Ctx):
+    """The table with columns that `node` indexes (`deck[card]`), or None."""
+    if isinstance(node, ast.Index) and isinstance(node.obj, ast.Name) and node.obj.id not in ctx.scope:
+        table = r.m.tables.get(node.obj.id)
+        if table is not None and table.columns:
+            return table
+    return None
 
 
 def table_get(r: Resolver, table: ast.Table, node, ctx: Ctx):

@@ -23,6 +23,15 @@ from .emit import Hoist, expr as E, hoist_into, name, stmt as S, to_expr
 DIRECTION_NAMES = list(BUILTIN_DIRECTIONS)
 
 
+def table_name(table: str) -> str:
+    """The Python name of a table: `T_home`; a column `deck.colour` of a table with columns is
+    `TC4_deck_colour` (the length keeps two tables' columns apart whatever their names)."""
+    if "." in table:
+        whole, column = table.split(".")
+        return f"TC{len(whole)}_{whole}_{column}"
+    return "T_" + table
+
+
 def pyname(local: str) -> str:
     """The Python name of a bound rules name: `v_to` for `to`; a fresh binding `to#3` (see
     dsl.ir) becomes `_v3_to`, which no rules name can become."""
@@ -243,7 +252,7 @@ class Exprs:
         return E("_0[_1 - 1]", src, idx)
 
     def x_TableGet(self, e, env):
-        return E("T_" + e.name + "[_0]", self.expr(e.key, env))
+        return E(table_name(e.name) + "[_0]", self.expr(e.key, env))
 
     def stack_of(self, cell, env) -> ast.expr:
         """The stack on a cell: a local alias where the board cannot change meanwhile."""
@@ -272,7 +281,7 @@ class Exprs:
         "distance": "DIST[_0][_1]", "flanked": "_flanked(cells, CTRL, LINE1[_1][_0], _2)",
         "connected": "_connected(_0, NEIGH[_1])", "between": "_between(_0, _1, FILES)",
         "run": "_run(cells, CTRL, LINE1[_1][_0], _2)",
-        "abs": "abs(_0)", "len": "len(_0)", "shuffled": "_shuffled(rng, _0)", "ways": "_ways(_0, _1, _2)",
+        "abs": "abs(_0)", "len": "len(_0)", "shuffled": "_shuffled(rng, _0)", "ways": "_ways(_0, _1, _2)", "showing": "_showing(_0, _1, _2)",
     }
 
     def x_Call(self, e, env):

@@ -25,7 +25,7 @@ from .emit import (Comment, at, clone, declare_nonlocals, drop_dead_aliases, dro
                    render, stmt as S, tidy)
 from .explain import Explainer
 from .measure import Reader, measured
-from .exprs import Env, Exprs
+from .exprs import Env, Exprs, table_name
 from .generate import MAX_PASSES, Generator
 
 
@@ -150,8 +150,8 @@ class ModuleWriter:
             if f"VIDX_{a.name}" in used:
                 out.append(S(f"VIDX_{a.name} = _0", ast.Constant({v: i for i, v in enumerate(a.numbers)})))
         for t in g.tables.values():
-            if f"T_{t.name}" in used:
-                out.append(S(f"T_{t.name} = _0", ast.Constant(self.table_constant(t))))
+            if table_name(t.name) in used:
+                out.append(S(f"{table_name(t.name)} = _0", ast.Constant(self.table_constant(t))))
         for attr in sorted(self.x.suffix_sums):
             out.append(S(f"SUF_{attr} = {{}}"))
         if "LASTCELLS" in used:
