@@ -69,7 +69,7 @@ def slots_table(state, styles: dict, viewer: int | None = None) -> Table | None:
         else:
             table.add_row(name, pieces_text(game, zone, styles))
     for i, name in enumerate(w.counter_names):
-        table.add_row(name, str(state.counters[i]))
+        table.add_row(name, game.counter_text(i, state.counters[i]))
     return table
 
 

@@ -176,6 +176,10 @@ class Game:
         st.reset_history()
         return st
 
+    def counter_text(self, slot: int, value: int) -> str:
+        """A counter's value as positions write it: a number, or a cell's name ('-' for none)."""
+        return self._notation._counter_text(slot, value)
+
 
 class LegalMoves:
     """A lazy view of the legal moves of a state: iterate, `len`, `in`, `bool`, `count()`."""

@@ -1,0 +1,421 @@
+"""RYB (rulesets/ryb.rules) rule by rule, against the text (../shared/seeds, RYB) and the project's
+rulings (docs/games/ryb.md): each test builds a position by hand, makes the moves the rule is
+about, and checks what the text says happens. Chance moves are played by their text (`rolled
+10,0,14`), so every outcome is chosen, not drawn."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+import ziggurat
+from ziggurat.dsl.dice import showing, ways
+from ziggurat.errors import GameError
+
+
+@pytest.fixture(scope="module")
+def ryb():
+    return ziggurat.load("ryb")
+
+
+def at(game, cells: str = "", side: str = "al", **fields) -> "ziggurat.interpreter.runtime.State":
+    """The start position with these cells (`a1=P1ptpt`) and zones and counters (`hand__al="DoGi"`
+    sets hand.al; a value is written as in positions)."""
+    _, _, rest = game.new().text().split(" | ")
+    tokens = dict(t.split("=", 1) for t in rest.split())
+    for key, value in fields.items():
+        name = key.replace("__", ".")
+        assert name in tokens, name
+        tokens[name] = str(value)
+    return game.position(f"{side} 0 | {cells} | " + " ".join(f"{k}={v}" for k, v in tokens.items()))
+
+
+def moves(s) -> set:
+    return {s.move_text(m) for m in s.moves()}
+
+
+def play(s, *texts):
+    for t in texts:
+        s.play(t)
+    return s
+
+
+def field(s, name: str) -> str:
+    """A zone or counter as written in the position (`pool.al` -> 'rdrdyd')."""
+    tokens = dict(t.split("=", 1) for t in s.text().split(" | ")[2].split())
+    return tokens[name]
+
+
+def cell(s, name: str) -> str:
+    cells = dict(t.split("=", 1) for t in s.text().split(" | ")[1].split())
+    return cells.get(name, "")
+
+
+def dice(s, side: str) -> tuple:
+    pool = field(s, f"pool.{side}")
+    return tuple(pool.count(d) for d in ("rd", "yd", "bd"))
+
+
+# ---- the material, the deal, the hand ----------------------------------------------------------
+
+
+def test_each_player_starts_with_two_dice_of_each_primary_and_no_cards(ryb):
+    s = ryb.new()
+    for side in ("al", "bruce", "cath"):
+        assert dice(s, side) == (2, 2, 2) and field(s, f"hand.{side}") == ""
+    assert field(s, "deck").count("") - 1 == 2 * 70  # 70 cards of two letters
+
+
+@pytest.mark.parametrize("players, size", [(2, 5), (3, 5), (4, 3), (5, 3)])
+def test_a_hand_holds_five_cards_with_two_or_three_players_and_three_with_more(players, size):
+    game = ziggurat.load("ryb", {"players": players})
+    assert game.players == ("al", "bruce", "cath", "dee", "eve")[:players]
+    s = play(game.new(), "refill")
+    drawn = 0
+    while s.is_chance:
+        s.play(s.move_text(s.chance_outcomes()[0][0]))
+        drawn += 1
+    assert drawn == size and s.side == 0  # still al's turn: now the card to play
+
+
+def test_a_draw_is_a_card_left_in_the_deck_as_likely_as_its_copies(ryb):
+    s = play(at(ryb, deck="GiGiGiDe"), "refill")
+    assert {s.move_text(m): p for m, p in s.chance_outcomes()} == {"draw Gi": 0.75, "draw De": 0.25}
+
+
+def test_refill_tops_the_hand_up_and_a_full_hand_draws_nothing(ryb):
+    s = play(at(ryb, hand__al="R1R1R1R1", deck="GiGi"), "refill")
+    assert s.is_chance
+    play(s, "draw Gi")
+    assert not s.is_chance and field(s, "hand.al") == "R1R1R1R1Gi" and field(s, "deck") == "Gi"
+    full = play(at(ryb, hand__al="R1R1R1R1R1"), "refill")
+    assert not full.is_chance and "play R1" in moves(full)
+
+
+def test_dump_discards_the_hand_draws_a_new_one_and_ends_the_turn(ryb):
+    s = play(at(ryb, hand__al="R1DoGi", deck="K1K1K1K1K1K1"), "dump")
+    assert field(s, "discard") == "R1DoGi"
+    for _ in range(5):
+        s.play("draw K1")
+    assert field(s, "hand.al") == "K1K1K1K1K1" and s.mover_name == "bruce"
+
+
+def test_the_discards_are_reshuffled_into_the_deck_when_it_runs_out(ryb):
+    s = play(at(ryb, hand__al="R1R1R1R1", deck="", discard="GiDe"), "refill")
+    assert {s.move_text(m) for m, _ in s.chance_outcomes()} == {"draw Gi", "draw De"}
+    assert field(s, "discard") == ""
+
+
+def test_two_players_never_reshuffle():
+    two = ziggurat.load("ryb", {"players": 2})
+    s = play(at(two, hand__al="R1R1R1R1", deck="", discard="GiDe"), "refill")
+    assert not s.is_chance and field(s, "hand.al") == "R1R1R1R1"  # short a card, and playing on
+
+
+# ---- play a card -----------------------------------------------------------------------------------
+
+
+def test_playing_a_card_is_mandatory_and_do_over_and_denied_cannot_be_played(ryb):
+    s = at(ryb, hand__al="DoDeR1", step=2)
+    assert moves(s) == {"play R1"}
+    stuck = at(ryb, hand__al="DoDe", step=2)
+    assert moves(stuck) == {"no card to play"}
+
+
+def test_a_goal_goes_face_up_to_the_middle(ryb):
+    s = play(at(ryb, "a1=P1", hand__al="O2", step=2), "play O2")
+    assert cell(s, "b1") == "O2" and field(s, "hand.al") == "" and "end" in moves(s)
+    assert "O2" in s.observation(1)  # face up: everyone sees it
+
+
+# ---- colour totals, attempts, banking ------------------------------------------------------------
+
+
+def test_the_text_example_red_10_and_blue_14_make_10_purple_and_complete_a_purple_9(ryb):
+    s = at(ryb, "a1=P1", pool__al="rdrdrdbdbdbdyd", step=5)
+    assert "attempt a1 with 3,0,3" in moves(s)
+    play(s, "attempt a1 with 3,0,3", "rolled 10,0,14")
+    assert moves(s) == {"complete"}
+    play(s, "complete")
+    assert cell(s, "a1") == "" and field(s, "won.al") == "P1"
+
+
+def test_a_secondary_colour_is_the_smaller_primary_and_black_the_smallest_of_three(ryb):
+    short = play(at(ryb, "a1=P1", step=5), "attempt a1 with 2,0,2", "rolled 8,0,12")
+    assert moves(short) == {"bank"}  # 8 purple: the 12 blue cannot make up for the red
+    black = play(at(ryb, "a1=K1", step=5), "attempt a1 with 2,2,2", "rolled 12,9,12")
+    assert moves(black) == {"complete"}
+    black = play(at(ryb, "a1=K1", step=5), "attempt a1 with 2,2,2", "rolled 12,12,8")
+    assert moves(black) == {"bank"}
+
+
+def test_only_the_primaries_of_the_goal_are_rolled(ryb):
+    s = at(ryb, "a1=G1", step=5)
+    assert {m for m in moves(s) if m.startswith("attempt")} == {
+        f"attempt a1 with 0,{y},{b}" for y in (1, 2) for b in (1, 2)}
+    no_blue = at(ryb, "a1=G1", pool__al="rdrdydyd", step=5)
+    assert not any(m.startswith("attempt") for m in moves(no_blue))
+
+
+def test_a_roll_is_weighted_by_the_throws_of_the_dice(ryb):
+    s = play(at(ryb, "a1=O1", step=5), "attempt a1 with 2,1,0")
+    outcomes = {s.move_text(m): p for m, p in s.chance_outcomes()}
+    assert len(outcomes) == 11 * 6
+    assert outcomes["rolled 7,3,0"] == pytest.approx(ways(2, 6, 7) * ways(1, 6, 3) / 6 ** 3)
+    assert sum(outcomes.values()) == pytest.approx(1)
+
+
+def test_a_short_roll_is_banked_on_the_goal_and_lowers_its_target(ryb):
+    s = play(at(ryb, "a1=R2", hand__bruce="DeDeDeDeDe", step=5), "attempt a1 with 2,0,0", "rolled 11,0,0", "bank")
+    assert cell(s, "a1") == "R2" + "pt" * 11
+    bruce = play(s, "end", "refill", "no card to play", "attempt a1 with 1,0,0", "rolled 6,0,0")
+    assert bruce.mover_name == "bruce" and moves(bruce) == {"bank"}   # 6 < 18 - 11
+    again = play(at(ryb, "a1=R2" + "pt" * 11, side="bruce", step=5), "attempt a1 with 2,0,0", "rolled 7,0,0")
+    assert moves(again) == {"complete"}
+    play(again, "complete")
+    assert field(again, "won.bruce") == "R2" and field(again, "bank").count("pt") == 400 + 11  # back to the bank
+
+
+def test_one_attempt_a_turn_then_the_turn_ends(ryb):
+    s = play(at(ryb, "a1=R1 b1=R1", step=5), "attempt a1 with 2,0,0", "rolled 3,0,0", "bank")
+    assert moves(s) == {"end"}
+    play(s, "end")
+    assert s.mover_name == "bruce" and moves(s) == {"refill", "dump"}
+
+
+# ---- winning ---------------------------------------------------------------------------------------
+
+
+def test_three_colours_worth_more_than_100_win(ryb):
+    s = play(at(ryb, "a1=K3" + "pt" * 20, won__al="O3O3B3", step=5), "attempt a1 with 2,2,2", "rolled 12,12,12",
+             "complete")
+    assert s.is_terminal() and s.outcome().player == 0  # 30 + 30 + 15 + 45 = 120, three colours
+
+
+def test_two_colours_or_100_points_do_not_win(ryb):
+    two = play(at(ryb, "a1=K3" + "pt" * 20, won__al="K3K1", step=5), "attempt a1 with 2,2,2", "rolled 12,12,12",
+               "complete")
+    assert not two.is_terminal()  # 45 + 45 + 15 = 105 points, one colour
+    exactly = play(at(ryb, "a1=K3" + "pt" * 20, won__al="O3O1R3", step=5), "attempt a1 with 2,2,2",
+                   "rolled 12,12,12", "complete")
+    assert not exactly.is_terminal()  # 30 + 10 + 15 + 45 = 100: not more than 100
+
+
+# ---- action cards ----------------------------------------------------------------------------------
+
+
+def test_gimme_takes_one_die_from_another_players_pool(ryb):
+    s = at(ryb, hand__al="Gi", pool__bruce="bd", step=2)
+    assert "gimme bruce" in moves(s) and "gimme al" not in moves(s)
+    play(s, "gimme bruce")
+    assert s.mover_name == "bruce" and moves(s) == {"allow"}  # no De-nied! in hand
+    play(s, "allow", "take bd")
+    assert dice(s, "al") == (2, 2, 3) and dice(s, "bruce") == (0, 0, 0) and field(s, "discard") == "Gi"
+
+
+def test_denied_cancels_the_card_that_targets_its_holder(ryb):
+    s = play(at(ryb, hand__al="Gi", hand__bruce="De", step=2), "gimme bruce")
+    assert moves(s) == {"allow", "de-nied!"}
+    play(s, "de-nied!")
+    assert s.mover_name == "al" and dice(s, "al") == dice(s, "bruce") == (2, 2, 2)
+    assert sorted([field(s, "discard")[:2], field(s, "discard")[2:]]) == ["De", "Gi"]
+    assert "end" in moves(s)
+
+
+def test_swap_of_10_or_less_exchanges_the_rolled_dice_for_as_many_of_the_targets(ryb):
+    s = play(at(ryb, hand__al="Sw", pool__bruce="ydydyd", step=2), "swap 2,0,0")
+    outcomes = {s.move_text(m): p for m, p in s.chance_outcomes()}
+    assert outcomes["swap rolled 7"] == pytest.approx(6 / 36)
+    play(s, "swap rolled 9")
+    assert moves(s) == {"swap with bruce", "swap with cath", "keep the dice"}
+    play(s, "swap with bruce", "allow")
+    assert moves(s) == {"take 0,2,0"}
+    play(s, "take 0,2,0")
+    assert dice(s, "al") == (0, 4, 2) and dice(s, "bruce") == (2, 1, 0)
+
+
+def test_swap_of_more_than_10_does_nothing(ryb):
+    s = play(at(ryb, hand__al="Sw", step=2), "swap 2,0,0", "swap rolled 11")
+    assert dice(s, "al") == (2, 2, 2) and "end" in moves(s) and field(s, "discard") == "Sw"
+
+
+def test_do_over_rerolls_the_dice_just_rolled(ryb):
+    s = play(at(ryb, "a1=R1", hand__al="Do", step=5), "attempt a1 with 2,0,0", "rolled 2,0,0")
+    assert moves(s) == {"bank", "do-over"}
+    play(s, "do-over")
+    assert s.is_chance and field(s, "discard") == "Do"
+    play(s, "rolled 12,0,0")
+    assert moves(s) == {"complete"}
+    without = play(at(ryb, "a1=R1", step=5), "attempt a1 with 2,0,0", "rolled 2,0,0")
+    assert moves(without) == {"bank"}
+
+
+def test_red_rover_takes_every_die_of_the_target_that_shows_the_number(ryb):
+    s = play(at(ryb, hand__al="Rr", step=2), "red rover 4 cath", "allow")
+    outcomes = {s.move_text(m): p for m, p in s.chance_outcomes()}
+    assert len(outcomes) == 27 and sum(outcomes.values()) == pytest.approx(1)
+    assert outcomes["rover 0,0,0"] == pytest.approx(Fraction(5, 6) ** 6)
+    assert outcomes["rover 2,1,0"] == pytest.approx(showing(2, 6, 2) * showing(2, 6, 1) * showing(2, 6, 0) / 6 ** 6)
+    play(s, "rover 2,1,0")
+    assert dice(s, "al") == (4, 3, 2) and dice(s, "cath") == (0, 1, 2)
+
+
+def test_shanghai_borrows_a_colour_for_the_attempt_and_returns_it_at_the_end(ryb):
+    s = play(at(ryb, "a1=R3", hand__al="Sh", step=2), "shanghai bruce", "allow", "borrow rd")
+    assert dice(s, "bruce") == (0, 2, 2) and dice(s, "al") == (2, 2, 2)
+    assert "attempt a1 with 4,0,0" in moves(s)
+    play(s, "attempt a1 with 4,0,0", "rolled 20,0,0", "bank", "end")
+    assert dice(s, "bruce") == (2, 2, 2) and dice(s, "al") == (2, 2, 2)
+
+
+def test_swiss_bank_points_count_only_for_its_owner(ryb):
+    s = play(at(ryb, "a1=R2", hand__al="Sb", hand__bruce="DeDeDeDeDe", step=2), "swiss bank a1", "attempt a1 with 2,0,0",
+             "rolled 10,0,0")
+    assert moves(s) == {"bank", "bank on the swiss bank"}
+    play(s, "bank on the swiss bank", "end")
+    assert cell(s, "a1") == "R2"  # nothing banked on the goal itself
+    bruce = play(s, "refill", "no card to play", "attempt a1 with 1,0,0", "rolled 6,0,0")
+    assert moves(bruce) == {"bank"}  # bruce still needs 18
+    mine = at(ryb, "a1=R2", attached__al="Sb", swiss_at__al="a1", swiss_points__al=10, step=5)
+    play(mine, "attempt a1 with 2,0,0", "rolled 8,0,0")
+    assert moves(mine) == {"complete"}  # 8 + 10 reaches 18 for al
+    play(mine, "complete")
+    assert field(mine, "attached.al") == "" and field(mine, "discard") == "Sb"
+
+
+def test_a_swiss_bank_is_discarded_when_its_goal_is_completed_by_anyone(ryb):
+    s = at(ryb, "a1=R1", side="bruce", attached__al="Sb", swiss_at__al="a1", swiss_points__al=5, step=5)
+    play(s, "attempt a1 with 2,0,0", "rolled 9,0,0", "complete")
+    assert field(s, "attached.al") == "" and field(s, "swiss_at.al") == "-" and field(s, "discard") == "Sb"
+
+
+def test_raid_attempts_a_goal_another_player_completed(ryb):
+    s = at(ryb, hand__al="Ra", won__bruce="Y2", step=2)
+    play(s, "raid")
+    assert "raid Y2 of bruce with 0,2,0" in moves(s)
+    play(s, "raid Y2 of bruce with 0,2,0", "rolled 0,12,0")
+    assert moves(s) == {"raid fails"}  # 12 < 18; nothing is banked on a raided goal
+    play(s, "raid fails")
+    assert field(s, "won.bruce") == "Y2"
+    won = play(at(ryb, hand__al="Ra", won__bruce="Y1", step=2), "raid", "raid Y1 of bruce with 0,2,0",
+               "rolled 0,9,0", "raid succeeds")
+    assert field(won, "won.al") == "Y1" and field(won, "won.bruce") == ""
+    no_raid = at(ryb, won__bruce="Y1", step=5)
+    assert not any(m.startswith("raid") for m in moves(no_raid))
+
+
+# ---- the Variable card, by option ------------------------------------------------------------------
+
+
+def variable(rule: str):
+    return ziggurat.load("ryb", {"variable_card": rule})
+
+
+def test_variable_reset_returns_every_pool_to_two_of_each():
+    g = variable("reset")
+    s = play(at(g, hand__al="Va", pool__al="rdrdrdrd", pool__bruce="ydydydydbdbdbdbd", step=2), "variable: reset")
+    assert all(dice(s, side) == (2, 2, 2) for side in ("al", "bruce", "cath"))
+
+
+def test_variable_balance_the_target_gives_dice_of_its_choice_until_even():
+    g = variable("balance")
+    s = at(g, hand__al="Va", pool__al="rd", pool__bruce="ydydydydbd", step=2)
+    assert {m for m in moves(s) if "balance" in m} == {"variable: balance bruce", "variable: balance cath"}
+    play(s, "variable: balance bruce", "allow")
+    assert s.mover_name == "bruce"  # the target chooses the dice
+    assert moves(s) == {"give 0,2,0", "give 0,1,1"}  # (5 - 1) / 2 = 2 dice
+    play(s, "give 0,1,1")
+    assert dice(s, "al") == (1, 1, 1) and dice(s, "bruce") == (0, 3, 0) and s.mover_name == "al"
+
+
+def test_variable_tea_party_passes_every_pool_to_the_side_chosen():
+    g = variable("tea_party")
+    s = at(g, hand__al="Va", pool__al="rd", pool__bruce="yd", pool__cath="bd", step=2)
+    assert {m for m in moves(s) if "tea" in m} == {"variable: tea party towards bruce",
+                                                    "variable: tea party towards cath"}
+    left = play(at(g, hand__al="Va", pool__al="rd", pool__bruce="yd", pool__cath="bd", step=2),
+                "variable: tea party towards bruce")
+    assert field(left, "pool.bruce") == "rd" and field(left, "pool.cath") == "yd" and field(left, "pool.al") == "bd"
+    play(s, "variable: tea party towards cath")
+    assert field(s, "pool.cath") == "rd" and field(s, "pool.al") == "yd" and field(s, "pool.bruce") == "bd"
+
+
+def test_variable_recycle_plays_a_card_from_the_discard_at_once_but_not_do_over_or_denied():
+    g = variable("recycle")
+    s = at(g, hand__al="VaR1", discard="DoDeGiO2", step=2)
+    assert {m for m in moves(s) if "recycle" in m} == {"variable: recycle Gi", "variable: recycle O2"}
+    play(s, "variable: recycle O2")
+    assert moves(s) == {"play O2"}  # that card, now: not the R1 in hand
+    play(s, "play O2")
+    assert cell(s, "a1") == "O2" and field(s, "hand.al") == "R1"
+
+
+def test_variable_trade_lets_the_player_offer_and_the_other_consent():
+    g = variable("trade")
+    s = play(at(g, hand__al="VaR1", hand__bruce="K3", pool__bruce="bd", step=2), "variable: trade")
+    assert "offer rd to bruce for bd" in moves(s) and "offer a card to bruce: R1" in moves(s)
+    play(s, "offer rd to bruce for bd")
+    assert s.mover_name == "bruce" and moves(s) == {"accept", "decline"}
+    play(s, "accept")
+    assert dice(s, "al") == (1, 2, 3) and dice(s, "bruce") == (1, 0, 0)
+    play(s, "offer a card to bruce: R1")
+    assert moves(s) == {"accept, giving K3", "decline"}
+    assert "R1" not in s.observation(2)  # cath did not see which card was offered
+    play(s, "decline")
+    assert field(s, "hand.al") == "R1"
+    play(s, "offer a card to bruce: R1", "accept, giving K3")
+    assert field(s, "hand.al") == "K3" and field(s, "hand.bruce") == "R1"
+    assert not any(m.startswith("offer") for m in moves(s))  # three offers made: time is up
+    play(s, "end")
+    assert field(s, "discard") == "Va"  # the Trade card leaves play at the end of the turn
+
+
+def test_variable_void_makes_the_target_give_a_colour_away():
+    g = variable("void")
+    s = play(at(g, hand__al="Va", step=2), "variable: void bruce", "allow")
+    assert moves(s) == {"void rd", "void yd", "void bd"}
+    play(s, "void yd")
+    assert s.mover_name == "bruce" and moves(s) == {"give yd to al", "give yd to cath"}
+    play(s, "give yd to cath", "give yd to al")
+    assert dice(s, "bruce") == (2, 0, 2) and dice(s, "cath") == (2, 3, 2) and dice(s, "al") == (2, 3, 2)
+    assert s.mover_name == "al"
+
+
+# ---- bad input and hidden hands -------------------------------------------------------------------
+
+
+def test_a_bad_move_is_named_not_a_traceback(ryb):
+    s = at(ryb, "a1=R1", step=5)
+    with pytest.raises(GameError):
+        s.play("attempt a1 with 3,0,0")  # two red dice only
+    denied = play(at(ryb, hand__al="Gi", step=2), "gimme bruce")
+    with pytest.raises(GameError, match="De-nied"):
+        denied.play("de-nied!")  # bruce holds none
+    with pytest.raises(GameError):
+        play(at(ryb, step=5), "attempt a1 with 1,0,0")  # no goal there
+
+
+def test_hands_and_draws_are_hidden_from_the_other_players(ryb):
+    s = play(at(ryb, hand__bruce="K3K3", deck="GiGi"), "refill", "draw Gi")
+    assert "hand.al=Gi" in s.observation(0) and "hand.al=?1" in s.observation(1)
+    assert "K3" not in s.observation(0) and "K3" in s.observation(1)
+    assert "draw Gi" not in s.information_state(1) and "draw Gi" in s.information_state(0)
+
+
+def test_play_with_three_players_never_shows_another_hand():
+    """`ziggurat play ryb --set players=3`: a person against two agents sees its own cards and the
+    table, never the agents' hands or draws."""
+    from click.testing import CliRunner
+
+    from ziggurat.cli.main import cli
+    for seed in range(3):
+        result = CliRunner().invoke(cli, ["play", "ryb", "--set", "players=3", "--seats", "human,random,random",
+                                          "--seed", str(seed)], input="dump\nquit\n")
+        out = result.output
+        assert result.exit_code == 0 and "Traceback" not in out, out
+        assert "chance: draw" in out and "chance: <draw>" in out  # mine shown, theirs not
+        others = [line.split()[-1] for line in out.splitlines() if line.strip().startswith(("hand.bruce", "hand.cath"))]
+        assert others and all(v in ("-", "hidden") for v in others), others
+        mine = [line.split()[-1] for line in out.splitlines() if line.strip().startswith("hand.al")]
+        assert any(len(v) >= 2 and v not in ("-", "hidden") for v in mine)
