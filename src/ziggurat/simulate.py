@@ -105,6 +105,8 @@ def play_game(game, agents: tuple, index: int, study_seed: int, max_plies: int) 
     legal, outcome = game.legal, game.outcome
     pass_actions = {k for k, a in enumerate(game.actions) if a.name == "pass"}
     branching = positions = passes = 0
+    names = [a.name for a in game.actions]
+    used: dict = {}  # action name -> moves made of it (nature's included)
     raw = None
     while True:
         moves = legal(state)
@@ -116,6 +118,7 @@ def play_game(game, agents: tuple, index: int, study_seed: int, max_plies: int) 
             break
         move = game.sample_chance(state, nature, moves)
         if move is not None:  # nature's move: not a decision, so not counted in branching
+            used[names[move[0]]] = used.get(names[move[0]], 0) + 1
             state.push(move)
             continue
         branching += len(moves)
@@ -123,6 +126,7 @@ def play_game(game, agents: tuple, index: int, study_seed: int, max_plies: int) 
         move = bots[state.seats[state.side]].choose(state)
         if move[0] in pass_actions:
             passes += 1
+        used[names[move[0]]] = used.get(names[move[0]], 0) + 1
         state.push(move)
     per_side = results_by_side(raw, players)
     per_seat = by_seat(state, per_side)
@@ -140,6 +144,8 @@ def play_game(game, agents: tuple, index: int, study_seed: int, max_plies: int) 
         "branching": branching,
         "positions": positions,
         "passes": passes,
+        "actions": used,
+        "statistics": state.statistics(),
     }
 
 
@@ -217,6 +223,47 @@ def proportion(k: int, n: int) -> dict:
     return {"k": k, "n": n, "rate": k / n, "lo": float(ci.low), "hi": float(ci.high)}
 
 
+def mean_interval(values: list, rate: bool = False) -> dict:
+    """The mean of a sample and its 95% confidence interval: Wilson's for a `rate` (values 0 or 1:
+    truths), else Student's t (scipy), kept within the values seen."""
+    import numpy as np
+
+    n = len(values)
+    if n == 0:
+        return {"n": 0, "mean": None, "lo": None, "hi": None}
+    if rate:
+        p = proportion(sum(values), n)
+        return {"n": n, "mean": p["rate"], "lo": p["lo"], "hi": p["hi"]}
+    x = np.asarray(values, dtype=float)
+    mean = float(x.mean())
+    if n < 2 or float(x.std(ddof=1)) == 0.0:
+        return {"n": n, "mean": mean, "lo": mean, "hi": mean}
+    from scipy.stats import t
+
+    half = float(t.ppf((1 + CONFIDENCE) / 2, n - 1) * x.std(ddof=1) / np.sqrt(n))
+    return {"n": n, "mean": mean, "lo": max(mean - half, float(x.min())), "hi": min(mean + half, float(x.max()))}
+
+
+def action_use(game, records: list) -> list:
+    """For each action: moves of it per game (mean, 95% interval) and the share of games that used it."""
+    out = []
+    for a in game.actions:
+        counts = [r.get("actions", {}).get(a.name, 0) for r in records]
+        out.append({"action": a.name, "chance": a.chance, "per_game": mean_interval(counts),
+                    "games": proportion(sum(1 for c in counts if c), len(counts))})
+    return out
+
+
+def statistics_of(game, records: list) -> list:
+    """The ruleset's `statistic` declarations over the games' last positions: mean and interval."""
+    out = []
+    for text in game.statistic_texts:
+        values = [r["statistics"][text] for r in records if "statistics" in r]
+        out.append({"statistic": text, **mean_interval([int(v) for v in values],
+                                                       rate=all(isinstance(v, bool) for v in values))})
+    return out
+
+
 def _tally(results: list) -> dict:
     wins = sum(1 for r in results if r == 1)
     losses = sum(1 for r in results if r == 0)
@@ -273,6 +320,8 @@ def summarize(spec: StudySpec, records: list, game=None) -> dict:
         "branching": (sum(r["branching"] for r in records) / positions) if positions else None,
         "passes": {"total": passes, "per_game": passes / len(records),
                    "share_of_moves": passes / positions if positions else 0.0},
+        "actions": action_use(game, records),
+        "statistics": statistics_of(game, records),
     }
 
 
@@ -365,6 +414,12 @@ def pct(p: dict) -> str:
     return f"{100 * p['rate']:.1f}% [{100 * p['lo']:.1f}, {100 * p['hi']:.1f}]"
 
 
+def mean_text(m: dict) -> str:
+    if m["mean"] is None:
+        return "-"
+    return f"{m['mean']:.2f} [{m['lo']:.2f}, {m['hi']:.2f}]"
+
+
 def report_markdown(summaries: list, command: str, plots: list = (), title: str = "") -> str:
     """A study page: how to regenerate it, what was played, and the comparison table."""
     lines = [f"# {title or 'Study: ' + ', '.join(s['study']['label'] for s in summaries)}", "",
@@ -394,12 +449,22 @@ def comparison_rows(summaries: list) -> list:
     for label in labels:
         rows.append((f"{label} wins", [next((pct(a["win_rate"]) for a in s["agents"] if a["agent"] == label), "-")
                                        for s in summaries]))
+    if max(len(s["seats"]) for s in summaries) > 2:  # with two, the first player's row says it
+        for k in range(max(len(s["seats"]) for s in summaries)):
+            rows.append((f"seat {k + 1} wins", [pct(s["seats"][k]["win_rate"]) if k < len(s["seats"]) else "-"
+                                                for s in summaries]))
     rows += [("length mean / median", [f"{s['length']['mean']:.1f} / {s['length']['median']:g}" for s in summaries]),
              ("length std, min-max", [f"{s['length']['std']:.1f}, {s['length']['min']}-{s['length']['max']}"
                                       for s in summaries]),
              ("branching", [f"{s['branching']:.1f}" if s["branching"] is not None else "-" for s in summaries]),
              ("passes per game", [f"{s['passes']['per_game']:.2f}" for s in summaries]),
              ("endings", ["; ".join(f"{e['reason']} {e['games']}" for e in s["endings"]) for s in summaries])]
+    for name in dict.fromkeys(a["action"] for s in summaries for a in s.get("actions", ()) if a["games"]["k"]):
+        rows.append((f"{name} per game", [next((mean_text(a["per_game"]) for a in s["actions"] if a["action"] == name),
+                                               "-") for s in summaries]))
+    for text in dict.fromkeys(st["statistic"] for s in summaries for st in s.get("statistics", ())):
+        rows.append((text, [next((mean_text(st) for st in s["statistics"] if st["statistic"] == text), "-")
+                            for s in summaries]))
     return rows
 
 

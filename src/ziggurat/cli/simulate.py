@@ -211,6 +211,23 @@ def _show_one(out: Console, s: dict) -> None:
     for e in s["endings"]:
         table.add_row(e["kind"], e["reason"], str(e["games"]), f"{100 * e['rate']:.1f}%")
     out.print(table)
+    table = Table(title="Moves by action (nature's marked *)", title_justify="left")
+    for c in ("action", "per game [95% CI]", "games using it [95% CI]"):
+        table.add_column(c, justify="left" if c == "action" else "right")
+    for a in s["actions"]:
+        if a["games"]["k"]:
+            table.add_row(a["action"] + (" *" if a["chance"] else ""), sim.mean_text(a["per_game"]), sim.pct(a["games"]))
+    never = [a["action"] for a in s["actions"] if not a["games"]["k"]]
+    if never:
+        table.caption = "never made: " + ", ".join(never)
+    out.print(table)
+    if s["statistics"]:
+        table = Table(title="The ruleset's statistics, on the last position (mean [95% CI])", title_justify="left")
+        table.add_column("statistic")
+        table.add_column("mean [95% CI]", justify="right")
+        for st in s["statistics"]:
+            table.add_row(st["statistic"], sim.mean_text(st))
+        out.print(table)
 
 
 def _show_comparison(out: Console, summaries: list) -> None:

@@ -514,6 +514,16 @@ class Invariant:
 
 
 @frozen
+class Statistic:
+    """`statistic "text": EXPR`: a number (or a truth, counted as 0 or 1) measured on the last
+    position of every game a study plays."""
+
+    text: str
+    expr: object
+    pos: Pos = NOWHERE
+
+
+@frozen
 class Heuristic:
     expr: object
     pos: Pos = NOWHERE

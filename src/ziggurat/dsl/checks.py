@@ -47,7 +47,7 @@ def check(name_or_path: str, text: str | None = None, options: dict | None = Non
 def unused(model) -> list:
     """Warnings for defs and tables that nothing uses."""
     everything = (list(model.actions.values()) + list(model.defs.values()) + list(model.tables.values())
-                  + model.setup + model.invariants + model.checks + list(model.options.values())
+                  + model.setup + model.invariants + model.statistics + model.checks + list(model.options.values())
                   + list(model.board.values()) + [model.end, model.after, model.control, model.heuristic]
                   + list(model.directions.values()) + list(model.counters.values()))
     used = set()

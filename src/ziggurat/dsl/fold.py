@@ -109,7 +109,7 @@ def fold(plan: ir.Plan, values: dict) -> Folded:
                   [(c.name, c.per_player) for c in plan.counters.values()])
     f = Folder(plan, values, world, diagnostics)
     f.unseated = range(len(plan.players), declared)
-    out = evolve(plan, options=dict(plan.options), checks=[], setup=[], actions=[], invariants=[],
+    out = evolve(plan, options=dict(plan.options), checks=[], setup=[], actions=[], invariants=[], statistics=[],
                  board={}, tables={}, counters=dict(plan.counters))
     result = Folded(out, dict(values), world, diagnostics=diagnostics)
     for name in plan.tables:
@@ -133,6 +133,10 @@ def fold(plan: ir.Plan, values: dict) -> Folded:
         e = f.attempt(f.expr, inv.expr)
         if e is not None:
             out.invariants.append(evolve(inv, expr=e))
+    for st in plan.statistics:
+        e = f.attempt(f.expr, st.expr)
+        if e is not None:
+            out.statistics.append(evolve(st, expr=e))
     if plan.heuristic is not None:
         out.heuristic = f.attempt(f.expr, plan.heuristic)
     return result

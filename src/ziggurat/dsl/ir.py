@@ -465,6 +465,13 @@ class InvariantDecl:
 
 
 @define
+class StatisticDecl:
+    text: str
+    expr: object  # a number or a bool
+    pos: Pos = NOWHERE
+
+
+@define
 class Plan:
     """A whole ruleset, checked: what each later pass reads instead of the AST."""
 
@@ -488,6 +495,7 @@ class Plan:
     end: Optional[tuple] = None
     end_pos: Optional[Pos] = None
     invariants: list = field(factory=list)
+    statistics: list = field(factory=list)
     heuristic: Optional[object] = None
     heuristic_pos: Optional[Pos] = None
     broken: set = field(factory=set)  # the parts resolve refused: ("action", name), ("table", name), ...

@@ -64,6 +64,7 @@ class Model:
     end: Optional[ast.End] = None
     after: Optional[ast.After] = None  # end-of-turn choices and effects
     invariants: list = field(factory=list)
+    statistics: list = field(factory=list)
     heuristic: Optional[ast.Heuristic] = None
     owner: dict = field(factory=dict)  # id(decl) -> Reporter of the file it came from
     files: list = field(factory=list)  # paths, base first
@@ -170,6 +171,10 @@ def _add(m: Model, d, rep: Reporter, variant: bool) -> None:
         m.after = d
     elif isinstance(d, ast.Invariant):
         m.invariants.append(d)
+    elif isinstance(d, ast.Statistic):
+        if any(s.text == d.text for s in m.statistics):
+            rep.error(d.pos, f"statistic {d.text!r} is declared twice", hint="give each its own words")
+        m.statistics.append(d)
     elif isinstance(d, ast.Heuristic):
         m.heuristic = d
     elif isinstance(d, ast.Remove):

@@ -353,6 +353,9 @@ class _ToAst(Transformer):
     def heuristic(self, meta, c):
         return ast.Heuristic(c[0], self._pos(meta))
 
+    def statistic(self, meta, c):
+        return ast.Statistic(_unquote(c[0]), c[1], self._pos(meta))
+
     def start(self, meta, c):
         return tuple(c)
 
@@ -384,11 +387,11 @@ _TERMINAL_NAMES = {
 
 _DECLARATION_KEYWORDS = (
     "game extends option check players board piece control zone counter directions table "
-    "def setup action end invariant heuristic remove override"
+    "def setup action end invariant statistic heuristic remove override"
 ).split()
 
 
-_BLOCK_KEYWORDS = "board piece table setup action end invariant do if elif else for override repeat".split()
+_BLOCK_KEYWORDS = "board piece table setup action end invariant statistic do if elif else for override repeat".split()
 
 
 def _expected_text(expected) -> str:

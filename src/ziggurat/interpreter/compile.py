@@ -65,7 +65,8 @@ def compile_model(model: Model, overrides: dict, name: str) -> CompiledModule:
         tuple(p.spec for p in plans), tuple(inv.text for inv in plan.invariants),
         plan.heuristic is not None, heuristic_reads_mover(folded.plan),
         _effects(folded.plan, ("change",)), _effects(folded.plan, ("place", "add"), moves_only=True), writer.hashing,
-        writer.last, tuple(tables), sources, _compress(linemap, sources))
+        writer.last, tuple(tables), sources, _compress(linemap, sources),
+        tuple(s.text for s in folded.plan.statistics))
     return CompiledModule(spec, text)
 
 

@@ -77,6 +77,8 @@ class Game:
         self.outcome = ns["outcome"]
         self.heuristic = ns["heuristic"]
         self.invariants = ns["invariants"]
+        self.statistic_texts = list(spec.statistic_texts)
+        self._statistics = ns["statistics"]
         self._explain = ns["EXPLAIN"]
         self._weight = ns["WEIGHT"]
         self._seen = ns["SEEN"]
@@ -340,6 +342,10 @@ class State:
         st.seen = dict(self.seen)
         st.log, st.trail, st.stack = [], [], []
         return st
+
+    def statistics(self) -> dict:
+        """The ruleset's `statistic` declarations measured here: text -> number, or bool for a truth."""
+        return dict(zip(self.game.statistic_texts, self.game._statistics(self)))
 
     def invariant_failures(self) -> list:
         """The texts of the ruleset's declared invariants that do not hold here."""

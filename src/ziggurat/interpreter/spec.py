@@ -97,6 +97,7 @@ class GameSpec:
     tables: tuple = ()  # the board tables the module is given when loaded
     sources: tuple = ()  # the rules files, base first
     linemap: tuple = ()  # (generated line, source index, line, col, end col), where the rules position changes
+    statistic_texts: tuple = ()  # the ruleset's `statistic` declarations, in order
 
     # ---- JSON -------------------------------------------------------------------------------
 
@@ -118,6 +119,7 @@ class GameSpec:
         d["tables"] = list(self.tables)
         d["sources"] = list(self.sources)
         d["linemap"] = [list(x) for x in self.linemap]
+        d["statistic_texts"] = list(self.statistic_texts)
         return d
 
     @classmethod
@@ -135,7 +137,7 @@ class GameSpec:
                   for a in d["actions"]),
             tuple(d["invariant_texts"]), d["has_heuristic"], d["heuristic_per_mover"], d["changes_pieces"],
             d["creates_pieces"], d["hashing"], d["uses_last"], tuple(d["tables"]), tuple(d["sources"]),
-            tuple(tuple(x) for x in d["linemap"]))
+            tuple(tuple(x) for x in d["linemap"]), tuple(d.get("statistic_texts", ())))
 
 
 def _plain(d: dict) -> dict:

@@ -85,6 +85,12 @@ def resolve_model(model: Model) -> tuple[ir.Plan, list]:
             plan.invariants.append(ir.InvariantDecl(inv.text, e, inv.pos))
         else:
             plan.broken.add(("invariant", inv.text))
+    for st in m.statistics:
+        e = r.attempt(lambda x: r.expr(x.expr, Ctx(Where.INVARIANT)), st)
+        if e is not None and e.type not in (T.INT, T.BOOL, T.ANY):
+            r.report(st.expr.pos, f"a statistic is a number or a truth, not {T.a(e.type)}")
+        elif e is not None:
+            plan.statistics.append(ir.StatisticDecl(st.text, e, st.pos))
     if m.heuristic is not None:
         h = m.heuristic
         plan.heuristic = r.attempt(lambda: r.expect(r.expr(h.expr, Ctx(Where.INVARIANT)), T.INT, h.expr,

@@ -35,7 +35,8 @@ def uses_repetition(plan: ir.Plan) -> bool:
 
 def uses_last(plan: ir.Plan) -> bool:
     everything = list(plan.end or ()) + [i for a in plan.actions for i in a.items + (a.after_items or ())]
-    everything += [inv.expr for inv in plan.invariants] + ([plan.heuristic] if plan.heuristic is not None else [])
+    everything += [inv.expr for inv in plan.invariants] + [s.expr for s in plan.statistics]
+    everything += ([plan.heuristic] if plan.heuristic is not None else [])
     return any(isinstance(n, ir.Global) and n.what == "last" for n in ir.walk(everything))
 
 
@@ -67,6 +68,7 @@ class ModuleWriter:
         body.append(self.outcome())
         body.append(self.setup())
         body.append(self.invariants())
+        body.append(self.statistics())
         body.append(self.heuristic())
         del g
         return body
@@ -104,6 +106,14 @@ class ModuleWriter:
         for k, inv in enumerate(self.game.plan.invariants):
             fn.body.append(at(S("if not _0:\n    bad.append(_1)", self.x.expr(inv.expr, Env()), k), inv.pos))
         fn.body.append(S("return bad"))
+        drop_unused_loads(fn, 7)
+        return fn
+
+    def statistics(self) -> ast.FunctionDef:
+        """statistics(st): the ruleset's statistics at st, in order (numbers, or truths as bools)."""
+        fn = self._fn("statistics", ("st",))
+        values = [self.x.expr(s.expr, Env()) for s in self.game.plan.statistics]
+        fn.body = self._state() + [S("return _0", ast.List(values, ast.Load()))]
         drop_unused_loads(fn, 7)
         return fn
 
