@@ -419,3 +419,44 @@ def test_play_with_three_players_never_shows_another_hand():
         assert others and all(v in ("-", "hidden") for v in others), others
         mine = [line.split()[-1] for line in out.splitlines() if line.strip().startswith("hand.al")]
         assert any(len(v) >= 2 and v not in ("-", "hidden") for v in mine)
+
+
+def test_bad_input_names_the_roll_the_card_or_the_window(ryb):
+    rolled = play(at(ryb, "a1=R1", step=5), "attempt a1 with 2,0,0")
+    with pytest.raises(GameError, match="rolled 13,0,0"):
+        rolled.play("rolled 13,0,0")  # two dice make 2 to 12
+    with pytest.raises(GameError, match="play K3"):
+        at(ryb, hand__al="R1", step=2).play("play K3")  # not in al's hand
+    with pytest.raises(GameError, match="not now"):
+        at(ryb, hand__al="De", step=5).play("de-nied!")  # nobody is targeting al
+
+
+def test_no_view_of_a_played_game_shows_another_players_hand_or_draws():
+    """Random games with every Variable rule: at every position each player's observation shows
+    the other hands and the deck as counts only, every other player's draw (and a card traded
+    between two others) as a bare `<...>`."""
+    import random
+    for rule in ("reset", "trade"):
+        game = variable(rule)
+        rng = random.Random(4)
+        s = game.new()
+        for _ in range(500):
+            if s.is_terminal():
+                break
+            for p in range(3):
+                obs = s.observation(p)
+                for q, name in enumerate(game.players):
+                    if q != p:
+                        assert f"hand.{name}=?" in obs or f"hand.{name}= " in obs + " ", obs
+                assert "deck=?" in obs or "deck= " in obs + " "
+            moves = s.moves()
+            move = rng.choice(moves)
+            seen = game.seen_by(s, move)
+            for p in range(3):
+                view = s.move_view(move, p)
+                if seen is not None and p not in seen:
+                    assert view.startswith("<") and view.endswith(">"), view
+                else:
+                    assert view == s.move_text(move)
+            s.push(move)
+        assert s.ply > 100

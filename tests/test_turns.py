@@ -103,3 +103,87 @@ def test_turn_to_is_for_moves(tmp_path):
     path.write_text(ZAP.replace("        close(mover)\n", CLOSE) + "setup:\n    turn_to(b)\n")
     errors = [d for d in check(str(path)) if d.severity == "error"]
     assert len(errors) == 1 and "turn_to() is for moves" in errors[0].message
+
+
+# A window in turn order, as in a "counter-spell" game: after a cast, every other player in turn
+# order may counter it (once a game, with its one counter) or pass; the first counter cancels the
+# spell, and when all have passed it resolves. Then the player after the caster moves.
+COUNTER = """\
+option players: 2..4 = 3
+players a, b, c, d
+board:
+    files: 1
+    ranks: 1
+piece:
+    owner: players
+counter counters per player = 1
+counter score per player = 0
+counter asking = 0                 # the seat asked now; 0: no window open
+counter caster = 0
+counter casts = 0
+def seat(p): sum(i for i in 1..count(players) where players[i] == p)
+def after(i): i % count(players) + 1
+action cast "cast":
+    when asking == 0
+    do:
+        caster = seat(mover)
+        casts += 1
+        asking = after(caster)
+        turn_to(players[asking])
+action counter "counter":
+    when asking != 0 and counters[mover] > 0
+    do:
+        counters[mover] -= 1
+        asking = 0
+        turn_to(players[after(caster)])
+action pass "pass":
+    when asking != 0
+    do:
+        if after(asking) == caster:
+            score[players[caster]] += 1
+            asking = 0
+            turn_to(players[after(caster)])
+        else:
+            asking = after(asking)
+            turn_to(players[asking])
+end:
+    if casts >= 4 and asking == 0:
+        draw "four casts"
+"""
+
+
+def counter_game(tmp_path, players=3):
+    path = tmp_path / "counter.rules"
+    path.write_text(COUNTER)
+    assert [d.render() for d in check(str(path)) if d.severity == "error"] == []
+    return ziggurat.load(str(path), {"players": players})
+
+
+def test_a_window_asks_every_other_player_in_turn_order(tmp_path):
+    st = counter_game(tmp_path, 4).new()
+    st.play("cast")
+    asked = []
+    while st.ply < 4:
+        asked.append(st.mover_name)
+        st.play("pass")
+    assert asked == ["b", "c", "d"] and st.mover_name == "b"
+    assert "score.a=1" in st.text()
+
+
+def test_the_first_counter_closes_the_window(tmp_path):
+    st = counter_game(tmp_path, 4).new()
+    st.play("cast")
+    st.play("pass")
+    st.play("counter")  # c
+    assert st.mover_name == "b" and "score.a=0" in st.text() and "counters.c=0" in st.text()
+    st.play("cast")
+    assert st.mover_name == "c" and sorted(st.move_text(m) for m in st.moves()) == ["pass"]
+
+
+def test_window_perft_counted_by_hand(tmp_path):
+    """Three players. 1: a casts. 2: b counters or passes. 3: after b's counter, b casts; after
+    b's pass, c counters or passes (3). 4: b-counter, b-cast, then c counters or passes (2); after
+    c's counter, b casts (1); after all passed, b casts (1): 4. 5: c-counter cancels b, c casts
+    (1); c-pass asks a, who counters or passes (2); c has spent its counter, so after the branch
+    pass-counter-cast c can only pass (1); after pass-pass-cast, c counters or passes (2): 6."""
+    assert [perft(counter_game(tmp_path).new(), d) for d in range(1, 6)] == [1, 2, 3, 4, 6]
