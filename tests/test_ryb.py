@@ -341,9 +341,9 @@ def test_variable_tea_party_passes_every_pool_to_the_side_chosen():
     assert field(s, "pool.cath") == "rd" and field(s, "pool.al") == "yd" and field(s, "pool.bruce") == "bd"
 
 
-def test_variable_recycle_plays_a_card_from_the_discard_at_once_but_not_do_over_or_denied():
+def test_variable_recycle_plays_a_card_from_the_discard_at_once_but_not_do_over_denied_or_variable():
     g = variable("recycle")
-    s = at(g, hand__al="VaR1", discard="DoDeGiO2", step=2)
+    s = at(g, hand__al="VaR1", discard="DoDeGiO2Va", step=2)
     assert {m for m in moves(s) if "recycle" in m} == {"variable: recycle Gi", "variable: recycle O2"}
     play(s, "variable: recycle O2")
     assert moves(s) == {"play O2"}  # that card, now: not the R1 in hand
