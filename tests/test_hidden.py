@@ -241,3 +241,15 @@ def test_mcts_with_the_king_calls_a_bet(kuhn):
         st = dealt(kuhn, theirs, "K")
         st.play("bet")
         assert st.move_text(make_agent("mcts:iterations=100", 1).choose(st)) == "bet"
+
+
+def test_seen_by_a_list_expression_shows_the_move_to_everyone_on_it(tmp_path):
+    """`seen by players` (a list the rules compute, not written out) reaches every player named."""
+    from ziggurat.dsl.loader import find
+    text = find("kuhn-poker").read_text().replace("    seen by mover\n", "    seen by players\n")
+    path = tmp_path / "open-kuhn.rules"
+    path.write_text(text)
+    st = ziggurat.load(str(path)).new()
+    deal = st.moves()[0]
+    assert st.game.seen_by(st, deal) == frozenset({0, 1})
+    assert st.move_view(deal, 0) == st.move_view(deal, 1) == st.move_text(deal)

@@ -134,7 +134,7 @@ class Game:
             return None
         with rules_failures():
             who = read(st, move)
-        return frozenset(who) if isinstance(who, (list, tuple)) else frozenset((who,))
+        return frozenset((who,)) if isinstance(who, int) else frozenset(who)  # a player, or any list of them
 
     def sample_chance(self, st: "State", rng: random.Random, moves: Optional[list] = None) -> Optional[tuple]:
         """Nature's move, drawn by the outcomes' probabilities with `rng`, where nature moves
