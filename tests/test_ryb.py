@@ -460,3 +460,17 @@ def test_no_view_of_a_played_game_shows_another_players_hand_or_draws():
                     assert view == s.move_text(move)
             s.push(move)
         assert s.ply > 100
+
+
+def test_the_board_of_a_game_with_many_piles_leaves_out_the_empty_ones_and_says_so(ryb):
+    from click.testing import CliRunner
+
+    from ziggurat.cli.main import cli
+    s = play(ryb.new(), "refill", "draw R1", "draw Gi", "draw De", "draw K2", "draw Sw", "play R1")
+    out = CliRunner().invoke(cli, ["show", "ryb", "-p", s.text(), "--as", "al"]).output
+    rows = [line.split()[0] for line in out.splitlines()[7:] if line.strip()]
+    assert "hand.al" in rows and "pool.cath" in rows and "step" in rows
+    assert "discard" not in rows and "held.al" not in rows and "turn" not in rows  # empty, or at 0
+    assert "(41 empty or at 0)" in out
+    small = CliRunner().invoke(cli, ["show", "kuhn-poker"]).output
+    assert "hand.first" in small and "bets" in small  # a short list shows everything

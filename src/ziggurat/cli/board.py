@@ -52,6 +52,9 @@ def board_table(state, styles: dict) -> Table:
     return table
 
 
+TERSE_ABOVE = 24  # zones and counters: with more, the empty ones and those at 0 are left out
+
+
 def slots_table(state, styles: dict, viewer: int | None = None) -> Table | None:
     """Zones (their pieces) and counters (their numbers), or None when the game has neither."""
     game, w = state.game, state.game.world
@@ -60,16 +63,28 @@ def slots_table(state, styles: dict, viewer: int | None = None) -> Table | None:
     table = Table(show_header=False, box=None, padding=(0, 1))
     table.add_column(style="dim")
     table.add_column()
+    # A long list (a card game keeps many piles and counters) leaves out the empty piles and the
+    # counters at 0 or none, and says how many it left out.
+    terse = len(w.zone_names) + len(w.counter_names) > TERSE_ABOVE
+    left_out = 0
     for i, name in enumerate(w.zone_names):
         zone, seen_by = state.zones[i], game.zone_viewers[i]
         if not zone:
+            if terse:
+                left_out += 1
+                continue
             table.add_row(name, Text("-", style="dim"))
         elif viewer is not None and seen_by is not None and viewer not in seen_by:
             table.add_row(name, Text(f"{len(zone)} hidden", style="dim"))
         else:
             table.add_row(name, pieces_text(game, zone, styles))
     for i, name in enumerate(w.counter_names):
+        if terse and state.counters[i] in (0, -1):
+            left_out += 1
+            continue
         table.add_row(name, game.counter_text(i, state.counters[i]))
+    if left_out:
+        table.add_row(Text(f"({left_out} empty or at 0)", style="dim"), "")
     return table
 
 
