@@ -138,7 +138,7 @@ def test_the_text_example_red_10_and_blue_14_make_10_purple_and_complete_a_purpl
     play(s, "attempt a1 with 3,0,3", "rolled 10,0,14")
     assert moves(s) == {"complete"}
     play(s, "complete")
-    assert cell(s, "a1") == "" and field(s, "won.al") == "P1"
+    assert cell(s, "a1") == "P1m1" and field(s, "marks.al").count("m1") == 41  # al's marker on it
 
 
 def test_a_secondary_colour_is_the_smaller_primary_and_black_the_smallest_of_three(ryb):
@@ -174,7 +174,7 @@ def test_a_short_roll_is_banked_on_the_goal_and_lowers_its_target(ryb):
     again = play(at(ryb, "a1=R2" + "pt" * 11, side="bruce", step=5), "attempt a1 with 2,0,0", "rolled 7,0,0")
     assert moves(again) == {"complete"}
     play(again, "complete")
-    assert field(again, "won.bruce") == "R2" and field(again, "bank").count("pt") == 400 + 11  # back to the bank
+    assert cell(again, "a1") == "R2m2" and field(again, "bank").count("pt") == 400 + 11  # back to the bank
 
 
 def test_one_attempt_a_turn_then_the_turn_ends(ryb):
@@ -188,16 +188,16 @@ def test_one_attempt_a_turn_then_the_turn_ends(ryb):
 
 
 def test_three_colours_worth_more_than_100_win(ryb):
-    s = play(at(ryb, "a1=K3" + "pt" * 20, won__al="O3O3B3", step=5), "attempt a1 with 2,2,2", "rolled 12,12,12",
-             "complete")
+    s = play(at(ryb, "a1=K3" + "pt" * 20 + " b1=O3m1 c1=O3m1 d1=B3m1", step=5), "attempt a1 with 2,2,2",
+             "rolled 12,12,12", "complete")
     assert s.is_terminal() and s.outcome().player == 0  # 30 + 30 + 15 + 45 = 120, three colours
 
 
 def test_two_colours_or_100_points_do_not_win(ryb):
-    two = play(at(ryb, "a1=K3" + "pt" * 20, won__al="K3K1", step=5), "attempt a1 with 2,2,2", "rolled 12,12,12",
-               "complete")
+    two = play(at(ryb, "a1=K3" + "pt" * 20 + " b1=K3m1 c1=K1m1", step=5), "attempt a1 with 2,2,2",
+               "rolled 12,12,12", "complete")
     assert not two.is_terminal()  # 45 + 45 + 15 = 105 points, one colour
-    exactly = play(at(ryb, "a1=K3" + "pt" * 20, won__al="O3O1R3", step=5), "attempt a1 with 2,2,2",
+    exactly = play(at(ryb, "a1=K3" + "pt" * 20 + " b1=O3m1 c1=O1m1 d1=R3m1", step=5), "attempt a1 with 2,2,2",
                    "rolled 12,12,12", "complete")
     assert not exactly.is_terminal()  # 30 + 10 + 15 + 45 = 100: not more than 100
 
@@ -291,18 +291,21 @@ def test_a_swiss_bank_is_discarded_when_its_goal_is_completed_by_anyone(ryb):
 
 
 def test_raid_attempts_a_goal_another_player_completed(ryb):
-    s = at(ryb, hand__al="Ra", won__bruce="Y2", step=2)
+    s = at(ryb, "b1=Y2m2", hand__al="Ra", step=2)
+    assert not any(m.startswith("attempt") for m in moves(play(at(ryb, "b1=Y2m2", step=5))))  # no Raid
     play(s, "raid")
-    assert "raid Y2 of bruce with 0,2,0" in moves(s)
-    play(s, "raid Y2 of bruce with 0,2,0", "rolled 0,12,0")
-    assert moves(s) == {"raid fails"}  # 12 < 18; nothing is banked on a raided goal
-    play(s, "raid fails")
-    assert field(s, "won.bruce") == "Y2"
-    won = play(at(ryb, hand__al="Ra", won__bruce="Y1", step=2), "raid", "raid Y1 of bruce with 0,2,0",
-               "rolled 0,9,0", "raid succeeds")
-    assert field(won, "won.al") == "Y1" and field(won, "won.bruce") == ""
-    no_raid = at(ryb, won__bruce="Y1", step=5)
-    assert not any(m.startswith("raid") for m in moves(no_raid))
+    assert "attempt b1 with 0,2,0" in moves(s)
+    play(s, "attempt b1 with 0,2,0", "rolled 0,12,0")
+    assert moves(s) == {"bank", "leave it"}  # 12 < 18: the raider may bank on it
+    play(s, "bank")
+    assert cell(s, "b1") == "Y2m2" + "pt" * 12  # still bruce's, 6 short now
+    again = at(ryb, "b1=Y2m2" + "pt" * 12, side="cath", hand__cath="Ra", step=2)
+    play(again, "raid", "attempt b1 with 0,1,0", "rolled 0,6,0")
+    assert moves(again) == {"complete"}
+    play(again, "complete")
+    assert cell(again, "b1") == "Y2m3"  # cath's now; the banked points went back
+    mine = at(ryb, "b1=Y2m1", hand__al="Ra", step=2)
+    assert not any(m.startswith("attempt b1") for m in moves(play(mine, "raid")))  # not one's own
 
 
 # ---- the Variable card, by option ------------------------------------------------------------------
@@ -471,6 +474,6 @@ def test_the_board_of_a_game_with_many_piles_leaves_out_the_empty_ones_and_says_
     rows = [line.split()[0] for line in out.splitlines()[7:] if line.strip()]
     assert "hand.al" in rows and "pool.cath" in rows and "step" in rows
     assert "discard" not in rows and "held.al" not in rows and "turn" not in rows  # empty, or at 0
-    assert "(41 empty or at 0)" in out
+    assert "(38 empty or at 0)" in out
     small = CliRunner().invoke(cli, ["show", "kuhn-poker"]).output
     assert "hand.first" in small and "bets" in small  # a short list shows everything

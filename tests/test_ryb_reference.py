@@ -28,19 +28,19 @@ def summary(s) -> dict:
     _, cells, rest = s.text().split(" | ")
     f = dict(t.split("=", 1) for t in rest.split())
     sides = s.game.players
-    middle = {}
-    for token in cells.split():
+    middle, done = {}, {}
+    for token in cells.split():  # a goal, then its completer's marker (m1 for the first seat ...), then points
         name, stack = token.split("=")
-        middle[name] = (stack[:2], stack.count("pt"))
+        if stack[2:4].startswith("m"):
+            done[name] = (stack[:2], int(stack[3]) - 1, stack.count("pt"))
+        else:
+            middle[name] = (stack[:2], stack.count("pt"))
     pools = [codes(f[f"pool.{p}"]) for p in sides]
     offered = [f["offered"][i:i + 2] for i in range(0, len(f["offered"]), 2)]
     if f["step"] == "11" and offered:  # a trade offer waits: the dice put forward are still their owners'
         pools[int(f["active"]) - 1].append(offered[0])
         pools[int(f["victim"]) - 1].append(offered[1])
-    won = [codes(f[f"won.{p}"]) for p in sides]
-    raided = [c for c in codes(f["offered"]) if c not in ("rd", "yd", "bd")]
-    if raided:  # a goal under a Raid waits on the table; it is still its owner's until the roll
-        won[int(f["victim"]) - 1] = sorted(won[int(f["victim"]) - 1] + raided)
+    won = [sorted(code for code, owner, _ in done.values() if owner == i) for i in range(len(sides))]
     hands = [codes(f[f"hand.{p}"]) for p in sides]
     active = int(f["active"]) - 1
     hands[active] = sorted(hands[active] + codes(f["recycled"]))  # taken back by Recycle, to play now
@@ -50,6 +50,7 @@ def summary(s) -> dict:
         "pools": [tuple(pool.count(d) for d in ("rd", "yd", "bd")) for pool in pools],
         "hands": hands,
         "won": won,
+        "done": done,
         "middle": middle,
         "deck": codes(f["deck"]),
         "discard": codes(f["discard"]),

@@ -74,6 +74,14 @@ def test_a_player_not_seated_at_these_options_is_reported(tmp_path):
         ziggurat.load(write(tmp_path, text), {"players": 2})
 
 
+def test_a_table_keyed_by_players_may_name_every_seat_whoever_sits(tmp_path):
+    text = SEATS.replace("counter score per player = 0", "counter score per player = 0\ntable bonus:\n    north: 1\n"
+                         "    east: 1\n    south: 1\n    west: 2").replace("score[mover] += 1", "score[mover] += bonus[mover]")
+    assert errors(tmp_path, text, {"players": 2}) == []
+    two = ziggurat.load(write(tmp_path, text), {"players": 2})
+    assert perft(two.new(), 5) == 1 and perft(two.new(), 6) == 0  # goal 3 at one a move
+
+
 def test_the_option_players_may_not_seat_more_than_are_named(tmp_path):
     text = SEATS.replace("option players: 2..4 = 3", "option players: 2..6 = 3")
     assert errors(tmp_path, text) == []

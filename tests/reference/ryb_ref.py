@@ -119,7 +119,7 @@ def rover_dist(pool):
 
 
 class State:
-    __slots__ = ("cur", "pools", "hands", "won", "middle", "deck", "discard", "swiss", "pending",
+    __slots__ = ("cur", "pools", "hands", "done", "middle", "deck", "discard", "swiss", "pending",
                  "trade", "raid", "attempted", "offers", "borrowed", "phase", "ctx", "turns_done",
                  "result")
 
@@ -128,7 +128,7 @@ class State:
         t.cur, t.phase, t.ctx = self.cur, self.phase, dict(self.ctx)
         t.pools = [list(p) for p in self.pools]
         t.hands = [Counter(h) for h in self.hands]
-        t.won = [list(w) for w in self.won]
+        t.done = dict(self.done)  # slot -> (code, owner, banked points): completed goals stay put
         t.middle = dict(self.middle)  # slot -> (code, banked points)
         t.deck, t.discard = Counter(self.deck), Counter(self.discard)
         t.swiss = list(self.swiss)  # per player: (slot or None, points)
@@ -158,7 +158,7 @@ class RYB:
         s.cur, s.phase, s.ctx = 0, "start", {}
         s.pools = [[2, 2, 2] for _ in range(self.n)]
         s.hands = [Counter() for _ in range(self.n)]
-        s.won = [[] for _ in range(self.n)]
+        s.done = {}
         s.middle, s.deck, s.discard = {}, Counter(FULL_DECK), Counter()
         s.swiss = [(None, 0)] * self.n
         s.pending, s.trade, s.raid, s.attempted, s.offers, s.borrowed = None, False, False, False, 0, None
@@ -205,7 +205,7 @@ class RYB:
 
     def summary(self, s):
         return {"mover": self.mover(s), "pools": [tuple(p) for p in s.pools],
-                "hands": [sorted(h.elements()) for h in s.hands], "won": [sorted(w) for w in s.won],
+                "hands": [sorted(h.elements()) for h in s.hands], "won": self._won(s), "done": dict(s.done),
                 "middle": dict(s.middle), "deck": sorted(s.deck.elements()),
                 "discard": sorted(s.discard.elements()), "swiss": list(s.swiss)}
 
@@ -216,8 +216,11 @@ class RYB:
     def _chances(self, s):
         return getattr(self, "_c_" + s.phase)(s)
 
+    def _won(self, s):
+        return [sorted(code for code, owner, _ in s.done.values() if owner == i) for i in range(self.n)]
+
     def _check_end(self, t):
-        for i, won in enumerate(t.won):
+        for i, won in enumerate(self._won(t)):
             if len({c[0] for c in won}) >= 3 and sum(value_of(c) for c in won) > 100:
                 t.result = ("win", i)
                 return
@@ -302,7 +305,7 @@ class RYB:
         if code in ("Do", "De"):
             return m
         if is_goal(code):
-            if len(s.middle) < len(SLOTS):
+            if len(s.middle) + len(s.done) < len(SLOTS):
                 m[f"play {code}"] = lambda t: self._play_goal(t, code)
         elif code == "Gi":
             for q in armed:
@@ -334,7 +337,7 @@ class RYB:
 
     def _play_goal(self, t, code):
         dec(t.hands[t.cur], code)
-        slot = next(x for x in SLOTS if x not in t.middle)
+        slot = next(x for x in SLOTS if x not in t.middle and x not in t.done)
         t.middle[slot] = (code, 0)
         self._to_act(t)
 
@@ -519,11 +522,11 @@ class RYB:
                 for dice in self._dice_choices(code, have):
                     moves[f"attempt {slot} with {triple(dice)}"] = \
                         lambda t, d=dice, slot=slot: self._attempt(t, ("goal", slot), d)
-            for q in (self._others(s) if s.raid else ()):
-                for code in sorted(set(s.won[q])):
+            for slot, (code, owner, _) in (s.done.items() if s.raid else ()):
+                if owner != p:  # a Raid: a goal another player completed
                     for dice in self._dice_choices(code, have):
-                        moves[f"raid {code} of {PLAYERS[q]} with {triple(dice)}"] = \
-                            lambda t, d=dice, g=("raid", code, q): self._attempt(t, g, d)
+                        moves[f"attempt {slot} with {triple(dice)}"] = \
+                            lambda t, d=dice, slot=slot: self._attempt(t, ("raid", slot), d)
         if s.trade and s.offers < self.max_offers:
             moves.update(self._offer_moves(s))
         return moves
@@ -585,11 +588,15 @@ class RYB:
         moves = {}
         if s.hands[p]["Do"]:
             moves["do-over"] = self._do_over
-        if goal[0] == "raid":
-            code, q = goal[1], goal[2]
-            won = colour_total(code, sums) >= target_of(code)
-            moves["raid succeeds" if won else "raid fails"] = \
-                (lambda t: self._raid_won(t, code, q)) if won else self._to_act
+        if goal[0] == "raid":  # the text: short of it, the raider may bank points on it
+            slot = goal[1]
+            code, owner, banked = s.done[slot]
+            total = colour_total(code, sums)
+            if total >= target_of(code) - banked:
+                moves["complete"] = lambda t: self._raid_won(t, slot)
+            else:
+                moves["bank"] = lambda t: self._raid_bank(t, slot, total)
+                moves["leave it"] = self._to_act
             return moves
         slot = goal[1]
         code, banked = s.middle[slot]
@@ -609,14 +616,18 @@ class RYB:
         t.phase = "roll"
         del t.ctx["sums"]
 
-    def _raid_won(self, t, code, q):
-        t.won[q].remove(code)
-        t.won[t.cur].append(code)
+    def _raid_won(self, t, slot):
+        t.done[slot] = (t.done[slot][0], t.cur, 0)
+        self._to_act(t)
+
+    def _raid_bank(self, t, slot, total):
+        code, owner, banked = t.done[slot]
+        t.done[slot] = (code, owner, banked + total)
         self._to_act(t)
 
     def _complete(self, t, slot):
         code, _ = t.middle.pop(slot)
-        t.won[t.cur].append(code)
+        t.done[slot] = (code, t.cur, 0)
         for i, (at, _) in enumerate(t.swiss):
             if at == slot:
                 t.swiss[i] = (None, 0)
@@ -656,7 +667,7 @@ def perft(game, s, depth):
 
 # ---- self-checks ---------------------------------------------------------------------------
 def _cards_everywhere(s):
-    c = s.deck + s.discard + sum(s.hands, Counter()) + Counter(sum(s.won, []))
+    c = s.deck + s.discard + sum(s.hands, Counter()) + Counter(code for code, _, _ in s.done.values())
     c += Counter([code for code, _ in s.middle.values()] + ["Sb" for at, _ in s.swiss if at])
     return c + Counter([s.pending] if s.pending else []) + Counter(["Va"] if s.trade else [])
 

@@ -408,6 +408,8 @@ class Folder:
             raise CheckError(None, f"table {name!r} is broken")
         values = {}
         for k_e, v_e in decl.entries:
+            if isinstance(k_e, ir.Const) and k_e.type == T.PLAYER and k_e.value in self.unseated:
+                continue  # an entry for a seat nobody takes at these options
             k, v = self.expr(k_e), self.expr(v_e)
             if not is_const(k):
                 raise CheckError(k_e.pos, "a table key must be fixed: a value, a player or a number")
