@@ -138,7 +138,7 @@ def test_the_text_example_red_10_and_blue_14_make_10_purple_and_complete_a_purpl
     play(s, "attempt a1 with 3,0,3", "rolled 10,0,14")
     assert moves(s) == {"complete"}
     play(s, "complete")
-    assert cell(s, "a1") == "P1m1" and field(s, "marks.al").count("m1") == 41  # al's marker on it
+    assert cell(s, "a1") == "P1m1" and field(s, "marks").count("m1") == 41  # al's marker on it
 
 
 def test_a_secondary_colour_is_the_smaller_primary_and_black_the_smallest_of_three(ryb):
