@@ -475,5 +475,6 @@ def test_the_board_of_a_game_with_many_piles_leaves_out_the_empty_ones_and_says_
     assert "hand.al" in rows and "pool.cath" in rows and "step" in rows
     assert "discard" not in rows and "held.al" not in rows and "turn" not in rows  # empty, or at 0
     assert "(38 empty or at 0)" in out
+    assert "ptx400" in out and "m1x42 m2x42 m3x42" in out  # long runs of one kind, written once
     small = CliRunner().invoke(cli, ["show", "kuhn-poker"]).output
     assert "hand.first" in small and "bets" in small  # a short list shows everything

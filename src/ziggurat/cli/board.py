@@ -36,6 +36,26 @@ def pieces_text(game, codes, styles: dict) -> Text:
     return out
 
 
+RUN = 4  # in a zone, this many pieces of one kind in a row or more are written once, with a count
+
+
+def zone_text(game, codes, styles: dict) -> Text:
+    """A zone in order, a long run of one kind of piece written `ptx400` (a bank, a full deck)."""
+    out, i = Text(), 0
+    while i < len(codes):
+        j = i
+        while j < len(codes) and codes[j] == codes[i]:
+            j += 1
+        out.append(game.world.piece_text(codes[i]), style=styles.get(codes[i], ""))
+        if j - i >= RUN:
+            out.append(f"x{j - i} ", style="dim")
+        else:
+            for code in codes[i + 1:j]:
+                out.append(game.world.piece_text(code), style=styles.get(code, ""))
+        i = j
+    return out
+
+
 def board_table(state, styles: dict) -> Table:
     """The grid: files a, b, ... across, ranks from the top down, like a diagram of the board."""
     game, w = state.game, state.game.world
@@ -77,7 +97,7 @@ def slots_table(state, styles: dict, viewer: int | None = None) -> Table | None:
         elif viewer is not None and seen_by is not None and viewer not in seen_by:
             table.add_row(name, Text(f"{len(zone)} hidden", style="dim"))
         else:
-            table.add_row(name, pieces_text(game, zone, styles))
+            table.add_row(name, zone_text(game, zone, styles))
     for i, name in enumerate(w.counter_names):
         if terse and state.counters[i] in (0, -1):
             left_out += 1
