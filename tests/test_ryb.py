@@ -478,3 +478,27 @@ def test_the_board_of_a_game_with_many_piles_leaves_out_the_empty_ones_and_says_
     assert "ptx400" in out and "m1x42 m2x42 m3x42" in out  # long runs of one kind, written once
     small = CliRunner().invoke(cli, ["show", "kuhn-poker"]).output
     assert "hand.first" in small and "bets" in small  # a short list shows everything
+
+
+def test_mcts_plays_legal_moves_in_worlds_dealt_from_what_it_sees(ryb):
+    """Its worlds deal the unseen cards among the deck and the other hands only: a completed goal's
+    marker, a banked point or a die never lands in a hand (a world that did crashed or lied)."""
+    import random
+
+    from ziggurat.agents import make_agent
+    rng = random.Random(2)
+    s = ryb.new()
+    while "m" not in s.text().split(" | ")[1] and not s.is_terminal():  # until a goal is completed
+        s.push(ryb.sample_chance(s, rng) or rng.choice(s.moves()))
+    assert not s.is_terminal()
+    for seed in range(3):
+        while s.is_chance:
+            s.push(ryb.sample_chance(s, rng))
+        world = s.determinized(s.side, random.Random(seed))
+        for p, name in enumerate(ryb.players):
+            if p != s.side:
+                hand = world.text().split(f"hand.{name}=")[1].split()[0]
+                assert all(hand[i].isupper() for i in range(0, len(hand), 2)), hand  # cards only
+        move = make_agent("mcts:iterations=20:rollout=20", seed).choose(s)
+        assert move in s.moves()
+        s.push(move)
