@@ -9,6 +9,7 @@ import random
 import pytest
 
 import ziggurat
+from openspiel_tree import os_perft
 from ziggurat.agents import make_agent
 from ziggurat.dsl.checks import check
 from ziggurat.simulate import play_game
@@ -145,16 +146,6 @@ PIG_CASES = [({}, {}, 7), ({"win_score": 5, "sides": 3}, {"winscore": 5, "diceou
              ({"win_score": 12, "sides": 4}, {"winscore": 12, "diceoutcomes": 4}, 8)]
 
 
-def os_perft(state, depth):
-    """OpenSpiel perft: a chance outcome is one action; a finished game counts 0 below it."""
-    if depth == 0:
-        return 1
-    if state.is_terminal():
-        return 0
-    actions = [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
-    if depth == 1:
-        return len(actions)
-    return sum(os_perft(state.child(a), depth - 1) for a in actions)
 
 
 def os_action(os_state, text):

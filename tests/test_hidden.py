@@ -11,6 +11,7 @@ import re
 import pytest
 
 import ziggurat
+from openspiel_tree import os_perft
 from ziggurat.interpreter.runtime import perft
 
 pyspiel = pytest.importorskip(
@@ -31,12 +32,6 @@ def os_action(state, move) -> int:
     return {"pass": 0, "bet": 1}[action]
 
 
-def os_perft(s, depth):
-    if depth == 0:
-        return 1
-    if s.is_terminal():
-        return 0
-    return sum(os_perft(s.child(a), depth - 1) for a in s.legal_actions())
 
 
 # ---- the rules ----------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ import random
 import pytest
 
 import ziggurat
+from openspiel_tree import os_perft
 from ziggurat.interpreter.runtime import perft
 
 pyspiel = pytest.importorskip(
@@ -36,12 +37,6 @@ def os_action(state, move) -> int:
     return {"fold": 0, "call": 1, "raise": 2}[action]
 
 
-def os_perft(s, depth):
-    if depth == 0:
-        return 1
-    if s.is_terminal():
-        return 0
-    return sum(os_perft(s.child(a), depth - 1) for a in s.legal_actions())
 
 
 def same_result(out, os) -> None:

@@ -14,6 +14,7 @@ from math import factorial
 import pytest
 
 import ziggurat
+from openspiel_tree import os_perft
 from ziggurat.interpreter.runtime import perft
 
 pyspiel = pytest.importorskip(
@@ -47,12 +48,6 @@ def os_actions(st, os) -> dict:
     return {ours[t]: theirs[t] for t in ours}
 
 
-def os_perft(s, depth):
-    if depth == 0:
-        return 1
-    if s.is_terminal():
-        return 0
-    return sum(os_perft(s.child(a), depth - 1) for a in s.legal_actions())
 
 
 def same_node(st, os) -> dict:
