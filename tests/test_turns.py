@@ -1,8 +1,11 @@
-"""Moves out of turn with `turn_to(p)`: a response window, written in the rules. A player zaps
-another; the victim answers at once (spends a shield to deny it, or takes the hit), out of turn;
-then play goes on after the zapper, as the table `after` says."""
+"""Moves out of turn: with `turn_to(p)`, a response window written in the rules (a player zaps
+another; the victim answers at once, spending a shield to deny it or taking the hit; then play
+goes on after the zapper, as the table `after` says; and a counter-spell window in turn order);
+and the same with a declared window (`ask`, `answer`, `pass_on`, `close`)."""
 
 from __future__ import annotations
+
+import pytest
 
 import ziggurat
 from ziggurat.dsl.checks import check
@@ -187,3 +190,109 @@ def test_window_perft_counted_by_hand(tmp_path):
     (1); c-pass asks a, who counters or passes (2); c has spent its counter, so after the branch
     pass-counter-cast c can only pass (1); after pass-pass-cast, c counters or passes (2): 6."""
     assert [perft(counter_game(tmp_path).new(), d) for d in range(1, 6)] == [1, 2, 3, 4, 6]
+
+
+# The same kind of game with a declared window: `ask(LIST)` opens it, `answer` actions are the
+# only ones offered meanwhile (to the player asked), `pass_on()` asks the next, `close()` ends it;
+# then the caster moves again, to resolve or fizzle its spell.
+SPELL = """\
+option players: 2..4 = 3
+players a, b, c, d
+board:
+    files: 1
+    ranks: 1
+piece:
+    owner: players
+counter counters per player = 1
+counter score per player = 0
+counter casting = 0
+counter casts = 0
+def seat(p): sum(i for i in 1..count(players) where players[i] == p)
+def later(p): list(players[(seat(p) + k - 1) % count(players) + 1] for k in 1..count(players) - 1)
+action cast "cast":
+    when casting == 0
+    do:
+        casting = 1
+        casts += 1
+        ask(later(mover))
+action resolve "resolve":
+    when casting == 1
+    do:
+        score[mover] += 1
+        casting = 0
+action fizzle "fizzle":
+    when casting == 2
+    do:
+        casting = 0
+action counter "counter":
+    answer
+    when counters[mover] > 0
+    do:
+        counters[mover] -= 1
+        casting = 2
+        close()
+action pass "pass":
+    answer
+    do:
+        pass_on()
+end:
+    if casts >= 4 and casting == 0:
+        draw "four casts"
+"""
+
+
+def spell_game(tmp_path, players=3, text=SPELL):
+    path = tmp_path / "spell.rules"
+    path.write_text(text)
+    assert [d.render() for d in check(str(path)) if d.severity == "error"] == []
+    return ziggurat.load(str(path), {"players": players})
+
+
+def test_a_declared_window_asks_in_order_and_gives_the_turn_back(tmp_path):
+    st = spell_game(tmp_path, 4).new()
+    st.play("cast")
+    asked = []
+    while st.mover_name != "a":
+        asked.append(st.mover_name)
+        assert sorted(st.move_text(m) for m in st.moves()) == ["counter", "pass"]
+        st.play("pass")
+    assert asked == ["b", "c", "d"] and [st.move_text(m) for m in st.moves()] == ["resolve"]
+    st.play("resolve")
+    assert st.mover_name == "b" and "score.a=1" in st.text() and "asker=0" in st.text()
+
+
+def test_close_ends_the_window_at_the_first_answer(tmp_path):
+    st = spell_game(tmp_path, 4).new()
+    st.play("cast")
+    st.play("pass")
+    st.play("counter")  # c
+    assert st.mover_name == "a" and [st.move_text(m) for m in st.moves()] == ["fizzle"]
+    assert "asked.d=0" in st.text()  # d was never asked
+
+
+def test_only_answers_while_a_window_is_open_and_none_after(tmp_path):
+    from ziggurat.errors import GameError
+    st = spell_game(tmp_path).new()
+    with pytest.raises(GameError, match="there is nothing to answer now"):
+        st.play("pass")
+    st.play("cast")
+    with pytest.raises(GameError, match="the window must close first"):
+        st.play("resolve")
+
+
+def test_declared_window_perft_counted_by_hand(tmp_path):
+    """Three players. 1: a casts. 2: b counters or passes. 3: after b's counter, a fizzles; after
+    b's pass, c counters or passes (3). 4: fizzle, then b casts; after c's counter a fizzles;
+    after both passed a resolves (3). 5: after b's cast, c counters or passes (2); b casts after
+    the others (1 + 1): 4. 6: c's counter, b fizzles (1); c's pass asks a, who counters or passes
+    (2); c spent its counter, so after the branch pass-counter it can only pass (1); after
+    pass-pass-resolve-cast, c counters or passes (2): 6."""
+    assert [perft(spell_game(tmp_path).new(), d) for d in range(1, 7)] == [1, 2, 3, 3, 4, 6]
+
+
+def test_window_mistakes_are_named(tmp_path):
+    path = tmp_path / "bad.rules"
+    path.write_text(SPELL.replace("        ask(later(mover))", "        ask(mover, 1)"))
+    assert any("ask() takes one argument" in d.message for d in check(str(path)))
+    path.write_text(SPELL.replace("counter casts = 0", "counter casts = 0\ncounter asker = 0"))
+    assert any("'asker' is kept by the response windows" in d.message for d in check(str(path)))

@@ -399,6 +399,13 @@ class Otherwise:
 
 
 @frozen
+class Answer:
+    """`answer`: the action answers a response window (see dsl/windows.py)."""
+
+    pos: Pos = NOWHERE
+
+
+@frozen
 class ByChance:
     """`by chance`: nature makes this action's moves (see Action.by_chance)."""
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
-from . import ast
+from . import ast, windows
 from ..errors import Diagnostic, GameError, Reporter, RulesetError, did_you_mean
 from .model import Model, build_model
 from .parser import parse
@@ -85,6 +85,7 @@ def load_model(name_or_path: str, text: str | None = None) -> Model:
     """Parse and merge a ruleset; raise RulesetError with every problem found so far."""
     files = load_files(name_or_path, text)
     model, reporters = build_model([(rules, rep) for rules, rep, _ in files])
+    windows.apply(model)  # response windows written out as rules, before any name is checked
     model.sources = [(rules.path, raw) for rules, _, raw in files]
     diags = [d for r in reporters for d in r.diagnostics]
     errors = [d for d in diags if d.severity == "error"]

@@ -325,6 +325,9 @@ class _ToAst(Transformer):
     def priority(self, meta, c):
         return ast.Priority(int(c[0]), self._pos(meta))
 
+    def answer(self, meta, c):
+        return ast.Answer(self._pos(meta))
+
     def by_chance(self, meta, c):
         return ast.ByChance(self._pos(meta))
 

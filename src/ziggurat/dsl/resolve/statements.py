@@ -54,8 +54,15 @@ def assign(r: Resolver, s: ast.Assign, ctx: Ctx):
     return ir.SetCounter(ref, s.op, value, s.pos)
 
 
+WINDOW_CALLS = {"ask": "one argument, the players to ask in order", "pass_on": "no argument",
+                "close": "no argument"}  # written out before resolving (dsl/windows.py) unless misused
+
+
 @handles(STATEMENTS, ast.ExprStmt)
 def expr_stmt(r: Resolver, s: ast.ExprStmt, ctx: Ctx):
+    if isinstance(s.expr, ast.Call) and s.expr.func in WINDOW_CALLS:  # left unexpanded: wrong arguments
+        r.fail(s.expr, f"{s.expr.func}() takes {WINDOW_CALLS[s.expr.func]}, not {len(s.expr.args)} arguments",
+               hint="ask([target]) or ask(list of players, in the order they answer); pass_on(); close()")
     if isinstance(s.expr, ast.Call) and s.expr.func not in EFFECTS and s.expr.func not in r.m.defs:
         r.fail(s.expr, f"unknown effect {s.expr.func!r}",
                hint=did_you_mean(s.expr.func, EFFECTS) or "effects are " + ", ".join(sorted(EFFECTS)) + "()")
