@@ -11,7 +11,7 @@ import re
 import pytest
 
 import ziggurat
-from openspiel_tree import os_perft
+from openspiel_tree import os_perft, walk_together
 from ziggurat.interpreter.runtime import perft
 
 pyspiel = pytest.importorskip(
@@ -69,20 +69,8 @@ def test_kuhn_information_states_partition_the_tree_as_openspiel_does(kuhn):
     """Two decision nodes have the same information state for the player to move in Ziggurat
     exactly when they do in OpenSpiel: 6 per player, node for node."""
     pairs = {0: set(), 1: set()}
-
-    def walk(st, os):
-        if os.is_terminal():
-            return
-        if not os.is_chance_node():
-            p = os.current_player()
-            pairs[p].add((st.information_state(p), os.information_state_string(p)))
-        for m in st.moves():
-            child = os.child(os_action(st, m))
-            st.push(m)
-            walk(st, child)
-            st.pop()
-
-    walk(kuhn.new(), pyspiel.load_game("kuhn_poker").new_initial_state())
+    walk_together(kuhn.new(), pyspiel.load_game("kuhn_poker").new_initial_state(), os_action,
+                  lambda st, os: None, pairs)
     for p in (0, 1):
         ours = {a for a, _ in pairs[p]}
         theirs = {b for _, b in pairs[p]}

@@ -10,7 +10,7 @@ import random
 import pytest
 
 import ziggurat
-from openspiel_tree import os_perft
+from openspiel_tree import os_perft, walk_together
 from ziggurat.interpreter.runtime import perft
 
 pyspiel = pytest.importorskip(
@@ -76,7 +76,7 @@ def whole_tree(leduc):
     pairs = {0: set(), 1: set()}
     counts = {"nodes": 0, "ends": 0, "draws": 0}
 
-    def walk(st, os):
+    def visit(st, os):
         counts["nodes"] += 1
         if os.is_terminal():
             assert st.is_terminal()
@@ -86,16 +86,8 @@ def whole_tree(leduc):
             return
         assert not st.is_terminal()
         same_node(st, os)
-        if not os.is_chance_node():
-            p = os.current_player()
-            pairs[p].add((st.information_state(p), os.information_state_string(p)))
-        for m in st.moves():
-            child = os.child(os_action(st, m))
-            st.push(m)
-            walk(st, child)
-            st.pop()
 
-    walk(leduc.new(), openspiel())
+    walk_together(leduc.new(), openspiel(), os_action, visit, pairs)
     return pairs, counts
 
 

@@ -108,10 +108,8 @@ def test_turn_to_is_for_moves(tmp_path):
     assert len(errors) == 1 and "turn_to() is for moves" in errors[0].message
 
 
-# A window in turn order, as in a "counter-spell" game: after a cast, every other player in turn
-# order may counter it (once a game, with its one counter) or pass; the first counter cancels the
-# spell, and when all have passed it resolves. Then the player after the caster moves.
-COUNTER = """\
+# Three or four players with one counter each and a score (the two counter-spell games below).
+TABLE = """\
 option players: 2..4 = 3
 players a, b, c, d
 board:
@@ -121,6 +119,12 @@ piece:
     owner: players
 counter counters per player = 1
 counter score per player = 0
+"""
+
+# A window in turn order, as in a "counter-spell" game: after a cast, every other player in turn
+# order may counter it (once a game, with its one counter) or pass; the first counter cancels the
+# spell, and when all have passed it resolves. Then the player after the caster moves.
+COUNTER = TABLE + """\
 counter asking = 0                 # the seat asked now; 0: no window open
 counter caster = 0
 counter casts = 0
@@ -155,9 +159,9 @@ end:
 """
 
 
-def counter_game(tmp_path, players=3):
+def counter_game(tmp_path, players=3, text=COUNTER):
     path = tmp_path / "counter.rules"
-    path.write_text(COUNTER)
+    path.write_text(text)
     assert [d.render() for d in check(str(path)) if d.severity == "error"] == []
     return ziggurat.load(str(path), {"players": players})
 
@@ -195,16 +199,7 @@ def test_window_perft_counted_by_hand(tmp_path):
 # The same kind of game with a declared window: `ask(LIST)` opens it, `answer` actions are the
 # only ones offered meanwhile (to the player asked), `pass_on()` asks the next, `close()` ends it;
 # then the caster moves again, to resolve or fizzle its spell.
-SPELL = """\
-option players: 2..4 = 3
-players a, b, c, d
-board:
-    files: 1
-    ranks: 1
-piece:
-    owner: players
-counter counters per player = 1
-counter score per player = 0
+SPELL = TABLE + """\
 counter casting = 0
 counter casts = 0
 def seat(p): sum(i for i in 1..count(players) where players[i] == p)
@@ -241,11 +236,8 @@ end:
 """
 
 
-def spell_game(tmp_path, players=3, text=SPELL):
-    path = tmp_path / "spell.rules"
-    path.write_text(text)
-    assert [d.render() for d in check(str(path)) if d.severity == "error"] == []
-    return ziggurat.load(str(path), {"players": players})
+def spell_game(tmp_path, players=3):
+    return counter_game(tmp_path, players, SPELL)
 
 
 def test_a_declared_window_asks_in_order_and_gives_the_turn_back(tmp_path):
