@@ -100,10 +100,12 @@ class Record:
     # ---- the game it describes ----------------------------------------------------------------
 
     def game(self):
-        """The game of the record's ruleset at its options."""
+        """The game of the record's ruleset at its options: a shipped name, or a `.rules` file (a
+        record cannot make Ziggurat open any other file)."""
+        from .dsl.loader import find
         from .interpreter.games import load
 
-        return load(self.ruleset, self.options or None)
+        return load(str(find(self.ruleset, rules_only=True)), self.options or None)
 
     def start_state(self):
         """The position the record starts from."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from importlib import resources
 from pathlib import Path
 
@@ -19,19 +20,55 @@ def shipped_names() -> list:
     return sorted(p.name[: -len(SUFFIX)] for p in folder.iterdir() if p.name.endswith(SUFFIX))
 
 
-def find(name_or_path: str, relative_to: Path | None = None) -> Path:
-    """A ruleset file from a path, or from the name of a shipped ruleset."""
+SEARCH_PATH = "ZIGGURAT_PATH"  # more folders `extends` may reach, separated like PATH (os.pathsep)
+
+
+def _shipped(name: str):
+    """The shipped ruleset called `name` (no folder, no suffix), or None."""
+    if not name or "/" in name or "\\" in name or name.endswith(SUFFIX) or name in (".", ".."):
+        return None
+    shipped = resources.files("ziggurat") / "rulesets" / (name + SUFFIX)
+    return Path(str(shipped)) if shipped.is_file() else None
+
+
+def _inside(path: Path, folders) -> bool:
+    target = path.resolve()
+    return any(target == f.resolve() or f.resolve() in target.parents for f in folders)
+
+
+def find(name_or_path: str, relative_to: Path | None = None, *, rules_only: bool = False) -> Path:
+    """A ruleset file from the name of a shipped ruleset or from a path.
+
+    A bare name (`stacktics`) is the shipped ruleset when there is one, whatever the current
+    folder holds; write a path (`./stacktics.rules`) for a file of that name. With `relative_to`
+    (the folder of a variant that `extends` something), a file must be a `.rules` file in that
+    folder or below it, or in a folder listed in ZIGGURAT_PATH: nothing else is opened. With
+    `rules_only` (a record's `ruleset:`), a file must end in `.rules`."""
     p = Path(name_or_path)
     if not p.name:  # '', '.', '/': no file name to look for
         raise GameError(f"no ruleset {name_or_path!r}: give the name of a shipped ruleset (`ziggurat rulesets` lists them) or a path to a .rules file")
+    shipped = _shipped(str(name_or_path))
+    if shipped is not None:
+        return shipped
     candidates = [p, p.with_name(p.name + SUFFIX)] if not p.name.endswith(SUFFIX) else [p]
+    if relative_to is not None or rules_only:
+        if not p.name.endswith(SUFFIX) and not p.with_name(p.name + SUFFIX).is_file() and p.exists():
+            raise GameError(f"{name_or_path!r} is not a .rules file: a ruleset is named by a shipped "
+                            f"name or a path to a .rules file, and no other file is opened")
+        candidates = [c for c in candidates if c.name.endswith(SUFFIX)]
     if relative_to is not None:
-        candidates = [relative_to / c for c in candidates] + candidates
+        folders = [relative_to] + [Path(f) for f in os.environ.get(SEARCH_PATH, "").split(os.pathsep) if f]
+        candidates = [f / c for f in folders for c in candidates]
+        outside = [c for c in candidates if not _inside(c, folders)]
+        if outside:
+            raise GameError(f"{name_or_path!r} is outside the folder of the ruleset that extends it "
+                            f"({relative_to}): a variant extends a shipped ruleset or a .rules file in "
+                            f"its own folder or below (add folders to {SEARCH_PATH} to reach others)")
     for c in candidates:
         if c.is_file():
             return c
     shipped = resources.files("ziggurat") / "rulesets" / (p.name if p.name.endswith(SUFFIX) else p.name + SUFFIX)
-    if shipped.is_file():
+    if shipped.is_file() and relative_to is None and not p.parent.parts:
         return Path(str(shipped))
     hint = did_you_mean(p.stem, shipped_names())
     raise GameError(f"no ruleset {name_or_path!r}: not a file, nor a shipped ruleset"

@@ -4,6 +4,7 @@ order, so a default may use the options declared above it."""
 
 from __future__ import annotations
 
+import re
 from typing import Optional
 
 from ..errors import GameError, RulesetError, diagnostic_at, did_you_mean
@@ -27,18 +28,19 @@ def parse_option_value(decl: ir.OptionDecl, text, bounds) -> object:
             if t not in decl.values:
                 raise GameError(f"option {name!r} is one of {', '.join(decl.values)}, not {text!r}")
             return t
-        try:
-            value = int(t)
-        except ValueError:
-            raise GameError(f"option {name!r} takes a whole number, not {text!r}") from None
+        if not re.fullmatch(r"-?[0-9]+", t) or len(t) > 30:  # plain ASCII digits: not '٣', '1_0', '+3'
+            raise GameError(f"option {name!r} takes a whole number written in digits 0-9, not {text!r}")
+        value = int(t)
     else:
         value = text
+        if kind == "enum" and type(value) is not str:  # from the Python API: a real str, nothing else
+            raise GameError(f"option {name!r} is one of {', '.join(decl.values)}, not {value!r:.60}")
     if kind in ("range", "int"):
-        if isinstance(value, bool) or not isinstance(value, int):
+        if type(value) is not int:
             raise GameError(f"option {name!r} takes a whole number, not {value!r}")
         if bounds is not None and not bounds[0] <= value <= bounds[1]:
             raise GameError(f"option {name!r} must be between {bounds[0]} and {bounds[1]}, not {value}")
-    if kind == "bool" and not isinstance(value, bool):
+    if kind == "bool" and type(value) is not bool:
         raise GameError(f"option {name!r} is true or false, not {value!r}")
     if kind == "enum" and value not in decl.values:
         raise GameError(f"option {name!r} is one of {', '.join(decl.values)}, not {value!r}")

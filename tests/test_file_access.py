@@ -1,0 +1,101 @@
+"""What a ruleset, a record or an option may make Ziggurat open or accept (issue: hostile input).
+
+`extends` reaches a shipped ruleset or a `.rules` file in the variant's own folder or below (or in
+a folder listed in ZIGGURAT_PATH); a record's `ruleset:` is a shipped name or a `.rules` file; a
+bare name is the shipped ruleset whatever the current folder holds; option values are plain
+digits, and from Python exactly an int, a bool or a str. No error ever shows another file's text.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import ziggurat
+from ziggurat.dsl.checks import check
+from ziggurat.errors import GameError
+from ziggurat.records import load_record
+
+SECRET = "root:x:0:0:the secret line"
+
+
+def messages(path) -> str:
+    return "\n".join(d.render() for d in check(str(path)))
+
+
+@pytest.mark.parametrize("target", ["{secret}", "../outside/secret.rules", "{abs_rules}", "/proc/self/environ"])
+def test_extends_reaches_nothing_outside_the_variants_folder(tmp_path, target):
+    game = tmp_path / "game"
+    game.mkdir()
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    secret = outside / "secret"
+    secret.write_text(SECRET + "\n")
+    (outside / "secret.rules").write_text(SECRET + "\n")
+    target = target.format(secret=secret, abs_rules=outside / "secret.rules")
+    variant = game / "variant.rules"
+    variant.write_text(f'extends "{target}"\n')
+    out = messages(variant)
+    assert "error" in out and SECRET not in out and "root:x" not in out
+    assert "outside the folder" in out or "not a .rules file" in out
+
+
+def test_extends_reaches_a_rules_file_in_its_folder_and_below(tmp_path):
+    (tmp_path / "sub").mkdir()
+    base = (ziggurat.dsl.loader.find("tic-tac-toe")).read_text()
+    (tmp_path / "sub" / "base.rules").write_text(base)
+    (tmp_path / "variant.rules").write_text('extends "sub/base.rules"\ngame "Mine"\n')
+    assert ziggurat.load(str(tmp_path / "variant.rules")).title == "Mine"
+
+
+def test_a_folder_in_ziggurat_path_may_be_reached(tmp_path, monkeypatch):
+    lib, game = tmp_path / "lib", tmp_path / "game"
+    lib.mkdir()
+    game.mkdir()
+    (lib / "base.rules").write_text(ziggurat.dsl.loader.find("tic-tac-toe").read_text())
+    (game / "variant.rules").write_text('extends "base.rules"\ngame "Mine"\n')
+    assert "outside the folder" in messages(game / "variant.rules") or "cannot find" in messages(game / "variant.rules")
+    monkeypatch.setenv("ZIGGURAT_PATH", str(lib))
+    assert ziggurat.load(str(game / "variant.rules")).title == "Mine"
+
+
+def test_a_record_opens_only_a_shipped_ruleset_or_a_rules_file(tmp_path):
+    secret = tmp_path / "secret"
+    secret.write_text(SECRET + "\n")
+    record = tmp_path / "game.zrec"
+    plain = (Path(__file__).parent / "golden" / "records" / "kuhn-poker-1.zrec").read_text()
+    record.write_text(plain.replace("ruleset: kuhn-poker", f"ruleset: {secret}"))
+    with pytest.raises(GameError, match="not a .rules file") as e:
+        load_record(record).game()
+    assert SECRET not in str(e.value)
+
+
+def test_a_bare_name_is_the_shipped_ruleset_whatever_the_folder_holds(tmp_path, monkeypatch):
+    (tmp_path / "stacktics.rules").write_text(ziggurat.dsl.loader.find("tic-tac-toe").read_text())
+    monkeypatch.chdir(tmp_path)
+    assert ziggurat.load("stacktics").title == "Stacktics"
+    assert ziggurat.load("./stacktics.rules").title != "Stacktics"  # a path names the file
+
+
+@pytest.mark.parametrize("text", ["٣", "３", "1_0", "+3", "3.0", "0x3"])
+def test_option_values_are_plain_digits(text):
+    with pytest.raises(GameError, match="digits 0-9"):
+        ziggurat.load("stacktics", {"size": text})
+
+
+@pytest.mark.parametrize("name, value", [("size", 3.0), ("size", True), ("pie", 1), ("size", None)])
+def test_option_values_from_python_are_exactly_their_type(name, value):
+    with pytest.raises(GameError):
+        ziggurat.load("stacktics", {name: value})
+
+
+def test_an_enum_option_from_python_is_a_plain_string():
+    class Sly(str):
+        def __repr__(self):
+            return "x\nimport os"
+
+    game = ziggurat.load("ryb", {"variable_card": Sly("trade")})
+    assert type(game.options["variable_card"]) is str and "import os" not in game.source
+    with pytest.raises(GameError):
+        ziggurat.load("ryb", {"variable_card": 3})
