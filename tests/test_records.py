@@ -1,6 +1,7 @@
 """Game records: save, load, replay, rejection of records that do not replay, and `ziggurat replay`."""
 
 import random
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -211,3 +212,11 @@ class TestReplayCommand:
         result = run("replay", tmp_path / "none.zrec")
         assert result.exit_code == 1
         assert "cannot read record" in result.output
+
+
+def test_a_record_cut_before_its_moves_is_refused(tmp_path):
+    whole = (Path(__file__).parent / "golden" / "records" / "kuhn-poker-1.zrec").read_text()
+    cut = whole[: whole.index("plies:")]
+    with pytest.raises(RecordError, match="no 'plies:' header: the record is cut short"):
+        loads(cut, "<cut>")
+    assert len(loads(whole, "<whole>").moves) == 4

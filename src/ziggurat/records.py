@@ -25,7 +25,8 @@ spaces), `seed` (of the random setup; `none` for none), `start` (`start` or a po
 (`<side> wins`, `<side> loses`, `draw`, `draw between <side>, <side>` or `unfinished`), `reason`
 (the deciding rule's words), `scores` (per side, when the outcome ranks the players by score),
 `plies`, `final` (the position text at the end) and `date`; lines starting with `#` are comments.
-Only `ruleset` is required. Each move line is `<number>. <side> <move>`: the number counts plies
+`ruleset` and `plies` are required (a record cut short before its moves is refused, not read
+as a game of no moves). Each move line is `<number>. <side> <move>`: the number counts plies
 from 1, the side is the one to move (a check while replaying), the move is in the game's notation.
 
 `replay(record)` plays the record from its start, checking that every move is legal, that each
@@ -263,6 +264,9 @@ def loads(text: str, source: str = "<record>") -> Record:
     for key in ("start", "result", "reason", "scores", "final", "date"):
         if key in headers:
             setattr(record, key, headers[key][0])
+    if "plies" not in headers:
+        raise RecordError(f"{source}: no 'plies:' header: the record is cut short, or was not written "
+                          f"by Ziggurat (add 'plies: {len(moves)}' if its {len(moves)} moves are all there)")
     if "plies" in headers:
         value, where = headers["plies"]
         if value != str(len(moves)):

@@ -44,6 +44,8 @@ def find(name_or_path: str, relative_to: Path | None = None, *, rules_only: bool
     (the folder of a variant that `extends` something), a file must be a `.rules` file in that
     folder or below it, or in a folder listed in ZIGGURAT_PATH: nothing else is opened. With
     `rules_only` (a record's `ruleset:`), a file must end in `.rules`."""
+    if any(ord(ch) < 32 for ch in str(name_or_path)):
+        raise GameError(f"no ruleset {name_or_path!r}: a name or a path has no control characters")
     p = Path(name_or_path)
     if not p.name:  # '', '.', '/': no file name to look for
         raise GameError(f"no ruleset {name_or_path!r}: give the name of a shipped ruleset (`ziggurat rulesets` lists them) or a path to a .rules file")
