@@ -165,3 +165,18 @@ class TestEvaluator:
         state.play("swap")
         assert state.seats == [1, 0]
         assert by_seat(state, (1, 0)) == (0, 1)
+
+
+@pytest.mark.parametrize("spec", ["mcts:time=nan", "mcts:time=inf", "alphabeta:time=nan", "mcts:c=nan", "mcts:c=-1"])
+def test_a_time_or_constant_that_is_not_a_finite_number_is_refused(spec):
+    """`mcts:time=nan` once searched for ever: nan is not less than or equal to 0."""
+    from ziggurat.agents import AgentError, make_agent
+    with pytest.raises(AgentError, match="finite number"):
+        make_agent(spec, 1)
+
+
+def test_agents_made_in_python_refuse_a_nan_time():
+    from ziggurat.agents import AgentError, AlphaBetaAgent, MCTSAgent
+    for cls in (MCTSAgent, AlphaBetaAgent):
+        with pytest.raises(AgentError, match="time must be positive"):
+            cls(seed=1, time=float("nan"))

@@ -99,3 +99,10 @@ def test_an_enum_option_from_python_is_a_plain_string():
     assert type(game.options["variable_card"]) is str and "import os" not in game.source
     with pytest.raises(GameError):
         ziggurat.load("ryb", {"variable_card": 3})
+
+
+def test_a_format_spec_in_the_after_blocks_notation_is_refused_by_check():
+    """Not only when a move is printed (once an internal error, once MemoryError)."""
+    text = ziggurat.dsl.loader.find("rgb").read_text().replace('after "starve {starving}', 'after "starve {starving:>99999999}')
+    found = [d.message for d in check("rgb-bad.rules", text=text) if d.severity == "error"]
+    assert any("the notation of the after block writes '{starving:>99999999}'" in m for m in found), found

@@ -7,6 +7,7 @@ e.g. `random`, `greedy`, `mcts`, `mcts:iterations=200`, `mcts:time=0.1:c=1.0`, `
 
 from __future__ import annotations
 
+import math
 from typing import Optional
 
 from .alphabeta import AlphaBetaAgent
@@ -45,6 +46,9 @@ def parse_spec(spec: str) -> tuple:
             kwargs[key] = types[key](value.strip())
         except ValueError:
             raise AgentError(f"agent parameter {key}={value.strip()!r} is not a {types[key].__name__}") from None
+        if types[key] is float and not (math.isfinite(kwargs[key]) and kwargs[key] >= 0):
+            raise AgentError(f"agent parameter {key}={value.strip()!r} must be a finite number, 0 or more "
+                             f"(not nan or inf)")
     return name, kwargs
 
 

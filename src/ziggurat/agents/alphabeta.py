@@ -30,7 +30,7 @@ class AlphaBetaAgent(Agent):
         super().__init__(seed)
         if depth < 1:
             raise AgentError(f"alphabeta: depth must be at least 1, not {depth!r}")
-        if time is not None and time <= 0:
+        if time is not None and not (0 < time < float("inf")):  # nan fails too
             raise AgentError(f"alphabeta: time must be positive, not {time!r}")
         self.depth, self.time = depth, time
         self._evaluators: dict = {}

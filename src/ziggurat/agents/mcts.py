@@ -62,7 +62,7 @@ class MCTSAgent(Agent):
         super().__init__(seed)
         if iterations < 1:
             raise AgentError(f"mcts: iterations must be at least 1, not {iterations!r}")
-        if time is not None and time <= 0:
+        if time is not None and not (0 < time < float("inf")):  # nan fails too
             raise AgentError(f"mcts: time must be positive, not {time!r}")
         if rollout < 1:
             raise AgentError(f"mcts: rollout must be at least 1, not {rollout!r}")

@@ -168,6 +168,8 @@ def _add(m: Model, d, rep: Reporter, variant: bool) -> None:
     elif isinstance(d, ast.After):
         if m.after is not None and not variant:
             rep.error(d.pos, "a ruleset has one 'after' block", hint=f"the first is on line {m.after.pos.line}")
+        if d.fmt:
+            _check_format_fields(d, rep)
         m.after = d
     elif isinstance(d, ast.Invariant):
         m.invariants.append(d)
@@ -249,7 +251,8 @@ def _check_format_fields(d: ast.Action, rep: Reporter) -> None:
     for f, spec, conv in fields:
         if spec or conv:
             written = "{" + f + (f"!{conv}" if conv else "") + (f":{spec}" if spec else "") + "}"
-            rep.error(d.pos, f"the notation of action {d.name!r} writes {written!r}, but a field is just "
+            what = f"action {d.name!r}" if isinstance(d, ast.Action) else "the after block"
+            rep.error(d.pos, f"the notation of {what} writes {written!r}, but a field is just "
                       "the name of a choice", hint=f"write {{{f}}}")
 
 
