@@ -30,3 +30,18 @@ def walk_together(st, os, os_action, visit, pairs=None) -> None:
         st.push(m)
         walk_together(st, child, os_action, visit, pairs)
         st.pop()
+
+
+def same_node(st, os, os_action) -> None:
+    """The same kind of node in both: at a chance node the same outcomes with the same
+    probabilities, at a decision the same player to move with the same legal moves (Ziggurat's
+    moves mapped to OpenSpiel's actions by os_action)."""
+    import pytest
+
+    assert st.is_chance == os.is_chance_node()
+    if os.is_chance_node():
+        ours = {os_action(st, m): p for m, p in st.chance_outcomes()}
+        assert ours == pytest.approx(dict(os.chance_outcomes()))
+    else:
+        assert st.mover == os.current_player()
+        assert sorted(os_action(st, m) for m in st.moves()) == os.legal_actions()

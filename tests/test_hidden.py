@@ -11,7 +11,7 @@ import re
 import pytest
 
 import ziggurat
-from openspiel_tree import os_perft, walk_together
+from openspiel_tree import os_perft, same_node, walk_together
 from ziggurat.interpreter.runtime import perft
 
 pyspiel = pytest.importorskip(
@@ -48,15 +48,8 @@ def test_kuhn_random_games_agree_with_openspiel_move_by_move(kuhn):
         st, os = kuhn.new(), pyspiel.load_game("kuhn_poker").new_initial_state()
         while not os.is_terminal():
             assert not st.is_terminal()
-            moves = st.moves()
-            assert st.is_chance == os.is_chance_node()
-            if os.is_chance_node():
-                ours = {os_action(st, m): p for m, p in st.chance_outcomes()}
-                assert ours == pytest.approx(dict(os.chance_outcomes()))
-            else:
-                assert st.mover == os.current_player()
-                assert sorted(os_action(st, m) for m in moves) == os.legal_actions()
-            m = rng.choice(moves)
+            same_node(st, os, os_action)
+            m = rng.choice(st.moves())
             st.push(m)
             os.apply_action(os_action(st, m))
         out = st.outcome()

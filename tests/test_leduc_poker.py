@@ -10,7 +10,7 @@ import random
 import pytest
 
 import ziggurat
-from openspiel_tree import os_perft, walk_together
+from openspiel_tree import os_perft, same_node, walk_together
 from ziggurat.interpreter.runtime import perft
 
 pyspiel = pytest.importorskip(
@@ -47,18 +47,6 @@ def same_result(out, os) -> None:
     assert tuple(out.results) == expected, (out, r)
 
 
-def same_node(st, os) -> None:
-    """The same kind of node, the same chance outcomes with the same probabilities, the same
-    player to move with the same legal moves."""
-    assert st.is_chance == os.is_chance_node()
-    if os.is_chance_node():
-        ours = {os_action(st, m): p for m, p in st.chance_outcomes()}
-        assert ours == pytest.approx(dict(os.chance_outcomes()))
-    else:
-        assert st.mover == os.current_player()
-        assert sorted(os_action(st, m) for m in st.moves()) == os.legal_actions()
-
-
 # ---- against OpenSpiel ----------------------------------------------------------------------------
 
 
@@ -85,7 +73,7 @@ def whole_tree(leduc):
             counts["draws"] += os.returns()[0] == 0
             return
         assert not st.is_terminal()
-        same_node(st, os)
+        same_node(st, os, os_action)
 
     walk_together(leduc.new(), openspiel(), os_action, visit, pairs)
     return pairs, counts
@@ -115,7 +103,7 @@ def test_random_games_agree_with_openspiel_move_by_move(leduc):
         st, os = leduc.new(), openspiel()
         while not os.is_terminal():
             assert not st.is_terminal()
-            same_node(st, os)
+            same_node(st, os, os_action)
             m = rng.choice(st.moves())
             st.push(m)
             os.apply_action(os_action(st, m))

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import os
+from collections import Counter
 import random
 from pathlib import Path
 from typing import Callable, Optional
@@ -103,10 +104,9 @@ def play_game(game, agents: tuple, index: int, study_seed: int, max_plies: int) 
     nature = random.Random(derived_seed(study_seed, index, NATURE_SALT))  # dice, draws: their own stream
     first_seat = state.seats[state.side]
     legal, outcome = game.legal, game.outcome
-    pass_actions = {k for k, a in enumerate(game.actions) if a.name == "pass"}
-    branching = positions = passes = 0
+    branching = positions = 0
     names = [a.name for a in game.actions]
-    used: dict = {}  # action name -> moves made of it (nature's included)
+    used: Counter = Counter()  # action name -> moves made of it (nature's included)
     raw = None
     while True:
         moves = legal(state)
@@ -118,15 +118,13 @@ def play_game(game, agents: tuple, index: int, study_seed: int, max_plies: int) 
             break
         move = game.sample_chance(state, nature, moves)
         if move is not None:  # nature's move: not a decision, so not counted in branching
-            used[names[move[0]]] = used.get(names[move[0]], 0) + 1
+            used[names[move[0]]] += 1
             state.push(move)
             continue
         branching += len(moves)
         positions += 1
         move = bots[state.seats[state.side]].choose(state)
-        if move[0] in pass_actions:
-            passes += 1
-        used[names[move[0]]] = used.get(names[move[0]], 0) + 1
+        used[names[move[0]]] += 1
         state.push(move)
     per_side = results_by_side(raw, players)
     per_seat = by_seat(state, per_side)
@@ -143,8 +141,8 @@ def play_game(game, agents: tuple, index: int, study_seed: int, max_plies: int) 
         "plies": len(state.stack),
         "branching": branching,
         "positions": positions,
-        "passes": passes,
-        "actions": used,
+        "passes": used["pass"],  # moves of actions called `pass`
+        "actions": dict(used),
         "statistics": state.statistics(),
     }
 

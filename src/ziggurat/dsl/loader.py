@@ -39,8 +39,8 @@ def _inside(path: Path, folders) -> bool:
 def find(name_or_path: str, relative_to: Path | None = None, *, rules_only: bool = False) -> Path:
     """A ruleset file from the name of a shipped ruleset or from a path.
 
-    A bare name (`stacktics`) is the shipped ruleset when there is one, whatever the current
-    folder holds; write a path (`./stacktics.rules`) for a file of that name. With `relative_to`
+    A bare name (`NAME`) is the shipped ruleset when there is one, whatever the current folder
+    holds; write a path (`./NAME.rules`) for a file of that name. With `relative_to`
     (the folder of a variant that `extends` something), a file must be a `.rules` file in that
     folder or below it, or in a folder listed in ZIGGURAT_PATH: nothing else is opened. With
     `rules_only` (a record's `ruleset:`), a file must end in `.rules`."""
@@ -69,9 +69,9 @@ def find(name_or_path: str, relative_to: Path | None = None, *, rules_only: bool
     for c in candidates:
         if c.is_file():
             return c
-    shipped = resources.files("ziggurat") / "rulesets" / (p.name if p.name.endswith(SUFFIX) else p.name + SUFFIX)
-    if shipped.is_file() and relative_to is None and not p.parent.parts:
-        return Path(str(shipped))
+    shipped = _shipped(p.name[: -len(SUFFIX)]) if p.name.endswith(SUFFIX) else None
+    if shipped is not None and relative_to is None and not p.parent.parts:  # `NAME.rules`, no such file here
+        return shipped
     hint = did_you_mean(p.stem, shipped_names())
     raise GameError(f"no ruleset {name_or_path!r}: not a file, nor a shipped ruleset"
                     + (f"; {hint}" if hint else f" (shipped: {', '.join(shipped_names())})"))

@@ -4,7 +4,7 @@ A move may open a window (`ask([target])`, `ask(others)`): the players listed ar
 time, in that order, out of turn. While a window is open, only actions with the line `answer` are
 offered, to the player asked; every other action waits. An answer either passes the question on
 (`pass_on()`: the next player listed is asked; after the last, the window closes) or closes the
-window at once (`close()`: a counter-spell, a De-nied!). When it closes, the turn goes back to the
+window at once (`close()`: the first refusal or counter). When it closes, the turn goes back to the
 player who opened it.
 
 The engine needs nothing new for this: a ruleset that uses a window gets two counters, `asked`
@@ -106,52 +106,46 @@ def expand(items) -> tuple:
 
 def _expand(node, stmts):
     """node with every window statement in it replaced by its template."""
-    if isinstance(node, tuple):
-        out = []
-        for x in node:
-            call = x.expr if isinstance(x, ast.ExprStmt) and isinstance(x.expr, ast.Call) else None
-            if call is not None and call.func in MACROS:
-                out.extend(_macro(call, stmts))
-            else:
-                out.append(_expand(x, stmts))
-        return tuple(out)
-    if attrs.has(type(node)) and not isinstance(node, ast.Pos):
-        return attrs.evolve(node, **{f.name: _expand(getattr(node, f.name), stmts)
-                                     for f in attrs.fields(type(node)) if f.name != "pos"})
-    return node
+    def macro(x):
+        call = x.expr if isinstance(x, ast.ExprStmt) and isinstance(x.expr, ast.Call) else None
+        return _macro(call, stmts) if call is not None and call.func in MACROS else None
+
+    return _rebuild(node, macro)
 
 
 def _macro(call, stmts) -> list:
-    want = 1 if call.func == "ask" else 0
-    if len(call.args) != want:
-        # left as it is: the checker reports an unknown effect with the wrong arguments
-        return [ast.ExprStmt(call, call.pos)]
-    body = [_at(s, call.pos) for s in stmts[call.func]]
-    if call.func == "ask":
-        body = [_substitute(s, call.args[0]) for s in body]
-    return body
+    """The statements a window call stands for, placed at the call (ask's argument kept as written)."""
+    if len(call.args) != (1 if call.func == "ask" else 0):
+        return [ast.ExprStmt(call, call.pos)]  # left for the checker, which names the mistake
+    arg = call.args[0] if call.args else None
+    return list(_rebuild(stmts[call.func], lambda x: arg if isinstance(x, ast.Name) and x.id == ARGUMENT else None,
+                         call.pos))
 
 
 def _at(node, pos):
-    """node and everything in it placed at pos (where the call it comes from was written)."""
-    if isinstance(node, tuple):
-        return tuple(_at(x, pos) for x in node)
-    if attrs.has(type(node)) and not isinstance(node, ast.Pos):
-        changes = {f.name: (pos if f.name == "pos" else _at(getattr(node, f.name), pos))
-                   for f in attrs.fields(type(node))}
-        return attrs.evolve(node, **changes)
-    return node
+    """node and everything in it placed at pos."""
+    return _rebuild(node, lambda x: None, pos)
 
 
-def _substitute(node, arg):
-    if isinstance(node, ast.Name) and node.id == ARGUMENT:
-        return arg
+def _rebuild(node, change, pos=None):
+    """node rebuilt from the bottom, each AST node x replaced by change(x) when that is not None
+    (a list replaces one item of a tuple by several); with `pos`, every rebuilt node is placed
+    there."""
     if isinstance(node, tuple):
-        return tuple(_substitute(x, arg) for x in node)
+        out = []
+        for x in node:
+            y = _rebuild(x, change, pos)
+            out.extend(y if isinstance(y, list) else [y])
+        return tuple(out)
     if attrs.has(type(node)) and not isinstance(node, ast.Pos):
-        changes = {f.name: _substitute(getattr(node, f.name), arg) for f in attrs.fields(type(node))
-                   if f.name != "pos"}
-        return attrs.evolve(node, **changes)
+        new = change(node)
+        if new is not None:
+            return new
+        fields = {f.name: _rebuild(getattr(node, f.name), change, pos)
+                  for f in attrs.fields(type(node)) if f.name != "pos"}
+        if pos is not None and hasattr(node, "pos"):
+            fields["pos"] = pos
+        return attrs.evolve(node, **fields)
     return node
 
 

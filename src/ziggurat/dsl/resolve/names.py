@@ -41,12 +41,11 @@ def name(r: Resolver, node: ast.Name, ctx: Ctx):
     if n == "none":
         return const(NONE_CELL, T.CELL, pos)
     visible = ctx.options if ctx.options is not None else tuple(m.options)
-    if n == "players" and ctx.where != Where.OPTION:
-        visible = tuple(v for v in visible if v != n)  # the option `players` counts the seats;
-        # in the rules `players` is the list of those seated (count(players) is the option)
-    if n in visible:
+    # The option `players` counts the seats; in the rules `players` is the list of those seated.
+    seated_list = n == "players" and ctx.where != Where.OPTION
+    if n in visible and not seated_list:
         return ir.Opt(n, option_type(m.options[n]), pos)
-    if n in m.options and not (n == "players" and ctx.where != Where.OPTION):
+    if n in m.options and not seated_list:
         r.fail(node, f"option {n!r} is used before its value is known",
                hint="an option's default may use only the options declared above it")
     if ctx.where == Where.OPTION:
