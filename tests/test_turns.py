@@ -288,3 +288,12 @@ def test_window_mistakes_are_named(tmp_path):
     assert any("ask() takes one argument" in d.message for d in check(str(path)))
     path.write_text(SPELL.replace("counter casts = 0", "counter casts = 0\ncounter asker = 0"))
     assert any("'asker' is kept by the response windows" in d.message for d in check(str(path)))
+
+
+def test_answer_in_the_after_block_is_named(tmp_path):
+    path = tmp_path / "bad.rules"
+    path.write_text(SPELL + "\nafter:\n    answer\n")
+    assert any("the after block is not one" in d.message for d in check(str(path)))
+    path.write_text("after:\n    answer\n")  # no action at all: the window has nothing to rewrite
+    messages = [d.message for d in check(str(path))]
+    assert any("declares no action" in m for m in messages) and any("after block is not one" in m for m in messages)

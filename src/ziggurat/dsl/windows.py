@@ -152,8 +152,13 @@ def _rebuild(node, change, pos=None):
 def apply(m) -> None:
     """Write out the response windows of a model (dsl.model.Model), in place: its counters,
     guards and statements. A counter of the ruleset's own with a window's name is reported."""
-    if not uses_windows(list(m.actions.values()) + ([m.after] if m.after else [])):
-        return
+    for item in m.after.items if m.after is not None else ():
+        if isinstance(item, ast.Answer):
+            m.owner[id(m.after)].error(item.pos, "'answer' marks an action that answers a window; the after block is not one",
+                                       hint="move the line into the action that answers")
+            return
+    if not m.actions or not uses_windows(list(m.actions.values()) + ([m.after] if m.after else [])):
+        return  # without actions there is no window to open (and the missing actions are reported)
     first = next(iter(m.actions.values()))
     rep = m.owner[id(first)]
     for name in COUNTERS:
