@@ -130,6 +130,8 @@ class TestGrammarFuzz:
     @settings(max_examples=2 * CI_EXAMPLES)
     @given(_grammar_programs(tidy=True))
     @example("players a\nboard:\n    files: 3\n    ranks: 3\naction go:\n    c: cells\n")
+    # Once crashed: a window's `answer` in the after block of a ruleset with no action.
+    @example("after  :\n    answer\n")
     def test_check_and_load_agree_on_grammar_programs(self, text):
         """Laid-out programs from the grammar: check never raises, and load agrees with check."""
         errors = assert_checks_cleanly(text)
