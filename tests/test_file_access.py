@@ -101,6 +101,19 @@ def test_an_enum_option_from_python_is_a_plain_string():
         ziggurat.load("ryb", {"variable_card": 3})
 
 
+def test_an_option_error_never_shows_what_a_value_says_of_itself():
+    class Sly:
+        def __repr__(self):
+            return "1\nimport os"
+
+    with pytest.raises(GameError) as refused:
+        ziggurat.load("stacktics", {"size": Sly()})
+    assert "import os" not in str(refused.value) and "'Sly'" in str(refused.value)
+    with pytest.raises(GameError) as refused:
+        ziggurat.load("stacktics", {"size": "9" * 5000})
+    assert len(str(refused.value)) < 200
+
+
 def test_a_format_spec_in_the_after_blocks_notation_is_refused_by_check():
     """Not only when a move is printed (once an internal error, once MemoryError)."""
     text = ziggurat.dsl.loader.find("rgb").read_text().replace('after "starve {starving}', 'after "starve {starving:>99999999}')
