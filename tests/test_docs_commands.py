@@ -34,8 +34,11 @@ def parse(line: str) -> None:
     """Parse one command line as the CLI would, raising click.UsageError when it does not fit."""
     words = shlex.split(line, comments=True)[1:]
     words = words[:words.index("|")] if "|" in words else words
-    ctx = cli.make_context("ziggurat", list(words), resilient_parsing=False)
-    name, sub, rest = cli.resolve_command(ctx, ctx.protected_args + ctx.args)
+    if not words or words[0].startswith("-"):  # the group's own options: --help, --version
+        cli.make_context("ziggurat", list(words))
+        return
+    ctx = click.Context(cli, info_name="ziggurat")
+    name, sub, rest = cli.resolve_command(ctx, words)
     sub.make_context(name, rest, parent=ctx)
 
 
