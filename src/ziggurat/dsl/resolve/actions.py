@@ -6,9 +6,11 @@ from __future__ import annotations
 import string
 from typing import Optional
 
+from attrs import evolve
+
 from .. import ast, ir
 from .. import types as T
-from .core import CheckError, Ctx, Pass, Resolver, Where
+from .core import CheckError, Ctx, Pass, Resolver, Where, name_pos
 
 CHOICE_TYPES = (T.CELL, T.INT, T.PLAYER, T.DIR, T.PIECE)
 
@@ -66,20 +68,32 @@ def resolve_action(r: Resolver, index: int, a: ast.Action, after: Optional[ast.A
                      a.pos, nbase, chance=a.by_chance)
     walker = _Walker(r, plan)
     ctx = Ctx(Where.ACTION)
-    plan.items, ctx = walker.items(a.items, ctx)
-    if after is not None:
-        plan.after_items, _ = walker.items(after.items, ctx)
+    # The choices' names are the move's: a let or loop variable that has one of them (bound where
+    # that choice is not visible: before it, or in an earlier `do:` block) gets a name of its own.
+    r.reserved, r.taken = frozenset(n for n, _ in choices), set()
+    try:
+        plan.items, ctx = walker.items(a.items, ctx)
+        if after is not None:
+            plan.after_items, _ = walker.items(after.items, ctx)
+    finally:
+        r.reserved, r.taken = frozenset(), None
     plan.broken = walker.failed
     return plan
 
 
 def _bound_by(item) -> list:
-    """The names an action item binds for the items after it."""
-    if isinstance(item, (ast.Let, ast.Choice)):
-        return [item.name]
+    """The names an action item binds for the items after it: (name, what binds it, its node)."""
+    if isinstance(item, ast.Let):
+        return [(item.name, "let", item)]
+    if isinstance(item, ast.Choice):
+        return [(item.name, "choice", item)]
     if isinstance(item, ast.Repeat):
-        return [c.name for c in item.choices] + [item.var]
+        return [(c.name, "choice", c) for c in item.choices] + [(item.var, "repeat variable", item)]
     return []
+
+
+def _is_choice(ctx: Ctx, name: str) -> bool:
+    return ctx.bound.get(name, ("",))[0] == "choice"
 
 
 def after_fmt(after: ast.After) -> str:
@@ -103,8 +117,8 @@ class _Walker:
             except CheckError as e:
                 self.failed = True
                 self.r.report(e.pos, e.message, hint=e.hint, expected=e.expected)
-                for name in _bound_by(it):
-                    ctx = ctx.bind(name, ir.Local(name, T.ANY, it.pos))
+                for name, what, node in _bound_by(it):
+                    ctx = ctx.bind(name, ir.Local(name, T.ANY, it.pos), what, name_pos(node.pos, name))
                 continue
             if made is not None:
                 out.append(made)
@@ -146,8 +160,11 @@ class _Walker:
         elem = T.element(d.type)
         if elem is None:
             r.fail(dom, f"a choice is made from a list, a range or cells, not a {d.type}")
+        if it.name in ctx.scope and not _is_choice(ctx, it.name):  # a choice made twice: reported above
+            r.hides(it.name, ctx, it, "choice")
+        r.taken.add(it.name)  # a name of its own in the action: the move's
         self.record_type(it.name, elem, it)
-        inner = ctx.bind(it.name, ir.Local(it.name, elem, it.pos))
+        inner = ctx.bind(it.name, ir.Local(it.name, elem, it.pos), "choice", name_pos(it.pos, it.name))
         cond = None
         if it.cond is not None:
             cond = r.expect(r.expr(it.cond, inner), T.BOOL, it.cond, "a 'where' condition")
@@ -174,12 +191,15 @@ class _Walker:
         if not rp.choices:
             return None, ctx  # reported with the action
         start = r.expr(rp.start, ctx)
-        var = r.binder(rp.var, ctx)
+        probe = ctx  # a repeat's variable named like a choice is reported with the action
+        if _is_choice(ctx, rp.var):
+            probe = evolve(ctx, scope={k: v for k, v in ctx.scope.items() if k != rp.var})
+        var = r.binder(rp.var, probe, rp, "repeat variable")
         prev = r.fresh(rp.var + "_previous")
-        inner = ctx.bind(rp.var, ir.Local(var, start.type, rp.pos))
+        var_pos = name_pos(rp.pos, rp.var)
+        inner = ctx.bind(rp.var, ir.Local(var, start.type, rp.pos), "repeat variable", var_pos)
         frame = Pass(rp.var, ctx.scope)
-        inner = Ctx(inner.where, inner.scope, inner.options, inner.inlining,
-                    {**ctx.previous, rp.var: ir.Local(prev, start.type, rp.pos)}, frame)
+        inner = evolve(inner, previous={**ctx.previous, rp.var: ir.Local(prev, start.type, rp.pos)}, passing=frame)
         items, end = self.items(rp.items, inner)
         choice = rp.choices[0]
         here = end.scope[choice.name]
@@ -194,8 +214,9 @@ class _Walker:
         made = ir.Repeat(var, start, cond, items, rp.may_stop, rp.pos, prev if uses_previous else None,
                          rp.cond.pos.snippet() if rp.cond is not None else "",
                          tuple((lst.name, local) for local, lst in frame.earlier.values()))
-        after = ctx.bind(choice.name, ir.Local(choice.name, T.list_of(here.type), choice.pos))
-        after = after.bind(rp.var, ir.Local(var, here.type, rp.pos))  # where the last pass ended
+        after = ctx.bind(choice.name, ir.Local(choice.name, T.list_of(here.type), choice.pos), "choice",
+                         name_pos(choice.pos, choice.name))
+        after = after.bind(rp.var, ir.Local(var, here.type, rp.pos), "repeat variable", var_pos)  # where the last pass ended
         return made, after
 
 

@@ -9,6 +9,7 @@ the driver collects it as a diagnostic and goes on with the next declaration.
 from __future__ import annotations
 
 import enum
+import re
 from typing import Optional
 
 from attrs import define, evolve, field, frozen
@@ -54,11 +55,16 @@ class Ctx:
     inlining: tuple = ()  # the defs being expanded, outermost first
     previous: dict = {}  # a repeat's variable -> the Local holding its value in the pass before
     passing: Optional["Pass"] = None  # the repeat pass the rule is in
+    bound: dict = {}  # rules name -> (what bound it, the Pos of its name): for the hiding error
 
-    def bind(self, name: str, value) -> "Ctx":
+    def bind(self, name: str, value, what: Optional[str] = None, pos=None) -> "Ctx":
         scope = dict(self.scope)
         scope[name] = value
-        return evolve(self, scope=scope)
+        if what is None:
+            return evolve(self, scope=scope)
+        bound = dict(self.bound)
+        bound[name] = (what, pos)
+        return evolve(self, scope=scope, bound=bound)
 
     def at(self, where: Where) -> "Ctx":
         return evolve(self, where=where)
@@ -111,6 +117,9 @@ class Resolver:
     def __init__(self, model: Model):
         self.m = model
         self._fresh = 0
+        # In an action: the plan's names its bindings have (each binding its own), and its choices.
+        self.taken: Optional[set] = None
+        self.reserved: frozenset = frozenset()
         self.diagnostics: list = []  # what was found and reported without stopping
 
     # ---- errors and types -------------------------------------------------------------------
@@ -157,13 +166,48 @@ class Resolver:
         self._fresh += 1
         return f"{name}#{self._fresh}"
 
-    def binder(self, name: str, ctx: Ctx) -> str:
-        """The unique name a new binding of `name` gets: the name itself, unless it would hide a
-        name already bound or it is bound inside an expanded def (where the caller's arguments
-        could mention a name of the same spelling)."""
-        if name in ctx.scope or ctx.inlining:
-            return self.fresh(name)
-        return name
+    def binder(self, name: str, ctx: Ctx, node=None, what: str = "loop variable") -> str:
+        """The plan's name for a new binding of `name` (a let, a loop variable, a repeat's
+        variable), after checking that it hides nothing.
+
+        Scope rule: within one action (its after block included), one block, or one def, a name
+        is bound once where it is visible: binding it again where it is still in scope (a loop
+        variable named like a choice, a let, a def's parameter or an enclosing loop variable) is
+        an error at the second binder. A def's body is a scope of its own: its names never meet
+        the caller's.
+
+        In an action, every binding gets a name of its own in the plan: the rules name the first
+        time it is bound (and when it is not a choice of the action), else a fresh `name#k`. The
+        backend turns each plan name into one Python name, and it computes an action's bindings
+        in other orders than the rules read them (a move's choices are read first when it is
+        applied; lets only where an effect needs them), so two bindings never share one. A
+        block of statements (setup, the end block) runs in the order written, so a name bound
+        again after the first binding's scope ended may keep its spelling there. A def's names
+        are always fresh: they never meet the caller's."""
+        if name in ctx.scope:
+            self.hides(name, ctx, node, what)
+        if ctx.inlining or name in self.reserved or (self.taken is not None and name in self.taken):
+            var = self.fresh(name)
+        else:
+            var = name
+        if self.taken is not None:
+            self.taken.add(var)
+        return var
+
+    def hides(self, name: str, ctx: Ctx, node, what: str):
+        """The error for a binding of `name` where `name` is bound already."""
+        pos = name_pos(getattr(node, "pos", None), name)
+        where = "def" if ctx.inlining else "action" if ctx.where in (Where.ACTION, Where.EFFECTS) else "block"
+        if name in ctx.bound:
+            other, at = ctx.bound[name]
+            line = getattr(at, "line", 0)
+            first = f"the {other} {name!r}" + (f" of line {line}" if line else "")
+        elif ctx.inlining and name in getattr(self.m.defs.get(ctx.inlining[-1]), "params", ()):
+            first = f"the parameter {name!r} of def {ctx.inlining[-1]}()"
+        else:
+            first = f"the name {name!r} bound around it"
+        raise CheckError(pos, f"the {what} {name!r} hides {first}",
+                         f"rename the {what}: a name is bound once in its {where}")
 
     def loop(self, f, ctx: Ctx):
         """A `for VAR in ITER [where COND]` (a statement's or a comprehension's): the unique name
@@ -172,8 +216,8 @@ class Resolver:
         elem = T.element(it.type)
         if elem is None:
             self.fail(f.iter, f"cannot loop over {T.a(it.type)}")
-        var = self.binder(f.var, ctx)
-        inner = ctx.bind(f.var, ir.Local(var, elem, f.pos))
+        var = self.binder(f.var, ctx, f)
+        inner = ctx.bind(f.var, ir.Local(var, elem, f.pos), "loop variable", name_pos(f.pos, f.var))
         cond = None
         if f.cond is not None:
             cond = self.expect(self.expr(f.cond, inner), T.BOOL, f.cond, "a 'where' condition")
@@ -209,6 +253,21 @@ class Resolver:
         if handler is None:
             self.fail(s, "this statement cannot be used here")
         return handler(self, s, ctx)
+
+
+_WORD = r"(?<![A-Za-z0-9_]){}(?![A-Za-z0-9_])"
+
+
+def name_pos(pos, name: str):
+    """Where the name a binder binds is written: the first whole word `name` from `pos` on its
+    line (`for x in ...`, `let x = ...`), or pos itself when the line is not known."""
+    file = getattr(pos, "file", None)
+    if file is None or not getattr(pos, "line", 0):
+        return pos
+    found = re.compile(_WORD.format(re.escape(name))).search(file.line_text(pos.line), max(pos.col - 1, 0))
+    if found is None:
+        return pos
+    return ast.Pos(pos.line, found.start() + 1, found.end() + 1, pos.line, file)
 
 
 # Handlers by AST node type, filled by the modules of this package as the package is imported

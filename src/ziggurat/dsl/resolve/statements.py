@@ -6,16 +6,16 @@ from ...errors import did_you_mean
 from .. import ast, ir
 from .. import types as T
 from .calls import EFFECTS, inline
-from .core import STATEMENTS, Ctx, Resolver, Where, handles, may_be_neutral
+from .core import STATEMENTS, Ctx, Resolver, Where, handles, may_be_neutral, name_pos
 from .effects import effect
 
 
 @handles(STATEMENTS, ast.Let)
 def let(r: Resolver, s: ast.Let, ctx: Ctx):
     value = r.expr(s.value, ctx)
-    var = r.binder(s.name, ctx)
+    var = r.binder(s.name, ctx, s, "let")
     local = ir.Local(var, value.type, s.pos, neutral=may_be_neutral(value))
-    return ir.Let(var, value, s.pos), ctx.bind(s.name, local)
+    return ir.Let(var, value, s.pos), ctx.bind(s.name, local, "let", name_pos(s.pos, s.name))
 
 
 @handles(STATEMENTS, ast.If)
