@@ -6,10 +6,10 @@ import os
 from importlib import resources
 from pathlib import Path
 
-from . import ast, windows
+from . import ast, budgets, windows
 from ..errors import Diagnostic, GameError, Reporter, RulesetError, did_you_mean
-from .model import Model, build_model
-from .parser import parse
+from .model import Model, build_model, check_budgets
+from .parser import parse, too_large
 
 SUFFIX = ".rules"
 
@@ -79,6 +79,9 @@ def find(name_or_path: str, relative_to: Path | None = None, *, rules_only: bool
 
 def read_text(path: Path) -> str:
     try:
+        size = path.stat().st_size
+        if size > budgets.MAX_SOURCE_BYTES:  # refused before it is read (budgets)
+            raise RulesetError([too_large(str(path), size)])
         return path.read_text(encoding="utf-8")
     except UnicodeDecodeError as e:
         raise RulesetError([Diagnostic(str(path), 0, 0, f"not a text file (UTF-8): {e.reason}")]) from None
@@ -115,6 +118,9 @@ def load_files(name_or_path: str, text: str | None = None) -> list:
         if parent.resolve() in seen:
             raise RulesetError([rep.make(ext[0].pos, f"{ext[0].target!r} extends itself (through {path.name})",
                                          hint="a variant extends a base, never the other way round")])
+        if len(chain) >= budgets.MAX_EXTENDS:
+            raise RulesetError([rep.make(ext[0].pos, f"the chain of 'extends' is longer than {budgets.MAX_EXTENDS} files",
+                                         hint="a variant extends a base; keep the chain short")])
         path, source = parent, read_text(parent)
     chain.reverse()
     return chain
@@ -125,6 +131,7 @@ def load_model(name_or_path: str, text: str | None = None) -> Model:
     files = load_files(name_or_path, text)
     model, reporters = build_model([(rules, rep) for rules, rep, _ in files])
     windows.apply(model)  # response windows written out as rules, before any name is checked
+    check_budgets(model, reporters)  # sizes that would make the later passes too slow or too deep
     model.sources = [(rules.path, raw) for rules, _, raw in files]
     diags = [d for r in reporters for d in r.diagnostics]
     errors = [d for d in diags if d.severity == "error"]

@@ -10,7 +10,7 @@ from typing import Optional
 
 from attrs import define, field
 
-from . import ast
+from . import ast, budgets
 from ..errors import Reporter, did_you_mean
 
 PLAYER_VALUES = "players"  # `owner: players` makes an attribute whose values are the players
@@ -52,6 +52,7 @@ class Model:
     players_node: Optional[ast.Players] = None
     board: dict = field(factory=dict)  # setting name -> ast.Setting
     board_node: Optional[ast.Board] = None
+    piece_node: Optional[ast.Piece] = None  # the last piece block (a variant's adds to the base's)
     attributes: dict = field(factory=dict)  # name -> Attribute
     control: Optional[ast.Control] = None
     zones: dict = field(factory=dict)
@@ -154,6 +155,7 @@ def _add(m: Model, d, rep: Reporter, variant: bool) -> None:
             m.owner[id(s)] = rep
         m.board_node = d
     elif isinstance(d, ast.Piece):
+        m.piece_node = d
         for a in d.attributes:
             if a.name in m.attributes and not variant:
                 rep.error(a.pos, f"piece attribute {a.name!r} is declared twice")
@@ -369,3 +371,44 @@ def _finish(m: Model, rep: Optional[Reporter]) -> None:
         claim(c.name, "counter", c)
     for d in m.directions.values():
         claim(d.name, "direction set", d)
+
+
+def check_budgets(m: Model, reporters: list) -> None:
+    """The limits of dsl.budgets that the model can tell: kinds of piece, actions, and how deeply
+    the code written for an action or a block would nest. Reported at the declaration."""
+    if not reporters:
+        return
+    first = reporters[0]
+
+    def rep(node) -> Reporter:
+        return m.owner.get(id(node), first)
+
+    kinds = 1
+    for a in m.attributes.values():
+        kinds *= max(1, len(a.values))
+    if m.piece_node is not None and kinds > budgets.MAX_PIECE_KINDS:
+        sizes = " x ".join(f"{len(a.values)} {a.name}" for a in m.attributes.values())
+        rep(m.piece_node).error(m.piece_node.pos, f"the piece block makes {kinds:,} kinds of piece ({sizes}), "
+                                                  f"and a ruleset has at most {budgets.MAX_PIECE_KINDS:,}",
+                                hint="fewer attributes or fewer values; a count is better kept in a counter")
+    actions = list(m.actions.values())
+    if len(actions) > budgets.MAX_ACTIONS:
+        extra = actions[budgets.MAX_ACTIONS]
+        rep(extra).error(extra.pos, f"the ruleset declares {len(actions):,} actions, and a ruleset has at most "
+                                    f"{budgets.MAX_ACTIONS}", hint="one action with a choice can make many kinds of move")
+        return
+    after = list(m.after.items) if m.after is not None else []
+    for a in actions:
+        items = list(a.items) + ([] if a.by_chance else after)
+        node, levels, loops = budgets.items_too_deep(items)
+        if node is not None:
+            rep(node).error(node.pos, budgets.too_deep_message(f"action {a.name!r}", levels, loops),
+                            hint="fewer choices or conditions nested in one action: split it in two actions, "
+                                 "or test several things in one 'require'")
+    blocks = [("the setup", s.body) for s in m.setup] + ([("the end block", m.end.body)] if m.end else [])
+    for what, body in blocks:
+        found = budgets.statements_too_deep(body)
+        if found is not None:
+            node, levels, loops = found
+            rep(node).error(node.pos, budgets.too_deep_message(what, levels, loops),
+                            hint="fewer ifs and loops inside one another: a def or a comprehension can say part of it")

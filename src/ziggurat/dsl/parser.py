@@ -5,13 +5,29 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from attrs import define, field
 from lark.indenter import DedentError, Indenter
+from lark.visitors import Transformer_NonRecursive
 
-from . import ast
+from . import ast, budgets
 from ..cachedir import folder
 from ..errors import Diagnostic, Reporter, RulesetError
+
+
+@define(eq=False)
+class _Source(Reporter):
+    """A parsed file: its lines split once, so that showing a line (every diagnostic, every
+    snippet of rules text) costs the line, not the whole file (check stays linear in the
+    number of declarations)."""
+
+    _lines: list = field(init=False, default=None, repr=False)
+
+    def line_text(self, line: int) -> str:
+        if self._lines is None:
+            self._lines = self.source.splitlines()
+        return self._lines[line - 1] if 0 < line <= len(self._lines) else ""
 
 
 class _RulesIndenter(Indenter):
@@ -87,9 +103,10 @@ def _flat(kind, items):
 
 
 @v_args(meta=True)
-class _ToAst(Transformer):
+class _ToAst(Transformer_NonRecursive):
     """Lark tree -> ast nodes. Single-child operator nodes collapse into their child; every
-    position points at the file being parsed."""
+    position points at the file being parsed. Non-recursive: a deeply nested text (limited by
+    budgets.MAX_NESTING only once it is an AST) cannot overflow Python's stack here."""
 
     def __init__(self, file):
         super().__init__()
@@ -516,6 +533,9 @@ def parse(text: str, path: str = "<rules>") -> ast.Ruleset:
 
 @lru_cache(maxsize=128)
 def _parse_cached(text: str, path: str) -> ast.Ruleset:
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > budgets.MAX_SOURCE_BYTES:
+        raise RulesetError([too_large(path, size)])
     if not text.endswith("\n"):
         text += "\n"
     try:
@@ -528,6 +548,59 @@ def _parse_cached(text: str, path: str) -> ast.Ruleset:
             ast.Pos(err.line, err.indent + 1),
             f"this line is indented by {err.indent}, which lines up with no block around it",
             hint=f"indent it as the lines of its block, or by {err.outer} to end the block")]) from None
-    file = Reporter(path, text)
+    file = _Source(path, text)
+    problems = _literals_too_large(tree, file)
+    if problems:
+        raise RulesetError(problems)
     decls = _ToAst(file).transform(tree)
+    deep = _too_deep(decls)
+    if deep is not None:
+        raise RulesetError([file.make(
+            deep.pos, f"the rules nest more than {budgets.MAX_NESTING} levels deep here (an operator, a call, "
+                      f"a statement or a block inside another each count one)",
+            hint="name a part with a let or a def, or split the condition in two")])
     return ast.Ruleset(tuple(decls), path, text, file)
+
+
+def too_large(path: str, size: int) -> Diagnostic:
+    return Diagnostic(path, 0, 0, f"the file is {size:,} bytes, and a rules file is at most "
+                                  f"{budgets.MAX_SOURCE_BYTES:,} bytes")
+
+
+def _literals_too_large(tree, file) -> list:
+    """Diagnostics for numbers with too many digits and strings too long (budgets), found on the
+    parse tree before any number is converted."""
+    out = []
+    stack = [tree]
+    while stack:
+        t = stack.pop()
+        if isinstance(t, Tree):
+            stack.extend(t.children)
+        elif isinstance(t, Token) and t.type == "INT" and len(t) > budgets.MAX_INT_DIGITS:
+            out.append(file.make(ast.Pos(t.line, t.column, t.column + len(t)),
+                                 f"this number has {len(t):,} digits, and a number in the rules has at most "
+                                 f"{budgets.MAX_INT_DIGITS}", width=min(len(t), 40)))
+        elif isinstance(t, Token) and t.type == "STRING" and len(t) - 2 > budgets.MAX_STRING_CHARS:
+            out.append(file.make(ast.Pos(t.line, t.column, t.column + len(t)),
+                                 f"this string has {len(t) - 2:,} characters, and a string in the rules has at "
+                                 f"most {budgets.MAX_STRING_CHARS:,}", width=1))
+    return sorted(out, key=lambda d: (d.line, d.col))
+
+
+def _too_deep(decls):
+    """The first AST node (in source order) nested deeper than budgets.MAX_NESTING, or None.
+    Iterative: it runs before any recursive pass walks the AST."""
+    stack = [(d, 1) for d in reversed(decls)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, (tuple, list)):
+            stack.extend((x, depth) for x in reversed(node))
+            continue
+        if not hasattr(node, "__attrs_attrs__") or isinstance(node, ast.Pos):
+            continue
+        if depth > budgets.MAX_NESTING:
+            return node
+        for f in reversed(node.__attrs_attrs__):
+            if f.name != "pos":
+                stack.append((getattr(node, f.name), depth + 1))
+    return None

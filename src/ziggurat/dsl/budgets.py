@@ -1,0 +1,143 @@
+"""The budgets of a ruleset: how large and how deep its rules may be.
+
+A ruleset is input that Ziggurat checks and compiles, so none may make it work for minutes,
+fill the memory, or write Python that Python refuses. Each limit below is checked before the
+work it protects is done, and a ruleset over it gets a diagnostic at the rules line and column
+of what is too large (docs/reference/language.md, "Limits", lists them for designers). Each is
+several times what the shipped rulesets use.
+"""
+
+from __future__ import annotations
+
+from . import ast
+
+MAX_SOURCE_BYTES = 256 * 1024
+"""The size of one rules file, in bytes (UTF-8). The largest shipped ruleset is about 27 KB;
+parsing takes about 20 ms per kilobyte, so a file at the limit is parsed in a few seconds."""
+
+MAX_EXTENDS = 16
+"""How many files a chain of `extends` may hold (the variant, its base, the base's base, ...)."""
+
+MAX_STRING_CHARS = 2000
+"""The length of one "string" in the rules (a title, a description, a message), in characters.
+The longest shipped one has about 420."""
+
+MAX_INT_DIGITS = 18
+"""The digits of a number written in the rules: 18 digits keep every literal inside a signed
+64-bit integer, for the generated code and any native backend."""
+
+MAX_INT = 2**63 - 1
+"""The largest number a rule may compute when its value is fixed (folded at the options); the
+smallest is -MAX_INT - 1 (signed 64 bits)."""
+
+MAX_NESTING = 40
+"""How deeply the rules may nest, counted in the nodes of the syntax tree: a declaration, an
+action item, a statement, an operator or a call inside another each count one level (`not not x`
+in a `when` of an action is four; brackets alone count nothing). The shipped rulesets nest at
+most 12 levels; the limit keeps every pass of the compiler (each walks the rules recursively) far
+from Python's recursion limit. Checked right after parsing (the parser itself does not recurse),
+before any other pass walks the rules; a def's expansion is held to it too."""
+
+MAX_PIECE_KINDS = 4096
+"""How many kinds of piece the `piece:` block makes: the product of the number of values of every
+attribute (a piece is one code per combination, and tables are built per kind)."""
+
+MAX_CHOICE_VALUES = 10_000
+"""How many values a range that a choice, a loop or a comprehension goes through may hold
+(`n: 1..100` is 100); a choice is one move per value, at every position."""
+
+MAX_ACTIONS = 256
+"""How many actions a ruleset may declare (the after block counted with each). Compiling costs
+about 10 ms per action; the shipped rulesets have at most 42."""
+
+MAX_DEF_NODES = 4000
+"""How large one use of a def may grow when it is expanded in place, with the defs it calls
+expanded too: counted in the rules' expression nodes (`a + b` is three). Defs are expanded at
+every use, so a def that calls another twice doubles it: 18 such defs would be 2^17 copies."""
+
+MAX_DEF_DEPTH = 32
+"""How many defs may be expanded inside one another (a def calling a def calling a def ...)."""
+
+MAX_PYTHON_LEVELS = 80
+"""How deeply the code written for one action (or one block of statements) may nest, estimated
+from its rules: a choice counts 4 (up to two loops and two tests in the move generator), a
+`when` or `require` 1, a repeat 2, an `if` 1 and a `for` 2. Python refuses more than 100 levels of
+indentation."""
+
+MAX_PYTHON_LOOPS = 18
+"""How many loops the code written for one action (or one block of statements) may hold inside
+one another: a choice counts 2 (a ray is two loops), a repeat 1 and a `for` 1. Python refuses
+more than 20 nested blocks in one function."""
+
+
+def plural(n: int, noun: str) -> str:
+    return f"{n:,} {noun}{'s' * (n != 1)}"
+
+
+# ---- the nesting of statements and actions, estimated on the AST -------------------------------
+#
+# The weights of a construct in the generated module (see interpreter/python/generate.py):
+# levels of indentation, and loops (Python's static blocks).
+
+_CHOICE = (4, 2)
+_GUARD = (1, 0)
+_REPEAT = (2, 1)
+_IF = (1, 0)
+_FOR = (2, 1)
+
+
+def statements_too_deep(stmts, levels: int = 1, loops: int = 0):
+    """The first statement (in source order) at which nested ifs and fors, starting from `levels`
+    and `loops`, go over MAX_PYTHON_LEVELS or MAX_PYTHON_LOOPS, with the levels and loops reached
+    there; None if they stay within both."""
+    stack = [(s, levels, loops) for s in reversed(stmts)]
+    while stack:
+        s, lv, lp = stack.pop()
+        if isinstance(s, ast.If):
+            lv, lp, inner = lv + _IF[0], lp + _IF[1], list(s.body) + list(s.orelse)
+        elif isinstance(s, ast.For):
+            lv, lp, inner = lv + _FOR[0], lp + _FOR[1], list(s.body)
+        else:
+            continue
+        if lv > MAX_PYTHON_LEVELS or lp > MAX_PYTHON_LOOPS:
+            return s, lv, lp
+        stack += [(x, lv, lp) for x in reversed(inner)]
+    return None
+
+
+def items_too_deep(items, levels: int = 1, loops: int = 0):
+    """The first action item (in order) at which the code written for a list of action items,
+    each nested in the one before, goes over MAX_PYTHON_LEVELS or MAX_PYTHON_LOOPS, with the
+    levels and loops reached there; None if it stays within both. Returns (found, levels,
+    loops) where found is None when nothing went over (levels and loops: where it ended)."""
+    for it in items:
+        if isinstance(it, ast.Choice):
+            levels, loops = levels + _CHOICE[0], loops + _CHOICE[1]
+        elif isinstance(it, (ast.When, ast.Require)):
+            levels, loops = levels + _GUARD[0], loops + _GUARD[1]
+        elif isinstance(it, ast.Repeat):
+            levels, loops = levels + _REPEAT[0], loops + _REPEAT[1]
+            if levels > MAX_PYTHON_LEVELS or loops > MAX_PYTHON_LOOPS:
+                return it, levels, loops
+            found, levels, loops = items_too_deep(it.items, levels, loops)
+            if found is not None:
+                return found, levels, loops
+            continue
+        elif isinstance(it, ast.Effects):
+            found = statements_too_deep(it.body, levels, loops)
+            if found is not None:
+                return found
+            continue
+        else:
+            continue
+        if levels > MAX_PYTHON_LEVELS or loops > MAX_PYTHON_LOOPS:
+            return it, levels, loops
+    return None, levels, loops
+
+
+def too_deep_message(what: str, levels: int, loops: int) -> str:
+    if loops > MAX_PYTHON_LOOPS:
+        return (f"{what} nests too many loops for the compiled code: its choices, repeats and 'for' "
+                f"loops add up to {loops} loops inside one another here (at most {MAX_PYTHON_LOOPS})")
+    return (f"{what} nests too deeply for the compiled code: its choices, conditions and blocks add "
+            f"up to {levels} levels here (at most {MAX_PYTHON_LEVELS})")
