@@ -4,7 +4,7 @@ expanded in place with their arguments."""
 from __future__ import annotations
 
 from ...errors import did_you_mean
-from .. import ast, ir
+from .. import ast, budgets, ir
 from .. import types as T
 from .core import EXPRESSIONS, Ctx, Resolver, Where, handles
 
@@ -182,7 +182,78 @@ def inline(r: Resolver, d: ast.Def, node: ast.Call, ctx: Ctx):
                      f"not {len(node.args)}", hint=f"def {d.name}({', '.join(d.params)}) is on line {d.pos.line}")
     if d.name in ctx.inlining:
         r.fail(node, f"{d.name}() calls itself; defs are expanded in place and cannot recurse")
+    if len(ctx.inlining) <= 1:  # a use outside any def (or in an unused def's body): its whole expansion
+        within_budget(r, node)
     r.__dict__.setdefault("_inlined", set()).add(d.name)
     scope = {p: r.expr(a, ctx) for p, a in zip(d.params, node.args)}
     inner = Ctx(ctx.where, scope, ctx.options, ctx.inlining + (d.name,), {})
     return r.expr(d.body, inner)
+
+
+class _TooLarge(Exception):
+    def __init__(self, kind: str, chain: tuple):
+        super().__init__(kind)
+        self.kind, self.chain = kind, chain
+
+
+def within_budget(r: Resolver, node: ast.Call) -> None:
+    """Fail at a def's use if expanding it in place (with the defs it calls) would make more
+    than budgets.MAX_DEF_NODES nodes, nest deeper than budgets.MAX_NESTING, or expand defs more
+    than budgets.MAX_DEF_DEPTH inside one another. Counted without expanding anything: each
+    def's size is worked out once for the sizes of its arguments."""
+    memo = r.__dict__.setdefault("_expansion", {})
+    try:
+        _expansion(r, node, {}, (), memo)
+    except _TooLarge as e:
+        chain = " -> ".join(f"{n}()" for n in e.chain)
+        if e.kind == "depth":
+            message = (f"{node.func}() expands defs inside one another more than {budgets.MAX_DEF_DEPTH} deep "
+                       f"({chain})")
+        elif e.kind == "nesting":
+            message = (f"{node.func}() expanded in place here would nest more than {budgets.MAX_NESTING} levels "
+                       f"deep ({chain})")
+        else:
+            message = (f"{node.func}() expanded in place here would be more than {budgets.MAX_DEF_NODES:,} nodes "
+                       f"of rules ({chain})")
+        r.fail(node, message, hint="defs are copied at every use, so a def that uses another twice doubles it; "
+                                   "compute the part once with a let, or use it fewer times")
+
+
+def _expansion(r: Resolver, node, env: dict, chain: tuple, memo: dict) -> tuple:
+    """(nodes, depth) of an expression with every def call expanded; env gives the (nodes,
+    depth) a parameter of the def being expanded stands for."""
+    if isinstance(node, (tuple, list)):
+        size = depth = 0
+        for x in node:
+            s, d = _expansion(r, x, env, chain, memo)
+            size, depth = size + s, max(depth, d)
+        return size, depth
+    if not hasattr(node, "__attrs_attrs__") or isinstance(node, ast.Pos):
+        return 0, 0
+    if isinstance(node, ast.Name) and node.id in env:
+        return env[node.id]
+    if isinstance(node, ast.Call) and node.func in r.m.defs:
+        d = r.m.defs[node.func]
+        if d.name in chain or len(d.params) != len(node.args):
+            return 1, 1  # a def that calls itself, or a wrong call: reported when it is resolved
+        args = tuple(_expansion(r, a, env, chain, memo) for a in node.args)
+        inner = chain + (d.name,)
+        if len(inner) > budgets.MAX_DEF_DEPTH:
+            raise _TooLarge("depth", inner)
+        key = (d.name, args)
+        if key not in memo:
+            memo[key] = _expansion(r, d.body, dict(zip(d.params, args)), inner, memo)
+        size, depth = memo[key]
+        if size > budgets.MAX_DEF_NODES:
+            raise _TooLarge("nodes", inner)
+        if depth > budgets.MAX_NESTING:
+            raise _TooLarge("nesting", inner)
+        return size, depth
+    size, depth = 1, 0
+    for f in node.__attrs_attrs__:
+        if f.name != "pos":
+            s, d = _expansion(r, getattr(node, f.name), env, chain, memo)
+            size, depth = size + s, max(depth, d)
+    if size > budgets.MAX_DEF_NODES and chain:
+        raise _TooLarge("nodes", chain)
+    return size, depth + 1
