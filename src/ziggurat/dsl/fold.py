@@ -18,7 +18,7 @@ from typing import Optional
 from attrs import define, evolve, field
 
 from ..errors import diagnostic_at
-from . import ir
+from . import budgets, ir
 from . import types as T
 from .dice import showing, ways
 from .model import BUILTIN_DIRECTIONS
@@ -59,6 +59,14 @@ def const(value, typ, pos) -> ir.Const:
 
 def is_const(e) -> bool:
     return isinstance(e, ir.Const)
+
+
+def number(value: int, pos) -> ir.Const:
+    """A computed number, refused when it leaves the 64 bits the generated code counts on."""
+    if not -budgets.MAX_INT - 1 <= value <= budgets.MAX_INT:
+        raise CheckError(pos, f"this computes a number of {len(str(abs(value)))} digits, beyond what 64 bits hold "
+                              f"(at most {budgets.MAX_INT:,})")
+    return ir.Const(value, T.INT, pos)
 
 
 def board_size(plan: ir.Plan, values: dict, diagnostics: list) -> tuple:
@@ -200,7 +208,7 @@ class Folder:
 
     def x_Neg(self, e):
         c = self.expr(e.operand)
-        return const(-c.value, T.INT, e.pos) if is_const(c) else evolve(e, operand=c)
+        return number(-c.value, e.pos) if is_const(c) else evolve(e, operand=c)
 
     def x_Not(self, e):
         c = self.expr(e.operand)
@@ -227,10 +235,12 @@ class Folder:
         if e.op in ("//", "%") and is_const(right) and right.value == 0:
             raise CheckError(right.pos, "division by zero")
         if is_const(left) and is_const(right):
-            return const(_ARITH[e.op](left.value, right.value), T.INT, e.pos)
+            return number(_ARITH[e.op](left.value, right.value), e.pos)
         return evolve(e, left=left, right=right)
 
     def x_Compare(self, e):
+        if e.op in ("in", "not in") and isinstance(e.right, ir.Range):
+            return self.in_range(e)
         left, right = self.expr(e.left), self.expr(e.right)
         if e.op in _CMP and is_const(left) and is_const(right):
             return const(_CMP[e.op](left.value, right.value), T.BOOL, e.pos)
@@ -242,8 +252,29 @@ class Folder:
             return a if cond.value else b
         return evolve(e, cond=cond, then=a, orelse=b)
 
+    def in_range(self, e):
+        """`x in lo..hi` is `lo <= x <= hi`: folded, or compared; the range is never made (a
+        left side that is not a plain name keeps the membership test, which Python answers
+        for a range without making it)."""
+        left, lo, hi = self.expr(e.left), self.expr(e.right.lo), self.expr(e.right.hi)
+        inside = e.op == "in"
+        if is_const(left) and is_const(lo) and is_const(hi):
+            return const((lo.value <= left.value <= hi.value) == inside, T.BOOL, e.pos)
+        if not isinstance(left, (ir.Const, ir.Local, ir.Opt, ir.Global)):
+            return evolve(e, left=left, right=evolve(e.right, lo=lo, hi=hi))
+        if inside:
+            return ir.BoolOp("and", (ir.Compare("<=", lo, left, T.BOOL, e.pos),
+                                     ir.Compare("<=", left, hi, T.BOOL, e.pos)), T.BOOL, e.pos)
+        return ir.BoolOp("or", (ir.Compare("<", left, lo, T.BOOL, e.pos),
+                                ir.Compare(">", left, hi, T.BOOL, e.pos)), T.BOOL, e.pos)
+
     def x_Range(self, e):
-        return evolve(e, lo=self.expr(e.lo), hi=self.expr(e.hi))
+        lo, hi = self.expr(e.lo), self.expr(e.hi)
+        if is_const(lo) and is_const(hi) and hi.value - lo.value + 1 > budgets.MAX_CHOICE_VALUES:
+            raise CheckError(e.pos, f"the range {lo.value}..{hi.value} holds {hi.value - lo.value + 1:,} values, "
+                                    f"and a range gone through holds at most {budgets.MAX_CHOICE_VALUES:,}",
+                             hint="a number that large is better kept in a counter than chosen or looped over")
+        return evolve(e, lo=lo, hi=hi)
 
     def x_ListLit(self, e):
         items = tuple(self.expr(i) for i in e.items)
@@ -385,7 +416,7 @@ class Folder:
             if isinstance(it, (ir.When, ir.Require)):
                 out.append(evolve(it, cond=self.expr(it.cond)))
             elif isinstance(it, ir.Choice):
-                out.append(evolve(it, domain=self.expr(it.domain), cond=self.expr(it.cond)))
+                out.append(evolve(it, domain=self.choice_domain(it), cond=self.expr(it.cond)))
             elif isinstance(it, ir.Let):
                 out.append(evolve(it, value=self.expr(it.value)))
             elif isinstance(it, ir.Effects):
@@ -397,6 +428,19 @@ class Folder:
             else:
                 raise AssertionError(f"unknown action item {it!r}")
         return tuple(out)
+
+    def choice_domain(self, it: ir.Choice):
+        """A choice's domain, folded; a range of more than budgets.MAX_CHOICE_VALUES values is
+        refused at the choice (one move a value, at every position)."""
+        dom = it.domain
+        if isinstance(dom, ir.Range):
+            lo, hi = self.expr(dom.lo), self.expr(dom.hi)
+            if is_const(lo) and is_const(hi) and hi.value - lo.value + 1 > budgets.MAX_CHOICE_VALUES:
+                raise CheckError(it.pos, f"the choice {it.name!r} goes through {hi.value - lo.value + 1:,} values "
+                                         f"({lo.value}..{hi.value}), and a choice has at most "
+                                         f"{budgets.MAX_CHOICE_VALUES:,}",
+                                 hint="a choice is one move per value at every position: choose from fewer")
+        return self.expr(dom)
 
     # ---- tables and control -----------------------------------------------------------------
 
