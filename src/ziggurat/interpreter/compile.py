@@ -23,7 +23,7 @@ from ..dsl.fold import fold
 from ..dsl.model import Model
 from ..dsl.options import option_values
 from ..dsl.resolve import resolve_model
-from ..errors import RulesetError
+from ..errors import RulesetError, diagnostic_at
 from .python.module import ModuleWriter
 from .spec import AttributeSpec, GameSpec, OptionSpec
 from .steps import lower
@@ -55,6 +55,7 @@ def compile_model(model: Model, overrides: dict, name: str) -> CompiledModule:
     sources = tuple(model.files)
     label = _labeller(sources)
     text, linemap, tables = writer.write(", ".join(os.path.basename(f) for f in sources), values, label)
+    within_python_limits(text, linemap)
     spec = GameSpec(
         name, plan.title, plan.description, tuple(folded.plan.players), dict(values), option_specs(plan, bounds),
         tuple(AttributeSpec(a.name, tuple(a.values), tuple(a.numbers), tuple(a.codes), a.players, a.numeric)
@@ -68,6 +69,42 @@ def compile_model(model: Model, overrides: dict, name: str) -> CompiledModule:
         writer.last, tuple(tables), sources, _compress(linemap, sources),
         tuple(s.text for s in folded.plan.statistics))
     return CompiledModule(spec, text)
+
+
+PYTHON_MAX_LOOPS = 20  # CPython: "too many statically nested blocks" (loops, try, with) past 20 in a function
+PYTHON_MAX_INDENT = 98  # CPython's tokenizer: "too many levels of indentation" at 100
+
+
+def within_python_limits(text: str, linemap: list) -> None:
+    """Refuse, at the rules line that made it, a module Python would refuse to compile: more
+    loops inside one another in a function, or more levels of indentation, than Python allows.
+    The check's estimate (dsl.budgets) keeps rulesets well inside both; this is the guarantee
+    that the generated code is never an internal error."""
+    open_blocks: list = []  # (indent, is_loop) of the blocks around the current line
+    for number, line in enumerate(text.split("\n")):
+        stripped = line.lstrip(" ")
+        if not stripped or stripped.startswith("#"):
+            continue
+        indent = (len(line) - len(stripped)) // 4
+        while open_blocks and open_blocks[-1][0] >= indent:
+            open_blocks.pop()
+        word = stripped.split(None, 1)[0].rstrip(":")
+        if word in ("def", "class"):
+            open_blocks.append((indent, "def"))
+        elif word in ("for", "while", "try", "with", "async"):
+            open_blocks.append((indent, "loop"))
+        loops = 0
+        for _, kind in reversed(open_blocks):
+            if kind == "def":
+                break
+            loops += 1
+        if loops > PYTHON_MAX_LOOPS or indent > PYTHON_MAX_INDENT:
+            pos = next((linemap[k] for k in range(min(number, len(linemap) - 1), 0, -1)
+                        if linemap[k] is not None and getattr(linemap[k], "line", 0)), None)
+            what = (f"{loops} loops inside one another (Python allows {PYTHON_MAX_LOOPS})" if loops > PYTHON_MAX_LOOPS
+                    else f"{indent} levels of indentation (Python allows {PYTHON_MAX_INDENT})")
+            raise RulesetError([diagnostic_at(pos, f"the code written for this rule nests {what}",
+                                              hint="fewer choices, conditions or loops inside one another")])
 
 
 def option_specs(plan: ir.Plan, bounds: dict) -> dict:
