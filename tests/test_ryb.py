@@ -5,6 +5,7 @@ about, and checks what the text says happens. Chance moves are played by their t
 
 from __future__ import annotations
 
+from collections import Counter
 from fractions import Fraction
 
 import pytest
@@ -21,14 +22,35 @@ def ryb():
 
 def at(game, cells: str = "", side: str = "al", **fields) -> "ziggurat.interpreter.runtime.State":
     """The start position with these cells (`a1=P1ptpt`) and zones and counters (`hand__al="DoGi"`
-    sets hand.al; a value is written as in positions)."""
+    sets hand.al; a value is written as in positions). The pieces put on cells or added to a zone
+    come out of the zones not given (the deck, the bank, the marks): a position holds no more
+    pieces than the game has."""
     _, _, rest = game.new().text().split(" | ")
     tokens = dict(t.split("=", 1) for t in rest.split())
+    start = dict(tokens)
     for key, value in fields.items():
         name = key.replace("__", ".")
         assert name in tokens, name
         tokens[name] = str(value)
+    given = {k.replace("__", ".") for k in fields}
+    extra = (Counter(_codes("".join(t.split("=", 1)[1] for t in cells.split())))
+             + Counter(c for name in given for c in _codes(tokens[name]))
+             - Counter(c for name in given for c in _codes(start[name])))
+    for name in reversed([n for n in tokens if n not in given]):  # the supplies (bank, marks) first
+        kept = []
+        for code in _codes(tokens[name]):
+            if extra[code] > 0:
+                extra[code] -= 1  # taken out of this zone
+            else:
+                kept.append(code)
+        if len(kept) < len(_codes(tokens[name])):
+            tokens[name] = "".join(kept)
     return game.position(f"{side} 0 | {cells} | " + " ".join(f"{k}={v}" for k, v in tokens.items()))
+
+
+def _codes(text: str) -> list:
+    """The piece codes of a stack or zone as written (RYB's codes are two characters)."""
+    return [text[i:i + 2] for i in range(0, len(text), 2)] if not text.lstrip("-").isdigit() else []
 
 
 def moves(s) -> set:
@@ -85,32 +107,32 @@ def test_a_draw_is_a_card_left_in_the_deck_as_likely_as_its_copies(ryb):
 
 
 def test_refill_tops_the_hand_up_and_a_full_hand_draws_nothing(ryb):
-    s = play(at(ryb, hand__al="R1R1R1R1", deck="GiGi"), "refill")
+    s = play(at(ryb, hand__al="R1R1R2R2", deck="GiGi"), "refill")
     assert s.is_chance
     play(s, "draw Gi")
-    assert not s.is_chance and field(s, "hand.al") == "R1R1R1R1Gi" and field(s, "deck") == "Gi"
-    full = play(at(ryb, hand__al="R1R1R1R1R1"), "refill")
+    assert not s.is_chance and field(s, "hand.al") == "R1R1R2R2Gi" and field(s, "deck") == "Gi"
+    full = play(at(ryb, hand__al="R1R1R2R2R3"), "refill")
     assert not full.is_chance and "play R1" in moves(full)
 
 
 def test_dump_discards_the_hand_draws_a_new_one_and_ends_the_turn(ryb):
-    s = play(at(ryb, hand__al="R1DoGi", deck="K1K1K1K1K1K1"), "dump")
+    s = play(at(ryb, hand__al="R1DoGi", deck="K1K1K2K2K3K3"), "dump")
     assert field(s, "discard") == "R1DoGi"
-    for _ in range(5):
-        s.play("draw K1")
-    assert field(s, "hand.al") == "K1K1K1K1K1" and s.mover_name == "bruce"
+    for card in ("K1", "K1", "K2", "K2", "K3"):
+        s.play(f"draw {card}")
+    assert field(s, "hand.al") == "K1K1K2K2K3" and s.mover_name == "bruce"
 
 
 def test_the_discards_are_reshuffled_into_the_deck_when_it_runs_out(ryb):
-    s = play(at(ryb, hand__al="R1R1R1R1", deck="", discard="GiDe"), "refill")
+    s = play(at(ryb, hand__al="R1R1R2R2", deck="", discard="GiDe"), "refill")
     assert {s.move_text(m) for m, _ in s.chance_outcomes()} == {"draw Gi", "draw De"}
     assert field(s, "discard") == ""
 
 
 def test_two_players_never_reshuffle():
     two = ziggurat.load("ryb", {"players": 2})
-    s = play(at(two, hand__al="R1R1R1R1", deck="", discard="GiDe"), "refill")
-    assert not s.is_chance and field(s, "hand.al") == "R1R1R1R1"  # short a card, and playing on
+    s = play(at(two, hand__al="R1R1R2R2", deck="", discard="GiDe"), "refill")
+    assert not s.is_chance and field(s, "hand.al") == "R1R1R2R2"  # short a card, and playing on
 
 
 # ---- play a card -----------------------------------------------------------------------------------
@@ -167,14 +189,14 @@ def test_a_roll_is_weighted_by_the_throws_of_the_dice(ryb):
 
 
 def test_a_short_roll_is_banked_on_the_goal_and_lowers_its_target(ryb):
-    s = play(at(ryb, "a1=R2", hand__bruce="DeDeDeDeDe", step=5), "attempt a1 with 2,0,0", "rolled 11,0,0", "bank")
+    s = play(at(ryb, "a1=R2", hand__bruce="DeDeDeDe", deck="", step=5), "attempt a1 with 2,0,0", "rolled 11,0,0", "bank")
     assert cell(s, "a1") == "R2" + "pt" * 11
     bruce = play(s, "end", "refill", "no card to play", "attempt a1 with 1,0,0", "rolled 6,0,0")
     assert bruce.mover_name == "bruce" and moves(bruce) == {"bank"}   # 6 < 18 - 11
     again = play(at(ryb, "a1=R2" + "pt" * 11, side="bruce", step=5), "attempt a1 with 2,0,0", "rolled 7,0,0")
     assert moves(again) == {"complete"}
     play(again, "complete")
-    assert cell(again, "a1") == "R2m2" and field(again, "bank").count("pt") == 400 + 11  # back to the bank
+    assert cell(again, "a1") == "R2m2" and field(again, "bank").count("pt") == 400  # the 11 back to the bank
 
 
 def test_one_attempt_a_turn_then_the_turn_ends(ryb):
@@ -270,7 +292,7 @@ def test_shanghai_borrows_a_colour_for_the_attempt_and_returns_it_at_the_end(ryb
 
 
 def test_swiss_bank_points_count_only_for_its_owner(ryb):
-    s = play(at(ryb, "a1=R2", hand__al="Sb", hand__bruce="DeDeDeDeDe", step=2), "swiss bank a1", "attempt a1 with 2,0,0",
+    s = play(at(ryb, "a1=R2", hand__al="Sb", hand__bruce="DeDeDeDe", deck="", step=2), "swiss bank a1", "attempt a1 with 2,0,0",
              "rolled 10,0,0")
     assert moves(s) == {"bank", "bank on the swiss bank"}
     play(s, "bank on the swiss bank", "end")

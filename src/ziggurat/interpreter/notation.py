@@ -17,6 +17,7 @@ from typing import Optional
 
 from ..dsl import types as T
 from ..errors import GameError, did_you_mean
+from ..dsl.windows import COUNTERS as WINDOW_COUNTERS
 from ..dsl.world import DIRECTION_NAMES
 
 
@@ -38,6 +39,9 @@ class Notation:
         # Counters that hold a cell print as its name ("-" for none).
         self.cell_counters = {i for i, n in enumerate(w.counter_names)
                               if _counter_kind(game.spec, n) == "cell"}
+        # A response window's counters (the engine's: see dsl/windows.py) hold seats, 0 for none.
+        self.window_counters = _window_slots(game.spec, w.counter_names)
+        self._longest: Optional[int] = None
 
     # ---- values -----------------------------------------------------------------------------
 
@@ -227,60 +231,108 @@ class Notation:
         return out
 
     def parse_position(self, text: str):
+        """The state a position text describes, after checking it against the game's limits: a
+        GameError names the first thing wrong (the field, the cell, the counter, the limit)."""
+        if not isinstance(text, str):
+            raise GameError(f"a position is text, not {type(text).__name__}")
+        longest = self.longest_position()
+        if len(text) > longest:
+            raise GameError(f"the position text has {len(text):,} characters; no position of "
+                            f"{self.game.title} needs more than {longest:,}")
         fields = [f.strip() for f in text.split("|")]
         if len(fields) < 2 or len(fields) > 4:
             raise GameError("a position is written '<side> <ply> | <cell>=<stack> ... | <zone>=<pieces> ...'"
-                            f", not {text!r}")
+                            f", not {_shown(text)}")
         head = fields[0].split()
         if len(head) != 2:
             raise GameError(f"a position starts with the side to move and the ply, like "
-                            f"'{self.players[0]} 0', not {fields[0]!r}")
+                            f"'{self.players[0]} 0', not {_shown(fields[0])}")
         if head[0] not in self.players:
-            raise GameError(f"{head[0]!r} is not a side of this game" + _hint(head[0], self.players))
-        try:
-            ply = int(head[1])
-        except ValueError:
-            raise GameError(f"the ply must be a number, not {head[1]!r}") from None
-        if ply < 0:
+            raise GameError(f"{_shown(head[0])} is not a side of this game" + _hint(head[0], self.players))
+        if not re.fullmatch(r"-?[0-9]+", head[1]):
+            raise GameError(f"the ply must be a number, not {_shown(head[1])}")
+        if head[1].startswith("-"):
             raise GameError("the ply cannot be negative")
+        if len(head[1]) > NUMBER_DIGITS or int(head[1]) > NUMBER_MAX:
+            raise GameError(f"the ply {_shown(head[1])} is out of range (at most {NUMBER_MAX:,})")
         st = self.game.empty_state()
-        st.side, st.ply = self.players.index(head[0]), ply
+        st.side, st.ply = self.players.index(head[0]), int(head[1])
+        supply = Supply(self.game, self.piece_width)
+        given: set = set()
         for item in fields[1].split():
             name, eq, stack = item.partition("=")
             if not eq:
-                raise GameError(f"a cell is written <cell>=<pieces>, not {item!r}")
+                raise GameError(f"a cell is written <cell>=<pieces>, not {_shown(item)}")
             if name not in self.cell_index:
-                raise GameError(f"{name!r} is not a cell of this {self.world.files}x{self.world.ranks} board")
-            st.cells[self.cell_index[name]] = self.pieces(stack, name)
+                raise GameError(f"{_shown(name)} is not a cell of this {self.world.files}x{self.world.ranks} board")
+            if name in given:
+                raise GameError(f"cell {name} is given twice: a cell holds one stack (write it once, bottom piece first)")
+            given.add(name)
+            supply.room(name, stack)
+            st.cells[self.cell_index[name]] = supply.take(self.pieces(stack, name), name)
         zone_slots = {n: i for i, n in enumerate(self.world.zone_names)}
         counter_slots = {n: i for i, n in enumerate(self.world.counter_names)}
         for item in (fields[2].split() if len(fields) > 2 else []):
             name, eq, value = item.partition("=")
             if not eq:
-                raise GameError(f"a zone or counter is written <name>=<value>, not {item!r}")
+                raise GameError(f"a zone or counter is written <name>=<value>, not {_shown(item)}")
+            if name in given:
+                raise GameError(f"{name!r} is given twice")
             if name in zone_slots:
-                st.zones[zone_slots[name]] = self.pieces(value, name)
-            elif name in counter_slots and counter_slots[name] in self.cell_counters:
-                if value != "-" and value not in self.cell_index:
-                    raise GameError(f"counter {name!r} holds a cell of this board (or - for none), not {value!r}")
-                st.counters[counter_slots[name]] = -1 if value == "-" else self.cell_index[value]
+                given.add(name)
+                if value.startswith("?"):
+                    raise GameError(f"zone {name!r}: {_shown(value)} is how a hidden zone is shown to one side; "
+                                    "a position needs its pieces")
+                supply.room(name, value)
+                st.zones[zone_slots[name]] = supply.take(self.pieces(value, name), name)
             elif name in counter_slots:
-                try:
-                    st.counters[counter_slots[name]] = int(value)
-                except ValueError:
-                    raise GameError(f"counter {name!r} holds a number, not {value!r}") from None
+                given.add(name)
+                st.counters[counter_slots[name]] = self._parse_counter(counter_slots[name], name, value)
             else:
-                raise GameError(f"{name!r} is neither a zone nor a counter"
+                raise GameError(f"{_shown(name)} is neither a zone nor a counter"
                                 + _hint(name, list(zone_slots) + list(counter_slots)))
         if len(fields) > 3 and fields[3]:
             key, eq, value = fields[3].partition("=")
             sides = value.split(",")
             if key.strip() != "seats" or sorted(sides) != sorted(self.players):
-                raise GameError(f"the last field lists each seat's side, like 'seats={','.join(self.players[::-1])}'"
-                                f", not {fields[3]!r}")
+                raise GameError(f"the last field lists each seat's side once, like "
+                                f"'seats={','.join(self.players[::-1])}', not {_shown(fields[3])}")
             for seat, side in enumerate(sides):
                 st.seats[self.players.index(side)] = seat
         return st
+
+    def _parse_counter(self, slot: int, name: str, value: str) -> int:
+        """A counter's value: a cell (or - for none) for a cell counter, else a whole number within
+        the engine's range (and, for a response window's counters, within the players' seats)."""
+        if slot in self.cell_counters:
+            if value != "-" and value not in self.cell_index:
+                raise GameError(f"counter {name!r} holds a cell of this board (or - for none), not {_shown(value)}")
+            return -1 if value == "-" else self.cell_index[value]
+        if not re.fullmatch(r"-?[0-9]+", value):
+            raise GameError(f"counter {name!r} holds a whole number, not {_shown(value)}")
+        if len(value.lstrip("-")) > NUMBER_DIGITS or abs(int(value)) > NUMBER_MAX:
+            raise GameError(f"counter {name!r}: {_shown(value)} is out of range (-{NUMBER_MAX:,} to {NUMBER_MAX:,})")
+        n = int(value)
+        seats = len(self.players)
+        if slot in self.window_counters and not 0 <= n <= seats:
+            what = ("the seat that opened the response window (1 to {0}; 0 when none is open)" if name == WINDOW_COUNTERS[1]
+                    else "this player's place in the response window's order (1 to {0}; 0 when not asked)")
+            raise GameError(f"counter {name!r} is {what.format(seats)}, not {n}")
+        return n
+
+    def longest_position(self) -> int:
+        """The most characters a position text of this game may have: twice the longest text its
+        limits allow (every cell, zone and counter written, the most pieces there can be), so
+        space between the fields is free, and at least LONGEST_TEXT (so a text a little too long
+        is read and its mistake named); a text of megabytes is refused before it is read."""
+        if self._longest is None:
+            w = self.world
+            names = (sum(len(n) + 2 for n in self.cell_names) + sum(len(n) + 2 for n in w.zone_names)
+                     + sum(len(n) + 3 + NUMBER_DIGITS for n in w.counter_names))
+            sides = sum(len(p) + 1 for p in self.players)
+            pieces = Supply(self.game, self.piece_width).total * self.piece_width
+            self._longest = max(2 * (names + 2 * sides + NUMBER_DIGITS + pieces + 32), LONGEST_TEXT)
+        return self._longest
 
     def _counter_text(self, slot: int, value) -> str:
         if slot in self.cell_counters:
@@ -288,16 +340,87 @@ class Notation:
         return str(value)
 
     def pieces(self, text: str, where: str) -> tuple:
+        """The pieces a text lists, their codes run together."""
         k = self.piece_width
         if len(text) % k:
-            raise GameError(f"{where}: {text!r} is not a list of {k}-character piece codes")
+            raise GameError(f"{where}: {_shown(text)} is not a list of {k}-character piece codes")
         out = []
         for i in range(0, len(text), k):
             code = text[i:i + k]
             if code not in self.piece_codes:
-                raise GameError(f"{where}: {code!r} is not a piece" + _hint(code, self.piece_codes))
+                raise GameError(f"{where}: {_shown(code)} is not a piece" + _hint(code, self.piece_codes))
             out.append(self.piece_codes[code])
         return tuple(out)
+
+
+#: The most pieces a position may hold when the game's moves make pieces (no supply to count them
+#: by): far beyond any shipped game's, yet read in milliseconds.
+MAX_PIECES = 10_000
+#: Numbers in a position (the ply, counters) fit in 64 bits, as in any engine that stores them.
+NUMBER_MAX = 2 ** 63 - 1
+NUMBER_DIGITS = len(str(NUMBER_MAX))
+#: A position text up to this long is always read (a longer one only when the game's limits
+#: allow a longer position): reading it takes well under a millisecond.
+LONGEST_TEXT = 100_000
+
+
+class Supply:
+    """The pieces of a position counted as it is read, against what the game has: its supply
+    (`Game.piece_supply`) when its moves make no pieces, else the engine's MAX_PIECES."""
+
+    def __init__(self, game, width: int):
+        self.game = game
+        supply = game.piece_supply()
+        self.bounded = supply is not None
+        self.total = supply.total if supply is not None else MAX_PIECES
+        self.kinds = supply.kinds if supply is not None else None
+        self.width = max(width, 1)
+        self.used = 0
+        self.count: dict = {}
+
+    def room(self, where: str, text: str) -> None:
+        """Refuse a stack (or zone) written `text` when its pieces would be too many, before
+        reading them."""
+        n = len(text) // self.width
+        if self.used + n <= self.total:
+            return
+        title = self.game.title
+        if not self.bounded:
+            raise GameError(f"{where}: {n:,} pieces make {self.used + n:,} in the position, beyond the engine's "
+                            f"limit of {MAX_PIECES:,} pieces (the moves of {title} make pieces, so it has no supply "
+                            "to count them by)")
+        already = f" with the {self.used:,} before it" if self.used else ""
+        raise GameError(f"{where}: {n:,} pieces{already} are more than the {self.total:,} {title} has in all "
+                        "(its moves make no pieces: the setup places every one)")
+
+    def take(self, pieces: tuple, where: str) -> tuple:
+        """Count `pieces` (which `room` let in); refuse one kind beyond its number."""
+        self.used += len(pieces)
+        if self.kinds is not None:
+            for p in pieces:
+                n = self.count[p] = self.count.get(p, 0) + 1
+                if n > self.kinds.get(p, 0):
+                    have = self.kinds.get(p, 0)
+                    code = self.game.world.piece_text(p)
+                    raise GameError(f"{where}: {code!r} piece number {n}, but {self.game.title} has "
+                                    f"{have if have else 'no'} {code!r} piece{'s' * (have != 1)} (the setup "
+                                    "places every piece; no move makes or changes one)")
+        return pieces
+
+
+def _window_slots(spec, slot_names) -> set:
+    """The counter slots of a response window, `asked` (per player) and `asker`: the counters
+    the engine gives a ruleset that uses windows (both present, in those shapes)."""
+    shapes = {name: per_player for name, per_player, kind in spec.counters if kind == "int"}
+    asked, asker = WINDOW_COUNTERS
+    if shapes.get(asked) is not True or shapes.get(asker) is not False:
+        return set()
+    return {i for i, n in enumerate(slot_names) if n == asker or n.startswith(asked + ".")}
+
+
+def _shown(text: str, most: int = 40) -> str:
+    """Text quoted in a message, cut short when long (a position may be pasted by mistake)."""
+    return repr(text if len(text) <= most else text[:most] + "...")
 
 
 def _counter_kind(spec, slot_name: str) -> str:

@@ -89,6 +89,7 @@ class Game:
         self._setup = ns["setup"]
         self._sidekey = ns["SIDEKEY"]
         self._counters = ns["INITIAL_COUNTERS"]
+        self._supply = None  # piece_supply(), counted when first needed (False: moves make pieces)
         self._notation = notation.Notation(self)
 
     def chance_outcomes(self, st: "State", moves: Optional[list] = None) -> Optional[list]:
@@ -171,16 +172,83 @@ class Game:
         return st
 
     def position(self, text: str) -> "State":
-        """A state from position text (see `State.text`); 'start' is the start position."""
+        """A state from position text (see `State.text`); 'start' is the start position. A text
+        that breaks the game's limits (see `piece_supply`; a cell given twice, a counter out of
+        range, more pieces than the game has) is refused with a GameError naming what is wrong."""
+        if not isinstance(text, str):
+            raise GameError(f"a position is text, not {type(text).__name__}")
         if text.strip() in ("", "start"):
             return self.new()
         st = self._notation.parse_position(text)
         st.reset_history()
         return st
 
+    def piece_supply(self) -> Optional[PieceSupply]:
+        """The pieces this game has, when its moves make none (`creates_pieces` is false): the
+        setup places every piece there will ever be, so no position holds more. None when moves
+        make pieces (then the engine's own bound, `notation.MAX_PIECES`, applies).
+
+        The total is the start position's number of pieces (on the board and in zones). When the
+        setup draws nothing at random and no move changes pieces into others, each kind is
+        counted too. A setup that draws at random is run with several seeds and the largest
+        total kept; its kinds are not counted (a draw may choose them)."""
+        if self._supply is None:
+            self._supply = self._count_supply()
+        return self._supply or None
+
+    def _count_supply(self):
+        if self.creates_pieces:
+            return False
+        rng = _WatchedRandom(0)
+        kinds = self._setup_pieces(rng)
+        if not rng.drawn:
+            return PieceSupply(sum(kinds.values()), None if self.changes_pieces else kinds)
+        seeds = [s for s in (self.options.get(SEED_OPTION),) if isinstance(s, int)] + list(range(SUPPLY_SEEDS))
+        return PieceSupply(max(sum(self._setup_pieces(random.Random(s)).values()) for s in seeds), None)
+
+    def _setup_pieces(self, rng) -> dict:
+        """piece -> how many the setup places (board and zones), with this generator."""
+        st = self.empty_state()
+        with rules_failures():
+            self._setup(st, rng)
+        out: dict = {}
+        for stack in list(st.cells) + list(st.zones):
+            for p in stack:
+                out[p] = out.get(p, 0) + 1
+        return out
+
     def counter_text(self, slot: int, value: int) -> str:
         """A counter's value as positions write it: a number, or a cell's name ('-' for none)."""
         return self._notation._counter_text(slot, value)
+
+
+SUPPLY_SEEDS = 16  # setups drawn to measure the supply of a game whose setup is random
+
+
+@frozen
+class PieceSupply:
+    """The pieces a game has, all told (see `Game.piece_supply`)."""
+
+    total: int  # pieces in play at most, board and zones together
+    kinds: Optional[dict]  # piece -> its number, when each kind's number is fixed; else None
+
+
+class _WatchedRandom(random.Random):
+    """A generator that remembers whether the setup drew from it."""
+
+    drawn = False
+
+    def random(self):
+        self.drawn = True
+        return super().random()
+
+    def getrandbits(self, k):
+        self.drawn = True
+        return super().getrandbits(k)
+
+    def shuffle(self, x):
+        self.drawn = True
+        return super().shuffle(x)
 
 
 class LegalMoves:
