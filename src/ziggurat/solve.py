@@ -31,17 +31,37 @@ from .errors import GameError, ZigguratError
 
 #: How often (in positions) the progress callback is called.
 PROGRESS_EVERY = 2048
+#: The searches' default budget: positions searched (each stored in the table at most once). The
+#: table costs about 0.4 KB (Breakthrough) to 1.4 KB (RYB) a position and the search runs at 5,000
+#: to 15,000 positions a second, so 300,000 positions stop within about a minute and half a
+#: gigabyte on the shipped games.
+DEFAULT_MAX_NODES = 300_000
+#: The largest budget accepted: a table of this many positions needs tens of gigabytes or more.
+MAX_NODES_LIMIT = 100_000_000
 
 Progress = Callable[[int, float], None]  # (positions searched, seconds so far)
+
+
+MEMORY = "memory ran out"
 
 
 class SearchLimitExceeded(ZigguratError):
     """The search visited more positions than the limit it was given."""
 
-    def __init__(self, limit: int):
+    def __init__(self, limit: int, why: str = "the node limit"):
         self.limit = limit
-        super().__init__(f"gave up after {limit:,} positions (the node limit); the game is too large "
+        self.why = why  # "the node limit", or "memory ran out" first
+        super().__init__(f"gave up after {limit:,} positions ({why}); the game is too large "
                          "to solve this way, or raise the limit")
+
+
+def check_max_nodes(max_nodes: Optional[int]) -> Optional[int]:
+    """A node budget, checked: None (no limit, from Python only) or 1 to MAX_NODES_LIMIT."""
+    if max_nodes is None:
+        return None
+    if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or not 1 <= max_nodes <= MAX_NODES_LIMIT:
+        raise GameError(f"the node budget must be a whole number from 1 to {MAX_NODES_LIMIT:,}, not {max_nodes!r}")
+    return max_nodes
 
 
 @frozen
@@ -100,13 +120,22 @@ def _deep_recursion(limit: int = 50_000):
         sys.setrecursionlimit(old)
 
 
+@contextmanager
+def _memory(counter: "_Counter"):
+    """Memory running out in a search is its budget reached, said as such (never a MemoryError)."""
+    try:
+        yield
+    except MemoryError:
+        raise SearchLimitExceeded(counter.nodes, MEMORY) from None
+
+
 class _Counter:
     """Counts positions, calls the progress callback now and then, and enforces the limit."""
 
     def __init__(self, progress: Optional[Progress], max_nodes: Optional[int]):
         self.nodes = 0
         self.progress = progress
-        self.max_nodes = max_nodes
+        self.max_nodes = check_max_nodes(max_nodes)
         self.start = time.perf_counter()
 
     def tick(self) -> None:
@@ -126,12 +155,14 @@ class _Counter:
         return seconds
 
 
-def solve_puzzle(state, progress: Optional[Progress] = None, *, max_nodes: Optional[int] = None,
+def solve_puzzle(state, progress: Optional[Progress] = None, *, max_nodes: Optional[int] = DEFAULT_MAX_NODES,
                  ignore_ply: bool = True) -> PuzzleResult:
     """Find a line from `state` to a win of the single player, or prove that there is none.
 
     A win is a finished game whose result for the player is 1. A position with no legal move that
-    the rules do not end counts as a dead end. `state` itself is not changed.
+    the rules do not end counts as a dead end. `state` itself is not changed. Raises
+    SearchLimitExceeded beyond `max_nodes` positions (DEFAULT_MAX_NODES unless given; None: no
+    limit) and when memory runs out first.
     """
     game = state.game
     if len(game.players) != 1:
@@ -168,7 +199,7 @@ def solve_puzzle(state, progress: Optional[Progress] = None, *, max_nodes: Optio
         failed.add(key)
         return False
 
-    with _deep_recursion():
+    with _deep_recursion(), _memory(counter):
         solvable = search()
     seconds = counter.finish()
     return PuzzleResult(solvable, tuple(line) if solvable else (), counter.nodes, len(failed),
@@ -178,13 +209,14 @@ def solve_puzzle(state, progress: Optional[Progress] = None, *, max_nodes: Optio
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 
 
-def solve_game(state, progress: Optional[Progress] = None, max_nodes: Optional[int] = None, *,
+def solve_game(state, progress: Optional[Progress] = None, max_nodes: Optional[int] = DEFAULT_MAX_NODES, *,
                player: Optional[int] = None, ignore_ply: bool = True) -> GameValue:
     """The value of `state` for `player` (default: the side to move) and a principal variation.
 
     Every player but `player` is taken to play against `player` (with two players, the usual
     game value). Results are those of `Outcome.results` (1, 1/2, 0). Raises SearchLimitExceeded
-    beyond `max_nodes` positions, and GameError when the game can return to a position of the
+    beyond `max_nodes` positions (DEFAULT_MAX_NODES unless given; None: no limit) or when memory
+    runs out first, and GameError when the game can return to a position of the
     line being searched (the search handles games whose positions never repeat) or when a
     position has no legal move and the rules do not end the game there. `state` is not changed.
     """
@@ -249,7 +281,7 @@ def solve_game(state, progress: Optional[Progress] = None, max_nodes: Optional[i
             table[key] = (_EXACT, best)
         return best
 
-    with _deep_recursion():
+    with _deep_recursion(), _memory(counter):
         # With the window (lo, hi) every answer is exact: inside it, or an extreme result.
         value = search(lo, hi)
         pv: list = []
