@@ -11,9 +11,14 @@ from __future__ import annotations
 
 from . import ast
 
-MAX_SOURCE_BYTES = 256 * 1024
-"""The size of one rules file, in bytes (UTF-8). The largest shipped ruleset is about 27 KB;
-parsing takes about 20 ms per kilobyte, so a file at the limit is parsed in a few seconds."""
+MAX_SOURCE_BYTES = 64 * 1024
+"""The size of one rules file, in bytes (UTF-8): the largest shipped ruleset is about 27 KB. A
+larger file is refused before it is read."""
+
+MAX_TOKENS = 20_000
+"""The words, numbers, strings and symbols of one rules file (comments count nothing): the
+largest shipped ruleset has about 5,200. The parser takes up to 0.1 ms a token, so a file at the
+limit is parsed in about two seconds; counted with one regular expression before parsing."""
 
 MAX_EXTENDS = 16
 """How many files a chain of `extends` may hold (the variant, its base, the base's base, ...)."""
