@@ -1,0 +1,314 @@
+"""Budgets: a ruleset too large or too deep is refused by `check` and by the compiler with a
+diagnostic at its rules line and column, quickly and in little memory, never with an internal
+error or a hang (dsl/budgets.py holds the limits; docs/reference/language.md lists them).
+
+Each test writes one hostile ruleset found by a tester, checks it in-process, and asserts where
+the diagnostic points and how long it took; the ones that once hung at run time also go through
+the command line in a subprocess with a timeout.
+"""
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import ziggurat
+from ziggurat.dsl import budgets
+from ziggurat.dsl.checks import check
+from ziggurat.dsl.loader import find, shipped_names
+
+HEAD = '''game "T"
+players a, b
+board:
+    files: 3
+    ranks: 3
+piece:
+    owner: players
+'''
+PLACE = "    do:\n        place(piece(mover), at)\n"
+ACTION = 'action m "{at}":\n    at: cells where empty(at)\n' + PLACE
+
+
+def errors(text: str, seconds: float = 5.0, path: str = "hostile.rules") -> list:
+    """The errors check finds in a text; it must find them within `seconds`."""
+    start = time.perf_counter()
+    diags = check(path, text=text)
+    took = time.perf_counter() - start
+    assert took < seconds, f"check took {took:.1f} s"
+    for d in diags:
+        assert d.render()
+    return [d for d in diags if d.severity == "error"]
+
+
+def only(errs: list):
+    assert len(errs) == 1, [e.render() for e in errs]
+    return errs[0]
+
+
+def line_of(text: str, needle: str) -> tuple:
+    """(line, col) of the first occurrence of needle, both from 1."""
+    for number, line in enumerate(text.splitlines(), 1):
+        if needle in line:
+            return number, line.index(needle) + 1
+    raise AssertionError(needle)
+
+
+def ziggurat_cli(*args, timeout: float = 30) -> subprocess.CompletedProcess:
+    env = dict(os.environ, ZIGGURAT_CACHE_DIR="off")
+    return subprocess.run([sys.executable, "-c", "from ziggurat.cli.main import main; main()", *args],
+                          capture_output=True, text=True, timeout=timeout, env=env)
+
+
+# ---- defs expanded in place ---------------------------------------------------------------------
+
+
+def doubling_defs(n: int = 18) -> str:
+    text = HEAD + "def d0(c): height(c)\n"
+    text += "".join(f"def d{i}(c): d{i - 1}(c) + d{i - 1}(c)\n" for i in range(1, n))
+    return text + f'action m "{{at}}":\n    at: cells where empty(at) and d{n - 1}(at) >= 0\n' + PLACE
+
+
+def test_a_def_that_doubles_is_refused_at_its_use_naming_the_chain():
+    # 18 defs each using the one before twice: 2^17 copies (was 299 s and 11 GB in check).
+    text = doubling_defs()
+    e = only(errors(text))
+    assert (e.line, e.col) == line_of(text, "d17(at)")
+    assert "d17() -> d16()" in e.message and f"{budgets.MAX_DEF_NODES:,} nodes" in e.message
+
+
+def test_a_doubling_def_stops_the_command_line_quickly(tmp_path):
+    path = tmp_path / "defs.rules"
+    path.write_text(doubling_defs())
+    start = time.perf_counter()
+    run = ziggurat_cli("perft", str(path), "-d", "1")
+    assert time.perf_counter() - start < 20
+    assert run.returncode == 1, run.stderr
+    assert f"{path}:{line_of(doubling_defs(), 'd17(at)')[0]}:" in run.stderr and "internal error" not in run.stderr
+
+
+def test_a_def_used_a_few_times_is_within_budget():
+    text = doubling_defs(6)  # 32 copies of height(c): fine
+    assert errors(text) == []
+
+
+def test_defs_expanded_inside_one_another_too_deep_are_refused():
+    text = HEAD + "def g0(c): height(c)\n" + "".join(f"def g{i}(c): g{i - 1}(c)\n" for i in range(1, 200))
+    text += 'action m "{at}":\n    at: cells where empty(at) and g199(at) >= 0\n' + PLACE
+    e = only(errors(text))
+    assert (e.line, e.col) == line_of(text, "g199(at)")
+    assert f"more than {budgets.MAX_DEF_DEPTH} deep" in e.message
+
+
+# ---- kinds of piece -----------------------------------------------------------------------------
+
+
+def test_too_many_kinds_of_piece_are_refused_at_the_piece_block():
+    # 6 attributes of 10 values: 2,000,000 kinds (was a MemoryError at 6 GB).
+    attrs = "".join(f"    q{k}: " + ", ".join(f"v{k}x{j} = {j}" for j in range(10)) + "\n" for k in range(6))
+    text = HEAD + attrs + 'action m "{at}":\n    at: cells where empty(at)\n    do:\n        place(piece(mover, '
+    text += ", ".join(f"v{k}x0" for k in range(6)) + "), at)\n"
+    e = only(errors(text, seconds=3))
+    assert (e.line, e.col) == line_of(text, "piece:")
+    assert "2,000,000 kinds of piece" in e.message and f"{budgets.MAX_PIECE_KINDS:,}" in e.message
+
+
+# ---- ranges -------------------------------------------------------------------------------------
+
+
+def test_a_choice_over_a_huge_range_is_refused_at_the_choice():
+    # was 119 s and 3.9 GB
+    text = HEAD + 'action m "{at}{n}":\n    at: cells where empty(at)\n    n: 1..100000000\n' + PLACE
+    e = only(errors(text))
+    assert (e.line, e.col) == line_of(text, "n: 1..100000000")
+    assert "100,000,000 values" in e.message
+
+
+def test_a_loop_over_a_huge_range_is_refused_at_the_range():
+    text = HEAD + ACTION + "end:\n    for i in 1..50000000:\n        draw\n"
+    e = only(errors(text))
+    assert (e.line, e.col) == line_of(text, "1..50000000")
+
+
+def test_membership_in_a_huge_range_never_makes_the_range():
+    # `5 in 1..3000000000` gave a MemoryError: it is folded, or compiled to two comparisons.
+    text = HEAD + 'check 5 in 1..3000000000: "five"\n' + (
+        'action m "{at}":\n    at: cells where empty(at) and ply in 1..3000000000 and 5 in 1..3000000000\n'
+        + PLACE)
+    assert errors(text) == []
+    source = ziggurat.load("member.rules", text=text).source
+    assert "in range(" not in source and "3000000000" in source
+    assert "1 <= ply and ply <= 3000000000" in source
+
+
+# ---- many declarations --------------------------------------------------------------------------
+
+
+def timed_check(text: str) -> float:
+    start = time.perf_counter()
+    check("many.rules", text=text)
+    return time.perf_counter() - start
+
+
+def test_check_is_linear_in_the_number_of_declarations(monkeypatch):
+    # Unused-def warnings each split the whole file into lines: 20k defs took 40 s, 40k 156 s.
+    # The size budgets are lifted here, to see how check grows beyond them.
+    monkeypatch.setattr(budgets, "MAX_SOURCE_BYTES", 10 ** 7)
+    monkeypatch.setattr(budgets, "MAX_TOKENS", 10 ** 7)
+
+    def many(n):
+        return HEAD + "".join(f"def f{i}(c): 1\n" for i in range(n)) + ACTION
+    timed_check(many(10))  # the grammar loaded, the code warm
+    small, big = timed_check(many(1000)), timed_check(many(8000))
+    assert big < 8 * 2 * small + 0.5, (small, big)  # 8 times the defs: linear is 8 times, it was about 30
+    assert len([d for d in check("many.rules", text=many(1000)) if d.severity == "warning"]) == 1000
+
+
+def test_a_file_of_too_many_tokens_is_refused_at_the_first_one_past_the_limit():
+    # A list of 32,000 numbers took 8 s to parse in a file under the size limit.
+    text = HEAD + 'action m "{at}":\n    at: cells where empty(at) and count([' + "1," * 30000 + "1]) > 0\n" + PLACE
+    e = only(errors(text, seconds=1))
+    line, col = line_of(text, "count([")
+    assert e.line == line and e.col > col and f"more than {budgets.MAX_TOKENS:,}" in e.message
+    assert e.source_line[e.col - 1] in "1,"  # inside the list
+
+
+def test_too_many_actions_are_refused_at_the_first_one_over():
+    text = HEAD + "".join(f'action m{i} "x{i}{{at}}":\n    at: cells where empty(at)\n' + PLACE
+                          for i in range(budgets.MAX_ACTIONS + 20))
+    e = only(errors(text))
+    assert (e.line, e.col) == line_of(text, f"action m{budgets.MAX_ACTIONS} ")
+    assert f"{budgets.MAX_ACTIONS + 20} actions" in e.message
+
+
+# ---- sizes of the text --------------------------------------------------------------------------
+
+
+def test_a_file_too_large_is_refused_before_it_is_parsed(tmp_path):
+    # A 5 MB string peaked at 1 GB.
+    text = 'game "' + "x" * 5_000_000 + '"\n' + HEAD.split("\n", 1)[1] + ACTION
+    e = only(errors(text, seconds=1))
+    assert e.line == 0 and f"{budgets.MAX_SOURCE_BYTES:,} bytes" in e.message
+    path = tmp_path / "big.rules"
+    path.write_text(text)
+    e = only(errors(None, seconds=1, path=str(path)))
+    assert e.path == str(path) and "5,000," in e.message
+
+
+def test_a_string_too_long_is_refused_at_the_string():
+    text = 'game "T" "' + "x" * (budgets.MAX_STRING_CHARS + 1) + '"\n' + HEAD.split("\n", 1)[1] + ACTION
+    e = only(errors(text))
+    assert (e.line, e.col) == (1, 10) and f"{budgets.MAX_STRING_CHARS + 1:,} characters" in e.message
+
+
+@pytest.mark.parametrize("digits", [19, 5000])
+def test_a_number_with_too_many_digits_is_refused_at_the_number(digits):
+    # 5000 digits was an internal error ("Exceeds the limit (4300 digits) ...").
+    text = HEAD + 'action m "{at}":\n    at: cells where empty(at) and ' + "9" * digits + " > 0\n" + PLACE
+    e = only(errors(text))
+    assert (e.line, e.col) == line_of(text, "9999")
+    assert f"{digits:,} digits" in e.message
+
+
+def test_a_number_of_18_digits_is_fine_and_a_computed_one_beyond_64_bits_is_refused():
+    ok = HEAD + 'action m "{at}":\n    at: cells where empty(at) and ply < 999999999999999999\n' + PLACE
+    assert errors(ok) == []
+    big = HEAD + 'action m "{at}":\n    at: cells where empty(at) and ply < 999999999 * 999999999 * 999999999\n' + PLACE
+    e = only(errors(big))
+    assert e.line == line_of(big, "999999999 * ")[0] and "64 bits" in e.message
+
+
+def test_a_chain_of_extends_too_long_is_refused(tmp_path):
+    (tmp_path / "v0.rules").write_text(HEAD + ACTION)
+    for i in range(1, budgets.MAX_EXTENDS + 3):
+        (tmp_path / f"v{i}.rules").write_text(f"extends v{i - 1}\n")
+    e = only(errors(None, path=str(tmp_path / f"v{budgets.MAX_EXTENDS + 2}.rules")))
+    assert f"longer than {budgets.MAX_EXTENDS} files" in e.message and e.line == 1
+
+
+# ---- nesting ------------------------------------------------------------------------------------
+
+
+def nested_choices(n: int) -> str:
+    text = HEAD + 'action m "' + "".join(f"{{c{i}}}" for i in range(n)) + '":\n'
+    text += "".join(f"    c{i}: cells where empty(c{i})\n" for i in range(n))
+    return text + "    do:\n        place(piece(mover), c0)\n"
+
+
+def test_too_many_nested_choices_are_refused_at_the_first_too_deep():
+    # 25 nested choices gave `SyntaxError: too many statically nested blocks` from the module.
+    text = nested_choices(25)
+    e = only(errors(text))
+    limit = budgets.MAX_PYTHON_LOOPS // 2  # a choice counts two loops
+    assert (e.line, e.col) == line_of(text, f"c{limit}: cells")
+    assert "too many loops" in e.message
+
+
+def test_as_many_nested_choices_as_allowed_compile():
+    text = nested_choices(budgets.MAX_PYTHON_LOOPS // 2)
+    assert errors(text) == []
+    assert isinstance(ziggurat.load("choices.rules", text=text), ziggurat.Game)
+
+
+def test_too_many_nested_loops_in_effects_are_refused_at_the_loop():
+    body = "".join("    " * (i + 2) + f"for x{i} in cells:\n" for i in range(25)) + "    " * 27 + "place(piece(mover), at)\n"
+    text = HEAD + 'action m "{at}":\n    at: cells where empty(at)\n    do:\n' + body
+    e = only(errors(text))
+    assert "too many loops" in e.message
+    assert (e.line, e.col) == line_of(text, f"for x{budgets.MAX_PYTHON_LOOPS - 2} in")  # the choice is two
+
+
+def test_ifs_nested_too_deep_are_refused_at_the_first_too_deep():
+    # 120 nested ifs gave a RecursionError.
+    body = "".join("    " * (i + 2) + f"if ply >= {i}:\n" for i in range(120)) + "    " * 122 + "place(piece(mover), at)\n"
+    text = HEAD + 'action m "{at}":\n    at: cells where empty(at)\n    do:\n' + body
+    e = only(errors(text))
+    assert f"more than {budgets.MAX_NESTING} levels" in e.message
+    # action (1), do: (2), the ifs from 3: the name in the condition of if number 36 (from 0) is at 41
+    assert (e.line, e.col) == line_of(text, f"ply >= {budgets.MAX_NESTING - 4}:")
+
+
+def test_a_thousand_brackets_are_fine_and_five_thousand_nots_are_refused():
+    parens = HEAD + 'action m "{at}":\n    at: cells where empty(at) and ' + "(" * 1000 + "1" + ")" * 1000 + " > 0\n" + PLACE
+    assert errors(parens) == []  # brackets alone make nothing nest (was a RecursionError)
+    nots = HEAD + 'action m "{at}":\n    at: cells where empty(at) and ' + "not " * 5000 + "false\n" + PLACE
+    e = only(errors(nots))
+    assert e.line == 9 and f"more than {budgets.MAX_NESTING} levels" in e.message
+    deep = HEAD + 'action m "{at}":\n    at: cells where empty(at) and ' + "(1 + " * 1000 + "1" + ")" * 1000 + " > 0\n" + PLACE
+    assert e.line == only(errors(deep)).line
+
+
+def test_rules_nested_just_within_the_limits_compile():
+    """At the limits every pass (each recursive) still runs: a def nested to the limit, used in
+    an expression nested almost to it, and ifs to the limit."""
+    n = budgets.MAX_NESTING - 6
+    text = HEAD + "def f(c): " + "(height(c) + " * n + "1" + ")" * n + "\n"
+    text += 'action m "{at}":\n    at: cells where empty(at)\n    when ' + "(ply + " * n + "f(at)" + ")" * n + " >= 0\n"
+    text += "    do:\n" + "".join("    " * (i + 2) + f"if ply >= {i}:\n" for i in range(n))
+    text += "    " * (n + 2) + "place(piece(mover), at)\n"
+    assert errors(text) == []
+    game = ziggurat.load("deep.rules", text=text)
+    assert len(game.new().moves()) == 9
+
+
+def test_the_generated_code_is_checked_against_pythons_limits(monkeypatch):
+    """Were the rules' estimate too generous, the compiler refuses the module at a rules line
+    instead of handing Python code it cannot compile."""
+    monkeypatch.setattr(budgets, "MAX_PYTHON_LOOPS", 10 ** 6)
+    monkeypatch.setattr(budgets, "MAX_PYTHON_LEVELS", 10 ** 6)
+    text = nested_choices(25)
+    with pytest.raises(ziggurat.RulesetError) as info:
+        ziggurat.load("choices.rules", text=text)
+    e = only(info.value.diagnostics)
+    assert "Python allows 20" in e.message and e.line == line_of(text, "c19: cells")[0]
+
+
+# ---- the shipped rulesets -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", shipped_names())
+def test_every_shipped_ruleset_is_within_every_budget(name):
+    assert [d.render() for d in check(name) if d.severity == "error"] == []
+    assert len(find(name).read_bytes()) < budgets.MAX_SOURCE_BYTES
