@@ -440,7 +440,11 @@ class Folder:
                                          f"({lo.value}..{hi.value}), and a choice has at most "
                                          f"{budgets.MAX_CHOICE_VALUES:,}",
                                  hint="a choice is one move per value at every position: choose from fewer")
-        return self.expr(dom)
+        folded = self.expr(dom)
+        if is_const(folded) and isinstance(folded.value, tuple) and len(folded.value) > budgets.MAX_CHOICE_VALUES:
+            raise CheckError(it.pos, f"the choice {it.name!r} goes through {len(folded.value):,} values, and a "
+                                     f"choice has at most {budgets.MAX_CHOICE_VALUES:,}")
+        return folded
 
     # ---- tables and control -----------------------------------------------------------------
 
