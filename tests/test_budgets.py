@@ -102,6 +102,16 @@ def test_defs_expanded_inside_one_another_too_deep_are_refused():
     assert f"more than {budgets.MAX_DEF_DEPTH} deep" in e.message
 
 
+def test_defs_each_nesting_deep_are_refused_without_recursing_through_them_all():
+    # 30 defs each wrapping the one before in 35 nots: the budget's own count once overflowed.
+    text = HEAD + "def g0(c): height(c) > 0\n"
+    text += "".join(f"def g{i}(c): " + "not " * 35 + f"g{i - 1}(c)\n" for i in range(1, 31))
+    text += 'action m "{at}":\n    at: cells where empty(at) and g30(at)\n' + PLACE
+    e = only(errors(text))
+    assert (e.line, e.col) == line_of(text, "g30(at)")
+    assert f"more than {budgets.MAX_NESTING} levels" in e.message and "g30() -> g29()" in e.message
+
+
 # ---- kinds of piece -----------------------------------------------------------------------------
 
 

@@ -219,40 +219,43 @@ def within_budget(r: Resolver, node: ast.Call) -> None:
                                    "compute the part once with a let, or use it fewer times")
 
 
-def _expansion(r: Resolver, node, env: dict, chain: tuple, memo: dict) -> tuple:
+def _expansion(r: Resolver, node, env: dict, chain: tuple, memo: dict, level: int = 0) -> tuple:
     """(nodes, depth) of an expression with every def call expanded; env gives the (nodes,
-    depth) a parameter of the def being expanded stands for."""
+    depth) a parameter of the def being expanded stands for; `level` is how deep the node is in
+    the expansion, so the walk stops at budgets.MAX_NESTING (it recurses no deeper)."""
     if isinstance(node, (tuple, list)):
         size = depth = 0
         for x in node:
-            s, d = _expansion(r, x, env, chain, memo)
+            s, d = _expansion(r, x, env, chain, memo, level)
             size, depth = size + s, max(depth, d)
         return size, depth
     if not hasattr(node, "__attrs_attrs__") or isinstance(node, ast.Pos):
         return 0, 0
+    if level > budgets.MAX_NESTING and chain:
+        raise _TooLarge("nesting", chain)
     if isinstance(node, ast.Name) and node.id in env:
         return env[node.id]
     if isinstance(node, ast.Call) and node.func in r.m.defs:
         d = r.m.defs[node.func]
         if d.name in chain or len(d.params) != len(node.args):
             return 1, 1  # a def that calls itself, or a wrong call: reported when it is resolved
-        args = tuple(_expansion(r, a, env, chain, memo) for a in node.args)
+        args = tuple(_expansion(r, a, env, chain, memo, level) for a in node.args)
         inner = chain + (d.name,)
         if len(inner) > budgets.MAX_DEF_DEPTH:
             raise _TooLarge("depth", inner)
         key = (d.name, args)
         if key not in memo:
-            memo[key] = _expansion(r, d.body, dict(zip(d.params, args)), inner, memo)
+            memo[key] = _expansion(r, d.body, dict(zip(d.params, args)), inner, memo, level)
         size, depth = memo[key]
         if size > budgets.MAX_DEF_NODES:
             raise _TooLarge("nodes", inner)
-        if depth > budgets.MAX_NESTING:
+        if depth > budgets.MAX_NESTING or level + depth > 2 * budgets.MAX_NESTING:
             raise _TooLarge("nesting", inner)
         return size, depth
     size, depth = 1, 0
     for f in node.__attrs_attrs__:
         if f.name != "pos":
-            s, d = _expansion(r, getattr(node, f.name), env, chain, memo)
+            s, d = _expansion(r, getattr(node, f.name), env, chain, memo, level + 1)
             size, depth = size + s, max(depth, d)
     if size > budgets.MAX_DEF_NODES and chain:
         raise _TooLarge("nodes", chain)
