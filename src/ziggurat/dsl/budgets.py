@@ -142,7 +142,7 @@ def items_too_deep(items, levels: int = 1, loops: int = 0):
 
 def too_deep_message(what: str, levels: int, loops: int) -> str:
     if loops > MAX_PYTHON_LOOPS:
-        return (f"{what} nests too many loops for the compiled code: its choices, repeats and 'for' "
-                f"loops add up to {loops} loops inside one another here (at most {MAX_PYTHON_LOOPS})")
-    return (f"{what} nests too deeply for the compiled code: its choices, conditions and blocks add "
-            f"up to {levels} levels here (at most {MAX_PYTHON_LEVELS})")
+        return (f"{what} nests too many loops for the compiled code: its choices (two each), repeats and "
+                f"'for' loops count {loops} loops inside one another here (at most {MAX_PYTHON_LOOPS})")
+    return (f"{what} nests too deeply for the compiled code: its choices (four each), conditions and "
+            f"blocks count {levels} levels here (at most {MAX_PYTHON_LEVELS})")
