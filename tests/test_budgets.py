@@ -94,6 +94,18 @@ def test_a_def_used_a_few_times_is_within_budget():
     assert errors(text) == []
 
 
+def test_a_large_def_used_many_times_is_refused_at_the_use_that_goes_over_the_total():
+    # Each use is under the per-use budget; 20 of them took 17 s to compile.
+    body = "max(" + ", ".join(["height(c)"] * 1300) + ")"  # 2,602 nodes
+    uses = " and ".join(["big(at) > 0"] * 20)
+    text = HEAD + f"def big(c): {body}\n" + 'action m "{at}":\n    at: cells where empty(at)\n    when ' + uses + "\n" + PLACE
+    e = only(errors(text, seconds=3))
+    first_over = budgets.MAX_EXPANDED_NODES // 2602  # uses counted from 0
+    line = text.splitlines()[e.line - 1]
+    assert e.line == line_of(text, "when big")[0] and line[: e.col - 1].count("big(at)") == first_over
+    assert f"more than {budgets.MAX_EXPANDED_NODES:,} nodes" in e.message
+
+
 def test_defs_expanded_inside_one_another_too_deep_are_refused():
     text = HEAD + "def g0(c): height(c)\n" + "".join(f"def g{i}(c): g{i - 1}(c)\n" for i in range(1, 200))
     text += 'action m "{at}":\n    at: cells where empty(at) and g199(at) >= 0\n' + PLACE

@@ -60,6 +60,12 @@ MAX_DEF_NODES = 4000
 expanded too: counted in the rules' expression nodes (`a + b` is three). Defs are expanded at
 every use, so a def that calls another twice doubles it: 18 such defs would be 2^17 copies."""
 
+MAX_EXPANDED_NODES = 20_000
+"""How large all the uses of defs outside defs in a ruleset may grow together, expanded in place
+(counted as for MAX_DEF_NODES; the shipped rulesets expand at most 2,710). Without it, a def just
+under MAX_DEF_NODES used 200 times would be checked and compiled 200 times over (20 such uses
+took 17 s to compile)."""
+
 MAX_DEF_DEPTH = 32
 """How many defs may be expanded inside one another (a def calling a def calling a def ...)."""
 

@@ -183,7 +183,7 @@ def inline(r: Resolver, d: ast.Def, node: ast.Call, ctx: Ctx):
     if d.name in ctx.inlining:
         r.fail(node, f"{d.name}() calls itself; defs are expanded in place and cannot recurse")
     if len(ctx.inlining) <= 1:  # a use outside any def (or in an unused def's body): its whole expansion
-        within_budget(r, node)
+        within_budget(r, node, counted=not ctx.inlining)
     r.__dict__.setdefault("_inlined", set()).add(d.name)
     scope = {p: r.expr(a, ctx) for p, a in zip(d.params, node.args)}
     inner = Ctx(ctx.where, scope, ctx.options, ctx.inlining + (d.name,), {})
@@ -196,14 +196,22 @@ class _TooLarge(Exception):
         self.kind, self.chain = kind, chain
 
 
-def within_budget(r: Resolver, node: ast.Call) -> None:
+def within_budget(r: Resolver, node: ast.Call, counted: bool = True) -> None:
     """Fail at a def's use if expanding it in place (with the defs it calls) would make more
     than budgets.MAX_DEF_NODES nodes, nest deeper than budgets.MAX_NESTING, or expand defs more
-    than budgets.MAX_DEF_DEPTH inside one another. Counted without expanding anything: each
-    def's size is worked out once for the sizes of its arguments."""
+    than budgets.MAX_DEF_DEPTH inside one another; and, for a use outside any def (`counted`),
+    if the expansions of the ruleset would add up to more than budgets.MAX_EXPANDED_NODES.
+    Counted without expanding anything: each def's size is worked out once for the sizes of its
+    arguments."""
     memo = r.__dict__.setdefault("_expansion", {})
     try:
-        _expansion(r, node, {}, (), memo)
+        size, _ = _expansion(r, node, {}, (), memo)
+        total = r.__dict__.get("_expanded", 0) + (size if counted else 0)
+        r._expanded = total
+        if total > budgets.MAX_EXPANDED_NODES:
+            r.fail(node, f"the defs used in this ruleset, each expanded in place where it is used, add up to more "
+                         f"than {budgets.MAX_EXPANDED_NODES:,} nodes of rules with this use of {node.func}()",
+                   hint="defs are copied at every use: compute a large one once with a let, or use it fewer times")
     except _TooLarge as e:
         chain = " -> ".join(f"{n}()" for n in e.chain)
         if e.kind == "depth":
