@@ -8,6 +8,7 @@ import pytest
 
 from ziggurat.dsl.checks import check
 from ziggurat.dsl.loader import find, shipped_names
+from ziggurat.errors import Diagnostic
 
 BASE = find("stacktics").read_text(encoding="utf-8")
 
@@ -457,3 +458,16 @@ class TestUnusedDefs:
         found = check("edited.rules", text=text)
         assert [d.severity for d in found] == ["warning"]
         assert "never used" in found[0].message
+
+
+def test_a_long_line_is_shown_cut_around_the_caret():
+    """A line of thousands of characters is shown as about a hundred around the mistake, the cuts
+    marked, the caret still under the mistake."""
+    line = "    c: cells where " + "empty(c) and " * 300 + "bogus(c) and " + "empty(c) and " * 300 + "empty(c)"
+    d = Diagnostic("x.rules", 6, line.index("bogus") + 1, "unknown function 'bogus'", line, 5)
+    shown, carets = d.render().splitlines()[1:3]
+    assert len(shown) < 130 and shown.count("...") == 2
+    at = carets.index("^")
+    assert shown[at:at + 5] == "bogus" and carets.count("^") == 5
+    short = Diagnostic("x.rules", 1, 5, "m", "abc defgh", 5).render().splitlines()
+    assert short[1].endswith("abc defgh") and "..." not in short[1]

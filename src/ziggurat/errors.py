@@ -27,9 +27,9 @@ class Diagnostic:
         out = [f"{where}: {self.severity}: {self.message}"]
         if self.line and self.source_line:
             gutter = f"{self.line:>4} | "
-            out.append(gutter + self.source_line.rstrip("\n"))
-            caret_at = max(self.col - 1, 0)
-            underline = "^" * max(1, min(self.width, len(self.source_line) - caret_at))
+            text, caret_at, width = _window(self.source_line.rstrip("\n"), max(self.col - 1, 0), self.width)
+            out.append(gutter + text)
+            underline = "^" * max(1, min(width, len(text) - caret_at))
             out.append(" " * (len(gutter) - 2) + "| " + " " * caret_at + underline)
         if self.expected:
             out.append(f"  expected {self.expected}")
@@ -47,6 +47,21 @@ class Diagnostic:
             "expected": self.expected,
             "hint": self.hint,
         }
+
+
+SHOWN = 100  # characters of a source line shown around the caret; a longer line is cut with "..."
+
+
+def _window(text: str, at: int, width: int) -> tuple:
+    """(the part of a line to show, the caret's column in it, the underline's width): a long
+    line is cut to SHOWN characters around the caret, the cuts marked with '...'."""
+    if len(text) <= SHOWN:
+        return text, at, width
+    start = max(0, min(at - SHOWN // 3, len(text) - SHOWN))
+    shown = text[start:start + SHOWN]
+    head = "..." if start else ""
+    tail = "..." if start + SHOWN < len(text) else ""
+    return head + shown + tail, at - start + len(head), min(width, SHOWN - (at - start))
 
 
 class ZigguratError(ValueError):
@@ -81,10 +96,14 @@ class SourceFile:
 
     path: str
     source: str = field(repr=False)
+    _lines: Optional[list] = field(init=False, default=None, repr=False, eq=False)
 
     def line_text(self, line: int) -> str:
-        lines = self.source.splitlines()
-        return lines[line - 1] if 0 < line <= len(lines) else ""
+        """One line of the file; the text is split once, so that showing a line (every diagnostic,
+        every snippet of rules text) costs the line, not the file (check stays linear)."""
+        if self._lines is None:
+            self._lines = self.source.splitlines()
+        return self._lines[line - 1] if 0 < line <= len(self._lines) else ""
 
     def make(self, pos, message, *, expected=None, hint=None, width=None, severity="error") -> Diagnostic:
         line = getattr(pos, "line", 0) or 0

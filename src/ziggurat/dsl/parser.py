@@ -7,27 +7,12 @@ from functools import lru_cache
 
 from lark import Lark, Token, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
-from attrs import define, field
 from lark.indenter import DedentError, Indenter
 from lark.visitors import Transformer_NonRecursive
 
 from . import ast, budgets
 from ..cachedir import folder
 from ..errors import Diagnostic, Reporter, RulesetError
-
-
-@define(eq=False)
-class _Source(Reporter):
-    """A parsed file: its lines split once, so that showing a line (every diagnostic, every
-    snippet of rules text) costs the line, not the whole file (check stays linear in the
-    number of declarations)."""
-
-    _lines: list = field(init=False, default=None, repr=False)
-
-    def line_text(self, line: int) -> str:
-        if self._lines is None:
-            self._lines = self.source.splitlines()
-        return self._lines[line - 1] if 0 < line <= len(self._lines) else ""
 
 
 class _RulesIndenter(Indenter):
@@ -551,7 +536,7 @@ def _parse_cached(text: str, path: str) -> ast.Ruleset:
             ast.Pos(err.line, err.indent + 1),
             f"this line is indented by {err.indent}, which lines up with no block around it",
             hint=f"indent it as the lines of its block, or by {err.outer} to end the block")]) from None
-    file = _Source(path, text)
+    file = Reporter(path, text)
     problems = _literals_too_large(tree, file)
     if problems:
         raise RulesetError(problems)
