@@ -15,14 +15,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Optional
 
 from ..cachedir import folder
+from ..outputs import write_text
 from .spec import GameSpec
 
 FORMAT = 1  # the layout of an entry; part of every key
@@ -91,22 +90,11 @@ def store(k: str, spec: GameSpec, source: str, chain: list) -> Optional[str]:
             "chain": [[p, sha256(t)] for p, t in chain], "spec": spec.to_json()}
     try:
         d.mkdir(parents=True, exist_ok=True)
-        _write(d / f"{k}.py", source)
-        _write(d / f"{k}.json", json.dumps(meta))
+        # Atomic (ziggurat.outputs: the one implementation of whole-or-nothing writes); no fsync:
+        # an entry lost to a crash is only compiled again.
+        write_text(d / f"{k}.py", source, fsync=False)
+        write_text(d / f"{k}.json", json.dumps(meta), fsync=False)
     except OSError:
         return None
     return str(d / f"{k}.py")
 
-
-def _write(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
