@@ -3,18 +3,46 @@
 `run_batches(fn, batches)` calls `fn(batch)` for every batch and returns the results in the order
 of the batches, whichever way they ran and whatever order they finished in, so a study or a
 census gives the same answer on one core, on many, or on a cluster. `fn` must be picklable (a
-module-level function, or a functools.partial of one).
+module-level function, or a functools.partial of one), and a batch must give the same result
+however often it is run (the studies and the census seed every game from its index).
+
+Faults:
+
+- *Ctrl-C (KeyboardInterrupt) in the caller* cancels the batches not started, stops the local
+  workers at once (or cancels the cluster's tasks) and is raised again; the batches finished
+  before it have been handed to `progress`.
+- *A local worker that dies* (killed, out of memory) breaks `concurrent.futures`' pool: a new
+  pool is made and the unfinished batches are run again. After `MAX_POOL_RESTARTS` breaks in a
+  row with no batch finished in between, a GameError says so.
+- *Workers never outlive their parent*: each one exits when the process that started it dies
+  (Linux: the kernel's parent-death signal; everywhere: a thread watching the parent's pid).
+  Workers ignore SIGINT: the parent decides what Ctrl-C means.
+- *A Dask cluster with no worker* for `worker_timeout` seconds is a GameError, not a wait
+  without end.
 """
 
 from __future__ import annotations
 
 import os
+import signal
+import sys
+import threading
+import time
 from typing import Callable, Optional, Sequence
+
+from .errors import GameError
+
+MAX_POOL_RESTARTS = 3
+WORKER_TIMEOUT = 60.0  # seconds a Dask cluster may have no worker before the run fails
+_WATCH_INTERVAL = 0.5  # seconds between a worker's looks at its parent
 
 
 def run_batches(fn: Callable, batches: Sequence, *, workers: Optional[int] = None, client=None,
-                progress: Optional[Callable[[int, object], None]] = None) -> list:
-    """[fn(b) for b in batches], computed in parallel; `progress(i, result)` as batch i finishes."""
+                progress: Optional[Callable[[int, object], None]] = None,
+                notice: Optional[Callable[[str], None]] = None,
+                worker_timeout: float = WORKER_TIMEOUT) -> list:
+    """[fn(b) for b in batches], computed in parallel; `progress(i, result)` as batch i finishes;
+    `notice(text)` (if given) when a worker died and its batches are run again."""
     results: list = [None] * len(batches)
 
     def done(i, result):
@@ -24,22 +52,150 @@ def run_batches(fn: Callable, batches: Sequence, *, workers: Optional[int] = Non
 
     workers = workers or os.cpu_count() or 1
     if client is not None:
-        from distributed import as_completed as dask_completed
-
-        futures = {client.submit(fn, b, pure=False): i for i, b in enumerate(batches)}
-        for fut in dask_completed(list(futures)):
-            done(futures[fut], fut.result())
+        _run_dask(client, fn, batches, done, worker_timeout)
     elif workers == 1 or len(batches) <= 1:
         for i, b in enumerate(batches):
             done(i, fn(b))
     else:
-        from concurrent.futures import ProcessPoolExecutor, as_completed  # multiprocessing: only when used
-
-        with ProcessPoolExecutor(max_workers=min(workers, len(batches))) as pool:
-            futures = {pool.submit(fn, b): i for i, b in enumerate(batches)}
-            for fut in as_completed(futures):
-                done(futures[fut], fut.result())
+        _run_local(fn, batches, workers, done, notice)
     return results
+
+
+# ---- local processes -------------------------------------------------------------------------
+
+
+def _run_local(fn, batches, workers: int, done, notice) -> None:
+    # concurrent.futures (the standard library): its pool reports a dead worker (BrokenProcessPool)
+    # instead of losing the worker's task, which is what lets us run the task again.
+    from concurrent.futures import FIRST_COMPLETED, wait
+    from concurrent.futures.process import BrokenProcessPool
+
+    todo = dict(enumerate(batches))  # batch index -> batch, until it is done
+    breaks = 0
+    while todo:
+        pool, before = _start_pool(min(workers, len(todo)))
+        try:
+            futures = {pool.submit(fn, b): i for i, b in todo.items()}
+            pending = set(futures)
+            while pending:
+                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for fut in finished:
+                    try:
+                        result = fut.result()
+                    except BrokenProcessPool:
+                        continue  # run again in the next pool
+                    i = futures[fut]
+                    del todo[i]
+                    breaks = 0
+                    done(i, result)
+        except BaseException:  # Ctrl-C, or a batch that failed: stop every worker now
+            _stop(pool, before)
+            raise
+        if not todo:
+            pool.shutdown(wait=True)
+            return
+        _stop(pool, before)
+        breaks += 1
+        if breaks > MAX_POOL_RESTARTS:
+            raise GameError(f"a worker process died {breaks} times in a row without finishing any work "
+                            f"(killed, or out of memory?); {len(todo)} of {len(batches)} batches not done")
+        if notice is not None:
+            notice(f"a worker process died; {len(todo)} unfinished batch{'es' if len(todo) != 1 else ''} "
+                   "run again in new workers")
+
+
+def _start_pool(n: int):
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    before = set(multiprocessing.active_children())
+    return ProcessPoolExecutor(max_workers=n, initializer=_worker_start), before
+
+
+def _stop(pool, before: set) -> None:
+    """Cancel what has not started and end the pool's workers now (not after their batches)."""
+    import multiprocessing
+
+    pool.shutdown(wait=False, cancel_futures=True)
+    ours = set(multiprocessing.active_children()) - before  # the processes this pool started
+    for p in ours:
+        p.kill()
+    for p in ours:
+        p.join(timeout=5)
+
+
+def _worker_start() -> None:
+    """In each worker, first: ignore Ctrl-C (the parent handles it) and die with the parent."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent = os.getppid()
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            PR_SET_PDEATHSIG = 1
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass  # the watching thread below still works
+    if os.getppid() != parent:  # the parent died before the signal was asked for
+        _die()
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True, name="watch-parent").start()
+
+
+def _watch_parent(parent: int) -> None:
+    while True:
+        time.sleep(_WATCH_INTERVAL)
+        if os.getppid() != parent:  # orphaned: the parent is gone, so is anyone to report to
+            _die()
+
+
+def _die() -> None:
+    os.kill(os.getpid(), getattr(signal, "SIGKILL", signal.SIGTERM))  # now, whatever the main thread does
+
+
+# ---- a Dask cluster --------------------------------------------------------------------------
+
+
+def _run_dask(client, fn, batches, done, worker_timeout: float) -> None:
+    from distributed import KilledWorker
+    from distributed import wait as dask_wait
+
+    futures = {client.submit(fn, b, pure=False): i for i, b in enumerate(batches)}
+    pending = set(futures)
+    alone_since = None  # when the cluster was first seen without a worker
+    try:
+        while pending:
+            try:
+                finished = dask_wait(list(pending), timeout=1.0, return_when="FIRST_COMPLETED").done
+            except TimeoutError:
+                finished = set()
+            for fut in finished:
+                pending.discard(fut)
+                try:
+                    result = fut.result()
+                except KilledWorker as e:
+                    raise GameError(f"the Dask cluster lost every worker that ran a batch ({e})") from None
+                done(futures[fut], result)
+            if finished or dask_workers(client) > 0:
+                alone_since = None
+                continue
+            alone_since = alone_since or time.monotonic()
+            if time.monotonic() - alone_since > worker_timeout:
+                raise GameError(f"the Dask cluster has had no worker for {worker_timeout:g} s; "
+                                f"{len(pending)} of {len(batches)} batches not done")
+    except BaseException:
+        try:
+            client.cancel(list(pending))
+        except Exception:  # a scheduler that is gone: nothing to cancel
+            pass
+        raise
+
+
+def dask_workers(client) -> int:
+    """How many workers a Dask cluster has now (0 if the scheduler cannot be asked)."""
+    try:
+        return len(client.scheduler_info()["workers"])
+    except Exception:
+        return 0
 
 
 def dask_threads(client) -> int:
