@@ -25,7 +25,7 @@ from ..dsl.options import option_values
 from ..dsl.resolve import resolve_model
 from ..errors import RulesetError, diagnostic_at
 from .python.module import ModuleWriter
-from .spec import AttributeSpec, GameSpec, OptionSpec
+from .spec import AttributeSpec, GameSpec, OptionSpec, nonnegative_counters
 from .steps import lower
 
 
@@ -68,6 +68,7 @@ def compile_model(model: Model, overrides: dict, name: str) -> CompiledModule:
         _effects(folded.plan, ("change",)), _effects(folded.plan, ("place", "add"), moves_only=True), writer.hashing,
         writer.last, tuple(tables), sources, _compress(linemap, sources),
         tuple(s.text for s in folded.plan.statistics))
+    spec.nonnegative = nonnegative_counters(folded.plan)  # positions read from text are held to it
     return CompiledModule(spec, text)
 
 

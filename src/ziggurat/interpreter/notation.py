@@ -41,6 +41,9 @@ class Notation:
                               if _counter_kind(game.spec, n) == "cell"}
         # A response window's counters (the engine's: see dsl/windows.py) hold seats, 0 for none.
         self.window_counters = _window_slots(game.spec, w.counter_names)
+        # Counters the rules never make negative (the compiler finds them: spec.nonnegative).
+        floor = set(getattr(game.spec, "nonnegative", ()))
+        self.nonnegative = {i for i, n in enumerate(w.counter_names) if _counter_name(game.spec, n) in floor}
         self._longest: Optional[int] = None
 
     # ---- values -----------------------------------------------------------------------------
@@ -313,6 +316,9 @@ class Notation:
         if len(value.lstrip("-")) > NUMBER_DIGITS or abs(int(value)) > NUMBER_MAX:
             raise GameError(f"counter {name!r}: {_shown(value)} is out of range (-{NUMBER_MAX:,} to {NUMBER_MAX:,})")
         n = int(value)
+        if n < 0 and slot in self.nonnegative:
+            raise GameError(f"counter {name!r} cannot be negative ({n}): the rules of {self.game.title} only ever "
+                            "give it 0 or more")
         seats = len(self.players)
         if slot in self.window_counters and not 0 <= n <= seats:
             what = ("the seat that opened the response window (1 to {0}; 0 when none is open)" if name == WINDOW_COUNTERS[1]
@@ -330,7 +336,7 @@ class Notation:
             names = (sum(len(n) + 2 for n in self.cell_names) + sum(len(n) + 2 for n in w.zone_names)
                      + sum(len(n) + 3 + NUMBER_DIGITS for n in w.counter_names))
             sides = sum(len(p) + 1 for p in self.players)
-            pieces = Supply(self.game, self.piece_width).total * self.piece_width
+            pieces = Supply(self.game, self.piece_width).most * self.piece_width
             self._longest = max(2 * (names + 2 * sides + NUMBER_DIGITS + pieces + 32), LONGEST_TEXT)
         return self._longest
 
@@ -366,45 +372,47 @@ LONGEST_TEXT = 100_000
 
 class Supply:
     """The pieces of a position counted as it is read, against what the game has: its supply
-    (`Game.piece_supply`) when its moves make no pieces, else the engine's MAX_PIECES."""
+    (`Game.piece_supply`: the setup's pieces, when the game's moves make none) and the engine's
+    MAX_PIECES in all."""
 
     def __init__(self, game, width: int):
         self.game = game
         supply = game.piece_supply()
-        self.bounded = supply is not None
-        self.total = supply.total if supply is not None else MAX_PIECES
-        self.kinds = supply.kinds if supply is not None else None
+        self.supply = supply
+        self.most = max(MAX_PIECES, supply.total) if supply is not None else MAX_PIECES
         self.width = max(width, 1)
-        self.used = 0
+        self.used = 0  # every piece read so far
+        self.counted = 0  # those of the kinds the supply counts
         self.count: dict = {}
 
     def room(self, where: str, text: str) -> None:
-        """Refuse a stack (or zone) written `text` when its pieces would be too many, before
-        reading them."""
+        """Refuse a stack (or zone) written `text` when its pieces would be more than any position
+        of any game may hold, before reading them."""
         n = len(text) // self.width
-        if self.used + n <= self.total:
-            return
-        title = self.game.title
-        if not self.bounded:
+        if self.used + n > self.most:
             raise GameError(f"{where}: {n:,} pieces make {self.used + n:,} in the position, beyond the engine's "
-                            f"limit of {MAX_PIECES:,} pieces (the moves of {title} make pieces, so it has no supply "
-                            "to count them by)")
-        already = f" with the {self.used:,} before it" if self.used else ""
-        raise GameError(f"{where}: {n:,} pieces{already} are more than the {self.total:,} {title} has in all "
-                        "(its moves make no pieces: the setup places every one)")
+                            f"limit of {self.most:,} pieces")
 
     def take(self, pieces: tuple, where: str) -> tuple:
-        """Count `pieces` (which `room` let in); refuse one kind beyond its number."""
+        """Count `pieces` (which `room` let in); refuse them beyond the supply, in all or by kind."""
         self.used += len(pieces)
-        if self.kinds is not None:
-            for p in pieces:
+        supply = self.supply
+        if supply is None:
+            return pieces
+        title = self.game.title
+        mine = [p for p in pieces if supply.counted is None or p in supply.counted]
+        if self.counted + len(mine) > supply.total:
+            already = f" with the {self.counted:,} before it" if self.counted else ""
+            raise GameError(f"{where}: {len(mine):,} pieces{already} are more than the {supply.total:,} {title} "
+                            "has in all (its moves make no pieces: the setup places every one)")
+        self.counted += len(mine)
+        if supply.kinds is not None:
+            for p in mine:
                 n = self.count[p] = self.count.get(p, 0) + 1
-                if n > self.kinds.get(p, 0):
-                    have = self.kinds.get(p, 0)
-                    code = self.game.world.piece_text(p)
-                    raise GameError(f"{where}: {code!r} piece number {n}, but {self.game.title} has "
-                                    f"{have if have else 'no'} {code!r} piece{'s' * (have != 1)} (the setup "
-                                    "places every piece; no move makes or changes one)")
+                if n > supply.kinds[p]:
+                    have, code = supply.kinds[p], self.game.world.piece_text(p)
+                    raise GameError(f"{where}: {code!r} piece number {n}, but {title} has {have} (the setup "
+                                    "places every one; no move makes or changes a piece)")
         return pieces
 
 
@@ -429,6 +437,14 @@ def _counter_kind(spec, slot_name: str) -> str:
         if slot_name == name or (per_player and slot_name.startswith(name + ".")):
             return kind
     return "int"
+
+
+def _counter_name(spec, slot_name: str) -> Optional[str]:
+    """The counter a slot belongs to (`score` for `score.south`)."""
+    for name, per_player, _kind in spec.counters:
+        if slot_name == name or (per_player and slot_name.startswith(name + ".")):
+            return name
+    return None
 
 
 def _group(name: str) -> str:

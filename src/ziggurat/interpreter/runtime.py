@@ -184,14 +184,15 @@ class Game:
         return st
 
     def piece_supply(self) -> Optional[PieceSupply]:
-        """The pieces this game has, when its moves make none (`creates_pieces` is false): the
-        setup places every piece there will ever be, so no position holds more. None when moves
-        make pieces (then the engine's own bound, `notation.MAX_PIECES`, applies).
+        """The pieces this game has, when its moves make none (`creates_pieces` is false): then
+        the setup places every piece of its kinds there will ever be, and no position holds more.
+        None when moves make pieces (the engine's own bound, `notation.MAX_PIECES`, applies).
 
-        The total is the start position's number of pieces (on the board and in zones). When the
-        setup draws nothing at random and no move changes pieces into others, each kind is
-        counted too. A setup that draws at random is run with several seeds and the largest
-        total kept; its kinds are not counted (a draw may choose them)."""
+        The pieces counted are those of the kinds the setup places (every kind, when a move may
+        change a piece into another); a kind the setup never places is a position's own (a
+        puzzle's stock), held only to the engine's bound. When the setup draws nothing at random
+        and no move changes pieces, each kind is held to its number; otherwise the kinds counted
+        are held to their number together (for a random setup, the most of several draws)."""
         if self._supply is None:
             self._supply = self._count_supply()
         return self._supply or None
@@ -201,10 +202,14 @@ class Game:
             return False
         rng = _WatchedRandom(0)
         kinds = self._setup_pieces(rng)
+        counted = None if self.changes_pieces else frozenset(kinds)
         if not rng.drawn:
-            return PieceSupply(sum(kinds.values()), None if self.changes_pieces else kinds)
+            return PieceSupply(sum(kinds.values()), counted, None if self.changes_pieces else kinds)
         seeds = [s for s in (self.options.get(SEED_OPTION),) if isinstance(s, int)] + list(range(SUPPLY_SEEDS))
-        return PieceSupply(max(sum(self._setup_pieces(random.Random(s)).values()) for s in seeds), None)
+        draws = [self._setup_pieces(random.Random(s)) for s in seeds]
+        if counted is not None:
+            counted = frozenset(k for d in draws for k in d) | counted
+        return PieceSupply(max(sum(d.values()) for d in draws + [kinds]), counted, None)
 
     def _setup_pieces(self, rng) -> dict:
         """piece -> how many the setup places (board and zones), with this generator."""
@@ -229,7 +234,8 @@ SUPPLY_SEEDS = 16  # setups drawn to measure the supply of a game whose setup is
 class PieceSupply:
     """The pieces a game has, all told (see `Game.piece_supply`)."""
 
-    total: int  # pieces in play at most, board and zones together
+    total: int  # the most pieces of the kinds counted, board and zones together
+    counted: Optional[frozenset]  # the kinds the setup places (None: every kind)
     kinds: Optional[dict]  # piece -> its number, when each kind's number is fixed; else None
 
 
