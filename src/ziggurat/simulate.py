@@ -10,11 +10,18 @@ Results are kept by *seat* (the person) and by *side* (the army): the pie rule c
 which side, so an agent's result is that of its seat, and the first player is the seat that moved
 first. Statistics use numpy; the 95% confidence intervals of proportions are Wilson score intervals
 from scipy; plots use matplotlib.
+
+Because a game depends only on the study and its index, a study can stop part way and go on later
+with the same results: `run_study(..., skip=done, on_records=keep)` plays only the games not in
+`done` and hands each finished batch to `keep`; a `Journal` keeps finished games in a file (JSON
+Lines, one game a line, flushed after every batch) for `ziggurat simulate --resume`.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
+import json
 import os
 from collections import Counter
 import random
@@ -28,10 +35,14 @@ import ziggurat
 from .agents import make_agent, parse_spec
 from .agents.base import by_seat, results_by_side
 from .errors import GameError
-from .runner import dask_threads, run_batches
+from .outputs import atomic_open, write_text
+from .runner import WORKER_TIMEOUT, dask_threads, run_batches
 
 SIM_CAP_REASON = "max plies (simulator)"  # the reason of a game cut short by the study's --max-plies
 CONFIDENCE = 0.95
+# The longest game a study plays: a game's moves stay in memory until it ends (some hundreds of
+# bytes a ply in every worker), so the cap bounds a worker's memory.
+MAX_PLIES_LIMIT = 100_000
 
 
 @frozen
@@ -157,9 +168,9 @@ def _run_chunk(ruleset: str, options: dict, agents: tuple, indices: list, seed: 
     return [play_game(game, agents, i, seed, max_plies) for i in indices]
 
 
-def _chunks(n: int, workers: int) -> list:
-    size = max(1, min(50, n // (workers * 8) or 1))
-    return [list(range(i, min(n, i + size))) for i in range(0, n, size)]
+def _chunks(indices: list, workers: int) -> list:
+    size = max(1, min(50, len(indices) // (workers * 8) or 1))
+    return [indices[i:i + size] for i in range(0, len(indices), size)]
 
 
 def check_spec(spec: StudySpec):
@@ -175,21 +186,38 @@ def check_spec(spec: StudySpec):
         raise GameError(f"alphabeta plays one- and two-player games; {game.name} has {n} players")
     if spec.games < 1:
         raise GameError(f"a study needs at least one game, not {spec.games}")
+    if not 1 <= spec.max_plies <= MAX_PLIES_LIMIT:
+        raise GameError(f"max plies must be between 1 and {MAX_PLIES_LIMIT:,}, not {spec.max_plies:,}")
     return game
 
 
 def run_study(spec: StudySpec, *, workers: Optional[int] = None, client=None,
-              progress: Optional[Callable[[int], None]] = None) -> list:
-    """Every game's record, sorted by index. `workers` local processes (default: every core), or
-    the Dask `client` when given; `progress(k)` is called as each batch of k games finishes."""
+              progress: Optional[Callable[[int], None]] = None, skip=(),
+              on_records: Optional[Callable[[list], None]] = None,
+              notice: Optional[Callable[[str], None]] = None, worker_timeout: float = WORKER_TIMEOUT) -> list:
+    """The records of the study's games not in `skip` (indices), sorted by index. `workers` local
+    processes (default: every core), or the Dask `client` when given; `progress(k)` is called as
+    each batch of k games finishes, and `on_records(records)` with the batch's records. A worker
+    that dies is replaced and its games played again (see `ziggurat.runner`); `notice(text)` says
+    so. On KeyboardInterrupt the workers are stopped and the interrupt is raised again: the games
+    finished by then have been handed to `on_records`."""
     check_spec(spec)
     ref = ruleset_ref(spec.ruleset)
     workers = workers or os.cpu_count() or 1
-    chunks = _chunks(spec.games, workers if client is None else max(1, dask_threads(client)))
+    skip = set(skip)
+    todo = [i for i in range(spec.games) if i not in skip]
+    chunks = _chunks(todo, workers if client is None else max(1, dask_threads(client)))
     args = (ref, dict(spec.options), tuple(spec.agents))
     run = functools.partial(_run_batch, args, spec.seed, spec.max_plies)
-    parts = run_batches(run, chunks, workers=workers, client=client,
-                        progress=(lambda i, part: progress(len(part))) if progress else None)
+
+    def finished(i, part):
+        if on_records is not None:
+            on_records(part)
+        if progress is not None:
+            progress(len(part))
+
+    parts = run_batches(run, chunks, workers=workers, client=client, progress=finished, notice=notice,
+                        worker_timeout=worker_timeout)
     records = [r for part in parts for r in part]
     records.sort(key=lambda r: r["index"])
     return records
@@ -199,13 +227,173 @@ def connect(address: Optional[str] = None, scheduler_file: Optional[str] = None,
     """A Dask distributed client for a running cluster (by scheduler address or scheduler file)."""
     from distributed import Client
 
+    if scheduler_file is not None:
+        check_scheduler_file(scheduler_file)
     try:
         if scheduler_file is not None:
             return Client(scheduler_file=scheduler_file, timeout=timeout)
         return Client(address, timeout=timeout)
-    except (OSError, TimeoutError, ValueError) as e:
+    except (OSError, TimeoutError, ValueError, AssertionError) as e:
         where = scheduler_file or address
-        raise GameError(f"cannot reach the Dask scheduler at {where!r}: {e}") from None
+        raise GameError(f"cannot reach the Dask scheduler at {where!r}: {e or type(e).__name__}") from None
+
+
+def check_scheduler_file(path: str) -> None:
+    """GameError unless `path` is a Dask scheduler file (JSON with the scheduler's address).
+    Dask itself waits for a missing file to appear, and fails on a bad one with a bare assertion."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise GameError(f"scheduler file {path!r} does not exist (a Dask scheduler writes it when "
+                        f"started with --scheduler-file)") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise GameError(f"cannot read scheduler file {path!r}: {getattr(e, 'strerror', None) or e}") from None
+    try:
+        info = json.loads(text)
+    except ValueError:
+        raise GameError(f"scheduler file {path!r} is not JSON (a Dask scheduler file is)") from None
+    if not isinstance(info, dict) or not isinstance(info.get("address"), str):
+        raise GameError(f"scheduler file {path!r} names no scheduler address (no \"address\" in it)")
+
+
+# ---- the journal: finished games on disk, to resume a study --------------------------------------
+
+JOURNAL_KIND = "ziggurat simulate journal"
+JOURNAL_FORMAT = 1
+
+
+def study_key(spec: StudySpec) -> dict:
+    """What a journal's games must have been played with to count for `spec` (the number of
+    games aside: a game's seed depends on its index alone, so a study can be lengthened)."""
+    ref = ruleset_ref(spec.ruleset)
+    try:
+        digest = hashlib.sha256(Path(ref).read_bytes()).hexdigest() if Path(ref).is_file() else None
+    except OSError:
+        digest = None
+    return {"ruleset": ref, "ruleset_sha256": digest, "options": {k: str(v) for k, v in spec.options.items()},
+            "agents": list(spec.agents), "seed": spec.seed, "max_plies": spec.max_plies,
+            "version": ziggurat.__version__}
+
+
+class Journal:
+    """A study's finished games in a file, one JSON line each after a header line that says which
+    studies they belong to. Lines are appended and flushed as batches finish; a kill can tear the
+    last line only, and reading ignores it (its games are played again)."""
+
+    def __init__(self, path, specs: list):
+        self.path = Path(path)
+        self.specs = list(specs)
+        self.file = None
+
+    def header(self) -> dict:
+        return {"journal": JOURNAL_KIND, "format": JOURNAL_FORMAT,
+                "studies": [{**study_key(s), "games": s.games} for s in self.specs]}
+
+    def read(self) -> list:
+        """The finished games in the file, per study: [{index: record}], for the studies of this
+        journal; GameError if the file is not a journal of these studies."""
+        where = str(self.path)
+        try:
+            text = self.path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            raise GameError(f"cannot read journal {where!r}: {getattr(e, 'strerror', None) or e}") from None
+        lines = text.split("\n")
+        if not text.endswith("\n"):
+            lines = lines[:-1]  # a line torn by a kill: its games were not finished for us
+        else:
+            lines = lines[:-1]  # the empty text after the last newline
+        try:
+            head = json.loads(lines[0]) if lines else None
+        except ValueError:
+            head = None
+        if not isinstance(head, dict) or head.get("journal") != JOURNAL_KIND:
+            raise GameError(f"{where!r} is not a ziggurat simulate journal (its first line is not a journal header)")
+        if head.get("format") != JOURNAL_FORMAT:
+            raise GameError(f"journal {where!r} has format {head.get('format')!r}; "
+                            f"this ziggurat reads format {JOURNAL_FORMAT}")
+        self.check(head.get("studies"))
+        done: list = [{} for _ in self.specs]
+        for n, line in enumerate(lines[1:], 2):
+            try:
+                entry = json.loads(line)
+                k, record = entry["study"], entry["game"]
+                index = record["index"]
+                done[k][index] = record
+            except (ValueError, KeyError, TypeError, IndexError) as e:
+                raise GameError(f"journal {where!r}, line {n}: not a finished game ({type(e).__name__})") from None
+        for k, spec in enumerate(self.specs):  # a study made shorter: games beyond its end are left out
+            done[k] = {i: r for i, r in done[k].items() if isinstance(i, int) and 0 <= i < spec.games}
+        return done
+
+    def check(self, studies) -> None:
+        """GameError naming the first difference unless the journal's studies are ours."""
+        where = str(self.path)
+        if not isinstance(studies, list) or len(studies) != len(self.specs):
+            n = len(studies) if isinstance(studies, list) else "?"
+            raise GameError(f"journal {where!r} is for {n} stud{'y' if n == 1 else 'ies'}, this command "
+                            f"makes {len(self.specs)}: remove it or give another --journal to start over")
+        for spec, theirs in zip(self.specs, studies):
+            ours = study_key(spec)
+            for key, value in ours.items():
+                if not isinstance(theirs, dict) or theirs.get(key) != value:
+                    seen = theirs.get(key) if isinstance(theirs, dict) else None
+                    raise GameError(f"journal {where!r} was written for another study ({key} {seen!r} there, "
+                                    f"{value!r} here): remove it or give another --journal to start over")
+
+    def start(self, resume: bool) -> list:
+        """Open the journal for appending; the games it already holds, per study (none unless
+        `resume`). Without `resume`, a journal that holds games is an error: nothing is thrown
+        away unasked."""
+        done: list = [{} for _ in self.specs]
+        if self.path.exists():
+            if resume:
+                done = self.read()
+            else:
+                found = self._count()
+                if found:
+                    raise GameError(f"journal {str(self.path)!r} holds {found} finished game"
+                                    f"{'s' if found != 1 else ''} of an earlier run: add --resume to go on "
+                                    "with it, or remove the file to start over")
+        # Rewritten whole (atomically): the header of this run, the games kept, no torn line.
+        lines = [json.dumps(self.header())]
+        lines += [json.dumps({"study": k, "game": r}) for k, d in enumerate(done) for _, r in sorted(d.items())]
+        write_text(self.path, "\n".join(lines) + "\n")
+        self.file = open(self.path, "a", encoding="utf-8")
+        return done
+
+    def _count(self) -> int:
+        """Games in an existing journal (of any study); GameError for a file that is not a journal
+        (it is not ours to overwrite)."""
+        try:
+            with open(self.path, "rb") as f:
+                first = f.readline()
+                games = sum(1 for line in f if line.endswith(b"\n"))
+            head = json.loads(first)
+        except (OSError, ValueError):
+            head = None
+        if not isinstance(head, dict) or head.get("journal") != JOURNAL_KIND:
+            raise GameError(f"{str(self.path)!r} is not a ziggurat simulate journal: "
+                            "give another --journal (it is not overwritten)")
+        return games
+
+    def add(self, study: int, records: list) -> None:
+        """Append finished games of study number `study` (flushed: a kill loses none of them)."""
+        if self.file is None:
+            return
+        self.file.write("".join(json.dumps({"study": study, "game": r}) + "\n" for r in records))
+        self.file.flush()
+
+    def close(self) -> None:
+        if self.file is not None:
+            self.file.close()
+            self.file = None
+
+    def remove(self) -> None:
+        self.close()
+        try:
+            self.path.unlink()
+        except OSError:
+            pass
 
 
 # ---- statistics ------------------------------------------------------------------------------------
@@ -271,6 +459,11 @@ def _tally(results: list) -> dict:
             "win_rate": proportion(wins, len(results))}
 
 
+def partial_text(done: int, planned: int) -> Optional[str]:
+    """'partial: 37 of 200 games' for a study stopped part way, else None."""
+    return f"partial: {done} of {planned} games" if done < planned else None
+
+
 def summarize(spec: StudySpec, records: list, game=None) -> dict:
     """The statistics of a study (plain data, ready for JSON)."""
     import numpy as np
@@ -298,7 +491,9 @@ def summarize(spec: StudySpec, records: list, game=None) -> dict:
         "study": {"label": spec.name, "ruleset": spec.ruleset, "title": game.title,
                   "options": {k: v for k, v in game.options.items()}, "set": dict(spec.options),
                   "agents": list(spec.agents), "games": len(records), "seed": spec.seed,
-                  "max_plies": spec.max_plies, "players": list(game.players)},
+                  "max_plies": spec.max_plies, "players": list(game.players),
+                  # an interrupted study: fewer games than planned ("partial: 37 of 200 games")
+                  "planned_games": spec.games, "partial": partial_text(len(records), spec.games)},
         "agents": agents,
         "seats": seats,
         "sides": sides,
@@ -364,7 +559,7 @@ def plot(summaries: list, records_by_study: list, folder: Path) -> list:
         ax.hist([r["plies"] for r in recs], bins=list(bins), alpha=0.5, label=s["study"]["label"])
     ax.set_xlabel("game length (plies)")
     ax.set_ylabel("games")
-    ax.set_title("Game length")
+    ax.set_title("Game length" + _partial_note(summaries))
     ax.legend(fontsize="small")
     fig.tight_layout()
     written += _save(fig, folder / "lengths")
@@ -387,18 +582,24 @@ def plot(summaries: list, records_by_study: list, folder: Path) -> list:
     ax.axvline(0.5, color="grey", linewidth=0.8, linestyle="--")
     ax.set_xlim(0, 1)
     ax.set_xlabel(f"win rate ({int(CONFIDENCE * 100)}% Wilson interval)")
-    ax.set_title("Results")
+    ax.set_title("Results" + _partial_note(summaries))
     fig.tight_layout()
     written += _save(fig, folder / "results")
     plt.close(fig)
     return written
 
 
+def _partial_note(summaries: list) -> str:
+    notes = [s["study"]["partial"] for s in summaries if s["study"].get("partial")]
+    return f" ({'; '.join(notes)})" if notes else ""
+
+
 def _save(fig, stem: Path) -> list:
     out = []
     for ext in ("png", "svg"):
         path = stem.with_suffix("." + ext)
-        fig.savefig(path, dpi=120, metadata={"Date": None} if ext == "svg" else None)
+        with atomic_open(path, "wb") as f:  # whole or not at all
+            fig.savefig(f, format=ext, dpi=120, metadata={"Date": None} if ext == "svg" else None)
         out.append(path)
     return out
 
@@ -420,8 +621,12 @@ def mean_text(m: dict) -> str:
 
 def report_markdown(summaries: list, command: str, plots: list = (), title: str = "") -> str:
     """A study page: how to regenerate it, what was played, and the comparison table."""
-    lines = [f"# {title or 'Study: ' + ', '.join(s['study']['label'] for s in summaries)}", "",
-             "Generated by:", "", "```", command, "```", ""]
+    lines = [f"# {title or 'Study: ' + ', '.join(s['study']['label'] for s in summaries)}", ""]
+    for s in summaries:
+        if s["study"].get("partial"):
+            lines += [f"**{s['study']['label']}: {s['study']['partial']}** (the study was interrupted; "
+                      "`--resume` goes on with it).", ""]
+    lines += ["Generated by:", "", "```", command, "```", ""]
     s0 = summaries[0]["study"]
     lines += [f"Agents: {', '.join(s0['agents'])} (seats rotate every game); seed {s0['seed']}; "
               f"games end at the ruleset's own end or at {s0['max_plies']} plies. "

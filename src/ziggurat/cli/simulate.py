@@ -6,6 +6,11 @@
 
 Runs on every local core by default (`--workers`), or on a Dask cluster (`--cluster ADDRESS` or
 `--scheduler-file FILE`); the same seed gives the same numbers either way.
+
+Faults: every output path is tried before the first game; files are written whole or not at all
+(`ziggurat.outputs`); finished games go to a journal as they finish, so Ctrl-C or SIGTERM stops at
+once, writes the games done (marked partial) and exits 130 or 143, and `--resume` goes on from the
+journal with exactly the games an uninterrupted run would have played.
 """
 
 from __future__ import annotations
@@ -13,10 +18,13 @@ from __future__ import annotations
 import csv
 import json
 import shlex
+import signal
+import threading
 from pathlib import Path
 
 import click
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn,
                            TimeElapsedColumn, TimeRemainingColumn)
 from rich.table import Table
@@ -26,6 +34,7 @@ import ziggurat
 
 from .. import simulate as sim
 from ..agents import AGENTS
+from ..outputs import atomic_open, check_writable, write_text
 from .options import parse_sets, ruleset_argument, set_option
 
 
@@ -57,6 +66,9 @@ def _parse_agents(ctx, param, value) -> tuple | None:
     return agents
 
 
+EXIT_INTERRUPTED = {"Ctrl-C": 130, "SIGTERM": 143}  # 128 + the signal's number, as shells report it
+
+
 @click.command()
 @ruleset_argument
 @click.option("-n", "--games", type=click.IntRange(1), default=100, show_default=True,
@@ -75,21 +87,48 @@ def _parse_agents(ctx, param, value) -> tuple | None:
 @click.option("--cluster", metavar="ADDRESS", default=None, help="Run on the Dask scheduler at ADDRESS (tcp://host:8786).")
 @click.option("--scheduler-file", type=click.Path(dir_okay=False), default=None,
               help="Run on the Dask cluster described by this scheduler file.")
+@click.option("--worker-timeout", type=click.FloatRange(0, min_open=True), default=sim.WORKER_TIMEOUT,
+              show_default=True, metavar="SECONDS",
+              help="With --cluster or --scheduler-file: fail when the cluster has had no worker this long.")
 @click.option("--max-plies", type=click.IntRange(1), default=1000, show_default=True,
-              help="Stop a game after this many plies (scored a draw, reason 'max plies (simulator)').")
+              help=f"Stop a game after this many plies (scored a draw, reason 'max plies (simulator)'); "
+                   f"at most {sim.MAX_PLIES_LIMIT:,}.")
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
-@click.option("--csv", "csv_file", type=click.Path(dir_okay=False, writable=True), default=None,
+@click.option("--csv", "csv_file", type=click.Path(dir_okay=False), default=None,
               help="Write one row per game to this CSV file.")
 @click.option("--plot", "plot_dir", type=click.Path(file_okay=False), default=None,
               help="Write PNG and SVG plots (game lengths, result rates with CIs) to this folder.")
 @click.option("--report", "report_file", type=click.Path(dir_okay=False), default=None,
               help="Write a markdown study page (with the command that made it) to this file.")
 @click.option("--title", default="", help="The title of the --report page.")
-def simulate(ruleset, games, agents, options, variants, others, seed, workers, cluster, scheduler_file,
-             max_plies, as_json, csv_file, plot_dir, report_file, title):
-    """Play many games between agents and show balance statistics with 95% confidence intervals."""
+@click.option("--journal", "journal_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Keep finished games in FILE as they finish (JSON Lines), for --resume. Default: "
+                   "beside the first of --csv, --report, --plot (CSV.journal, REPORT.journal, PLOT/simulate.journal), "
+                   "removed when the study completes.")
+@click.option("--resume", is_flag=True,
+              help="Go on with an interrupted study: the games in its journal are kept, the others played.")
+@click.pass_context
+def simulate(ctx, ruleset, games, agents, options, variants, others, seed, workers, cluster, scheduler_file,
+             worker_timeout, max_plies, as_json, csv_file, plot_dir, report_file, title, journal_file, resume):
+    """Play many games between agents and show balance statistics with 95% confidence intervals.
+
+    Ctrl-C (or SIGTERM) stops at once: the games finished are written to the outputs, marked
+    partial, and the exit code is 130 (143 for SIGTERM); --resume goes on from the journal.
+    """
     if cluster and scheduler_file:
         raise click.UsageError("give --cluster or --scheduler-file, not both")
+    if max_plies > sim.MAX_PLIES_LIMIT:  # a game's moves stay in memory until it ends
+        raise ziggurat.GameError(f"--max-plies {max_plies:,} is over the limit of {sim.MAX_PLIES_LIMIT:,} plies "
+                                 "(a game's moves are kept in memory until it ends)")
+    journal_path, implicit = _journal_path(journal_file, csv_file, report_file, plot_dir)
+    if resume and journal_path is None:
+        raise click.UsageError("--resume needs a journal: give --journal FILE, or the --csv, --report or "
+                               "--plot of the interrupted run (its journal is beside it)")
+    # Every output is tried before any game is played: a long study does not fail at its end.
+    for what, path, folder in (("--csv", csv_file, False), ("--report", report_file, False),
+                               ("--plot", plot_dir, True), ("--journal", journal_path, False)):
+        if path is not None:
+            check_writable(path, what, folder=folder)
     studies = []
     for variant in variants or [{}]:
         studies.append((ruleset, {**options, **variant}))
@@ -103,46 +142,128 @@ def simulate(ruleset, games, agents, options, variants, others, seed, workers, c
         sim.check_spec(spec)
         specs.append((spec, game))
 
+    journal = sim.Journal(journal_path, [spec for spec, _ in specs]) if journal_path is not None else None
+    if resume and not journal.path.exists():
+        Console(stderr=True).print(f"no journal at {journal.path}: the study starts from its first game",
+                                   markup=False, highlight=False)
+    done = journal.start(resume) if journal is not None else [{} for _ in specs]
     client = sim.connect(cluster, scheduler_file) if (cluster or scheduler_file) else None
     console = Console(stderr=True)
-    summaries, all_records = [], []
-    try:
-        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), RateColumn(),
-                      TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(), console=console) as bar:
-            tasks = [bar.add_task(spec.name, total=spec.games, start=False) for spec, _ in specs]
-            for (spec, game), task in zip(specs, tasks):
-                bar.start_task(task)  # elapsed time and rate count from when this study starts
-                records = sim.run_study(spec, workers=workers, client=client,
-                                        progress=lambda k, t=task: bar.advance(t, k))
-                all_records.append(records)
-                summaries.append(sim.summarize(spec, records, game))
-    finally:
-        if client is not None:
-            client.close()
+    interrupted = None
+    with _Signals() as signals:
+        try:
+            with Progress(TextColumn("{task.description}", markup=False), BarColumn(), MofNCompleteColumn(),
+                          RateColumn(), TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
+                          console=console) as bar:
+                tasks = [bar.add_task(spec.name, total=spec.games, completed=len(done[k]), start=False)
+                         for k, (spec, _) in enumerate(specs)]
+                for k, ((spec, game), task) in enumerate(zip(specs, tasks)):
+                    bar.start_task(task)  # elapsed time and rate count from when this study starts
+
+                    def keep(records, k=k, task=task):
+                        done[k].update((r["index"], r) for r in records)
+                        if journal is not None:
+                            journal.add(k, records)
+                        bar.advance(task, len(records))
+
+                    sim.run_study(spec, workers=workers, client=client, skip=done[k], on_records=keep,
+                                  worker_timeout=worker_timeout,
+                                  notice=lambda text: bar.console.print(f"note: {text}", markup=False))
+        except KeyboardInterrupt:
+            interrupted = signals.received or "Ctrl-C"
+        except ziggurat.GameError as e:  # e.g. a cluster with no worker left: say what is kept
+            kept = sum(len(d) for d in done)
+            if journal is None or not kept:
+                raise
+            raise ziggurat.GameError(f"{e}; the {kept} finished game{'s' if kept != 1 else ''} are kept in "
+                                     f"{str(journal.path)!r}: the same command with --resume goes on") from None
+        finally:
+            if journal is not None:
+                journal.close()
+            if client is not None:
+                client.close()
+
+    kept = [(spec, game, [r for _, r in sorted(done[k].items())]) for k, (spec, game) in enumerate(specs)]
+    kept = [(spec, game, records) for spec, game, records in kept if records]
+    finished, planned = sum(len(r) for _, _, r in kept), sum(spec.games for spec, _ in specs)
+    if not kept:
+        console.print(f"interrupted ({interrupted}) before any game finished: nothing written", markup=False)
+        ctx.exit(EXIT_INTERRUPTED[interrupted])
+    summaries = [sim.summarize(spec, records, game) for spec, game, records in kept]
+    all_records = [records for _, _, records in kept]
 
     if csv_file:
-        with open(csv_file, "w", newline="") as f:
+        with atomic_open(csv_file, "w", newline="") as f:
             writer = csv.DictWriter(f, fieldnames=sim.CSV_FIELDS)
             writer.writeheader()
-            for (spec, _), records in zip(specs, all_records):
+            for spec, _, records in kept:
                 writer.writerows(sim.csv_rows(spec, records))
     plots = sim.plot(summaries, all_records, Path(plot_dir)) if plot_dir else []
     if report_file:
         path = Path(report_file)
-        path.parent.mkdir(parents=True, exist_ok=True)
         rel = [_relative(p, path.parent) for p in plots]
-        path.write_text(sim.report_markdown(summaries, _command(locals()), rel, title))
+        write_text(path, sim.report_markdown(summaries, _command(locals()), rel, title))
+    if journal is not None and implicit and interrupted is None:
+        journal.remove()  # its games are in the outputs now
 
     if as_json:
-        click.echo(json.dumps({"studies": summaries}, indent=2))
-        return
-    out = Console()
-    if len(summaries) == 1:
-        _show_one(out, summaries[0])
+        out = {"studies": summaries}
+        if interrupted:
+            out["partial"] = sim.partial_text(finished, planned)
+        click.echo(json.dumps(out, indent=2))
     else:
-        _show_comparison(out, summaries)
-    for p in ([csv_file] if csv_file else []) + [str(p) for p in plots] + ([report_file] if report_file else []):
-        out.print(f"wrote {p}")
+        out = Console()
+        if len(summaries) == 1:
+            _show_one(out, summaries[0])
+        else:
+            _show_comparison(out, summaries)
+        for p in ([csv_file] if csv_file else []) + [str(p) for p in plots] + ([report_file] if report_file else []):
+            out.print(f"wrote {p}", markup=False, highlight=False)
+    if interrupted:
+        resume_hint = (f"; go on with the same command and --resume (journal {journal.path})"
+                       if journal is not None else "; give --journal FILE (or --csv) to be able to resume")
+        console.print(f"interrupted ({interrupted}): {sim.partial_text(finished, planned)} written{resume_hint}",
+                      markup=False, highlight=False)
+        ctx.exit(EXIT_INTERRUPTED[interrupted])
+
+
+def _journal_path(journal_file, csv_file, report_file, plot_dir) -> tuple:
+    """(the journal's path or None, whether it is the default one beside an output)."""
+    if journal_file is not None:
+        return Path(journal_file), False
+    for f in (csv_file, report_file):
+        if f is not None:
+            return Path(f + ".journal"), True
+    if plot_dir is not None:
+        return Path(plot_dir) / "simulate.journal", True
+    return None, False
+
+
+class _Signals:
+    """While a study runs, SIGTERM is handled as Ctrl-C is (KeyboardInterrupt), and `received`
+    says which came; the previous handlers come back afterwards."""
+
+    def __init__(self):
+        self.received = None
+        self.previous = {}
+
+    def _handler(self, name):
+        def handle(signum, frame):
+            self.received = name
+            raise KeyboardInterrupt
+
+        return handle
+
+    def __enter__(self):
+        if threading.current_thread() is threading.main_thread():  # signals go to the main thread only
+            for sig, name in ((signal.SIGINT, "Ctrl-C"), (signal.SIGTERM, "SIGTERM")):
+                self.previous[sig] = signal.signal(sig, self._handler(name))
+        return self
+
+    def __exit__(self, *exc):
+        for sig, handler in self.previous.items():
+            signal.signal(sig, handler)
+        return False
 
 
 def _relative(p: Path, folder: Path) -> str:
@@ -179,8 +300,9 @@ def _rate_cells(t: dict) -> list:
 
 def _show_one(out: Console, s: dict) -> None:
     st = s["study"]
-    out.print(f"[bold]{st['title']}[/bold] ({', '.join(f'{k}={v}' for k, v in st['options'].items())}): "
-              f"{st['games']} games, seed {st['seed']}")
+    options = escape(", ".join(f"{k}={v}" for k, v in st["options"].items()))
+    partial = f" [bold red]({escape(st['partial'])})[/bold red]" if st.get("partial") else ""
+    out.print(f"[bold]{escape(st['title'])}[/bold] ({options}): {st['games']} games, seed {st['seed']}{partial}")
     cols = ["games", "wins", "draws", "losses", "score", "win rate [95% CI]"]
     for heading, key, rows in (("Agents", "agent", s["agents"]), ("Seats (seat 0 moves first)", "seat", s["seats"]),
                                ("Sides (armies)", "side", s["sides"])):
@@ -189,7 +311,7 @@ def _show_one(out: Console, s: dict) -> None:
         for c in cols:
             table.add_column(c, justify="right")
         for r in rows:
-            table.add_row(str(r[key]), *_rate_cells(r))
+            table.add_row(Text(str(r[key])), *_rate_cells(r))
         out.print(table)
     fp = s["first_player"]
     table = Table(title="Balance and shape", title_justify="left")
@@ -209,24 +331,25 @@ def _show_one(out: Console, s: dict) -> None:
     for c in ("kind", "reason", "games", "share"):
         table.add_column(c, justify="right" if c in ("games", "share") else "left")
     for e in s["endings"]:
-        table.add_row(e["kind"], e["reason"], str(e["games"]), f"{100 * e['rate']:.1f}%")
+        table.add_row(Text(e["kind"]), Text(e["reason"]), str(e["games"]), f"{100 * e['rate']:.1f}%")
     out.print(table)
     table = Table(title="Moves by action (nature's marked *)", title_justify="left")
     for c in ("action", "per game [95% CI]", "games using it [95% CI]"):
         table.add_column(c, justify="left" if c == "action" else "right")
     for a in s["actions"]:
         if a["games"]["k"]:
-            table.add_row(a["action"] + (" *" if a["chance"] else ""), sim.mean_text(a["per_game"]), sim.pct(a["games"]))
+            table.add_row(Text(a["action"] + (" *" if a["chance"] else "")), sim.mean_text(a["per_game"]),
+                          sim.pct(a["games"]))
     never = [a["action"] for a in s["actions"] if not a["games"]["k"]]
     if never:
-        table.caption = "never made: " + ", ".join(never)
+        table.caption = Text("never made: " + ", ".join(never))
     out.print(table)
     if s["statistics"]:
         table = Table(title="The ruleset's statistics, on the last position (mean [95% CI])", title_justify="left")
         table.add_column("statistic")
         table.add_column("mean [95% CI]", justify="right")
         for st in s["statistics"]:
-            table.add_row(st["statistic"], sim.mean_text(st))
+            table.add_row(Text(st["statistic"]), sim.mean_text(st))
         out.print(table)
 
 
@@ -234,7 +357,10 @@ def _show_comparison(out: Console, summaries: list) -> None:
     table = Table(title="Comparison (rates with 95% Wilson intervals)", title_justify="left")
     table.add_column("")
     for s in summaries:
-        table.add_column(s["study"]["label"], justify="right")
+        table.add_column(Text(s["study"]["label"]), justify="right")
     for metric, cells in sim.comparison_rows(summaries):
-        table.add_row(metric, *cells)
+        table.add_row(Text(metric), *(Text(c) for c in cells))
+    notes = [f"{s['study']['label']}: {s['study']['partial']}" for s in summaries if s["study"].get("partial")]
+    if notes:
+        table.caption = Text("; ".join(notes), style="bold red")
     out.print(table)
