@@ -4,6 +4,7 @@ so and how to raise it; memory running out is reported the same way, never as a 
 
 from __future__ import annotations
 
+import pickle
 import time
 
 import pytest
@@ -107,3 +108,17 @@ def test_memory_running_out_is_reported_as_the_budget_reached(monkeypatch):
 def test_census_checks_its_budget_the_same_way():
     result = run("census", "greenest", "--set", "width=4", "--set", "height=4", "--seeds", "2", "--max-nodes", "0")
     assert result.exit_code == 2 and "--max-nodes" in result.output
+
+
+def test_census_stops_at_its_budget_with_one_line_even_with_workers():
+    for workers in ("1", "2"):
+        result = run("census", "greenest", "--set", "width=4", "--set", "height=4", "--seeds", "2",
+                     "--max-nodes", "5", "--workers", workers)
+        lines = result.output.strip().splitlines()
+        assert result.exit_code == 1 and "Traceback" not in result.output
+        assert lines[-1].startswith("error: a setup: the search reached its budget of 5 positions")
+
+
+def test_the_budget_error_survives_a_trip_between_processes():
+    e = pickle.loads(pickle.dumps(SearchLimitExceeded(123, MEMORY)))
+    assert (e.limit, e.why, str(e)) == (123, MEMORY, str(SearchLimitExceeded(123, MEMORY)))

@@ -50,9 +50,12 @@ class SearchLimitExceeded(ZigguratError):
 
     def __init__(self, limit: int, why: str = "the node limit"):
         self.limit = limit
-        self.why = why  # "the node limit", or "memory ran out" first
+        self.why = why  # "the node limit", or MEMORY: memory ran out first
         super().__init__(f"gave up after {limit:,} positions ({why}); the game is too large "
                          "to solve this way, or raise the limit")
+
+    def __reduce__(self):  # rebuilt from its fields in the process that solved in a worker
+        return (type(self), (self.limit, self.why))
 
 
 def check_max_nodes(max_nodes: Optional[int]) -> Optional[int]:

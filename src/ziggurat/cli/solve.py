@@ -10,7 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..errors import GameError
-from ..solve import DEFAULT_MAX_NODES, MAX_NODES_LIMIT, MEMORY
+from ..solve import DEFAULT_MAX_NODES, MAX_NODES_LIMIT, MEMORY, SearchLimitExceeded
 from .options import echo_json, json_option, load_game, load_state, position_option, ruleset_argument, set_option
 
 
@@ -43,7 +43,7 @@ def solve(ruleset, position, options, max_nodes, with_ply, as_json):
     The search keeps every position it has searched, so it has a budget: it stops after
     --max-nodes positions (300,000 unless given) with a message saying so; a larger budget lets it
     go further, at about 0.4 to 1.4 KB of memory and 0.1 to 0.2 ms a position."""
-    from ..solve import SearchLimitExceeded, solve_game, solve_puzzle  # a command loads what it needs
+    from ..solve import solve_game, solve_puzzle  # a command loads what it needs
 
     state = load_state(ruleset, options, position)
     game = state.game
@@ -78,13 +78,12 @@ def solve(ruleset, position, options, max_nodes, with_ply, as_json):
     click.echo(f"({searched})")
 
 
-def _budget_message(e, max_nodes: int) -> str:
+def _budget_message(e, max_nodes: int, later: str = ", or solve a later position") -> str:
     """One line: the search stopped at its budget (or memory), and how to change it."""
     if e.why != MEMORY:
         return (f"the search reached its budget of {max_nodes:,} positions without an answer; raise it with "
-                f"--max-nodes N (at most {MAX_NODES_LIMIT:,}; default {DEFAULT_MAX_NODES:,}), or solve a later position")
-    return (f"memory ran out after {e.limit:,} positions; give a smaller budget with --max-nodes N, "
-            "or solve a later position")
+                f"--max-nodes N (at most {MAX_NODES_LIMIT:,}; default {DEFAULT_MAX_NODES:,}){later}")
+    return f"memory ran out after {e.limit:,} positions; give a smaller budget with --max-nodes N{later}"
 
 
 @click.command()
@@ -122,9 +121,12 @@ def census(ruleset, options, seeds, exhaustive, symmetric, workers, max_nodes, c
         def update(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
 
-        report = run_census(ruleset, options, seeds=None if exhaustive else range(seeds), exhaustive=exhaustive,
-                            workers=workers, symmetric=symmetric, max_nodes=max_nodes, client=client,
-                            progress=update)
+        try:
+            report = run_census(ruleset, options, seeds=None if exhaustive else range(seeds), exhaustive=exhaustive,
+                                workers=workers, symmetric=symmetric, max_nodes=max_nodes, client=client,
+                                progress=update)
+        except SearchLimitExceeded as e:
+            raise GameError("a setup: " + _budget_message(e, max_nodes, later="")) from None
     if as_json:
         echo_json(report.as_dict(details))
         return
