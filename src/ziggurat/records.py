@@ -44,6 +44,7 @@ from typing import Iterator, Optional
 from attrs import define, field
 
 from .errors import GameError
+from .outputs import write_text
 
 HEADER_ORDER = ("ruleset", "options", "seed", "start", "result", "reason", "scores", "plies", "final",
                 "date")
@@ -197,7 +198,7 @@ def save_record(path, record: Record) -> Path:
     """Write `record` to `path` as text."""
     path = Path(path)
     try:
-        path.write_text(record.dumps(), encoding="utf-8")
+        write_text(path, record.dumps())  # whole or not at all: an old record is never torn
     except OSError as e:
         raise GameError(f"cannot write {str(path)!r}: {e.strerror or e}") from None
     return path

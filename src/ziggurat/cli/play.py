@@ -20,6 +20,7 @@ import ziggurat
 
 from ..agents import make_agent, parse_spec
 from ..errors import did_you_mean
+from ..outputs import check_writable
 from ..records import record_of, save_record
 from .board import draw
 from .options import load_state, position_option, ruleset_argument, set_option
@@ -240,6 +241,8 @@ def _agent_spec(ctx, param, value):
 @set_option
 def play(ruleset, seats, side, seed, hint_spec, save_path, max_plies, position, options):
     """Play in the terminal: people and agents, the board after each move, undo, hints."""
+    if save_path is not None:
+        check_writable(save_path, "--save")  # before the game, not after it
     state = load_state(ruleset, options, position, seed)
     players = state.game.players
     if seats is not None and side is not None:

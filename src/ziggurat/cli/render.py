@@ -5,6 +5,8 @@ from __future__ import annotations
 import click
 
 from .. import render as pictures
+from ..errors import GameError
+from ..outputs import check_writable, write_bytes
 from .options import load_state, position_option, ruleset_argument, set_option
 
 
@@ -19,7 +21,12 @@ from .options import load_state, position_option, ruleset_argument, set_option
 @set_option
 def render(ruleset, output, style, seed, position, options):
     """Draw a position: the board, the stacks, the off-board zones and who moves."""
-    pictures.format_of(output)  # a bad file name fails before any work
+    fmt = pictures.format_of(output)  # a bad file name or an unwritable place fails before any work
+    check_writable(output, "--output")
     state = load_state(ruleset, options, position, seed)
-    pictures.write(state, output, style)
+    data = pictures.svg(state, style).encode("utf-8") if fmt == "svg" else pictures.png(state, style)
+    try:
+        write_bytes(output, data)  # whole or not at all
+    except OSError as e:
+        raise GameError(f"cannot write {str(output)!r}: {e.strerror or e}") from None
     click.echo(f"wrote {output} ({state.game.title}, {pictures.caption(state)})")
