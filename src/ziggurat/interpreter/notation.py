@@ -283,11 +283,15 @@ class Notation:
                 raise GameError(f"{name!r} is given twice")
             if name in zone_slots:
                 given.add(name)
-                if value.startswith("?"):
-                    raise GameError(f"zone {name!r}: {_shown(value)} is how a hidden zone is shown to one side; "
-                                    "a position needs its pieces")
                 supply.room(name, value)
-                st.zones[zone_slots[name]] = supply.take(self.pieces(value, name), name)
+                try:
+                    pieces = self.pieces(value, name)
+                except GameError:
+                    if re.fullmatch(r"\?[0-9]+", value):  # an observation's count, not pieces
+                        raise GameError(f"zone {name!r}: {_shown(value)} is how a hidden zone is shown to one "
+                                        "side; a position needs its pieces") from None
+                    raise
+                st.zones[zone_slots[name]] = supply.take(pieces, name)
             elif name in counter_slots:
                 given.add(name)
                 st.counters[counter_slots[name]] = self._parse_counter(counter_slots[name], name, value)
