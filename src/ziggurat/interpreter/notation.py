@@ -394,8 +394,10 @@ class Supply:
         of any game may hold, before reading them."""
         n = len(text) // self.width
         if self.used + n > self.most:
+            why = (f" (the moves of {self.game.title} make pieces, so it has no supply to count them by)"
+                   if self.supply is None else "")
             raise GameError(f"{where}: {n:,} pieces make {self.used + n:,} in the position, beyond the engine's "
-                            f"limit of {self.most:,} pieces")
+                            f"limit of {self.most:,} pieces{why}")
 
     def take(self, pieces: tuple, where: str) -> tuple:
         """Count `pieces` (which `room` let in); refuse them beyond the supply, in all or by kind."""
