@@ -8,9 +8,11 @@ however often it is run (the studies and the census seed every game from its ind
 
 Faults:
 
-- *Ctrl-C (KeyboardInterrupt) in the caller* cancels the batches not started, stops the local
-  workers at once (or cancels the cluster's tasks) and is raised again; the batches finished
-  before it have been handed to `progress`.
+- *Ctrl-C or SIGTERM* while batches run in parallel is noted (not raised where it lands, which
+  could be inside concurrent.futures' locks), the batches not finished are cancelled, the local
+  workers killed at once (or the cluster's tasks cancelled), and then the handler the signal would
+  have run is run (Python's raises KeyboardInterrupt); the batches finished before it have been
+  handed to `progress`.
 - *A local worker that dies* (killed, out of memory) breaks `concurrent.futures`' pool: a new
   pool is made and the unfinished batches are run again. After `MAX_POOL_RESTARTS` breaks in a
   row with no batch finished in between, a GameError says so.
@@ -35,6 +37,7 @@ from .errors import GameError
 MAX_POOL_RESTARTS = 3
 WORKER_TIMEOUT = 60.0  # seconds a Dask cluster may have no worker before the run fails
 _WATCH_INTERVAL = 0.5  # seconds between a worker's looks at its parent
+_POLL = 0.1  # seconds between the parent's looks for a signal while it waits for batches
 
 
 def run_batches(fn: Callable, batches: Sequence, *, workers: Optional[int] = None, client=None,
@@ -72,36 +75,83 @@ def _run_local(fn, batches, workers: int, done, notice) -> None:
 
     todo = dict(enumerate(batches))  # batch index -> batch, until it is done
     breaks = 0
-    while todo:
-        pool, before = _start_pool(min(workers, len(todo)))
-        try:
-            futures = {pool.submit(fn, b): i for i, b in todo.items()}
-            pending = set(futures)
-            while pending:
-                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for fut in finished:
-                    try:
-                        result = fut.result()
-                    except BrokenProcessPool:
-                        continue  # run again in the next pool
-                    i = futures[fut]
-                    del todo[i]
-                    breaks = 0
-                    done(i, result)
-        except BaseException:  # Ctrl-C, or a batch that failed: stop every worker now
+    with _Deferred() as signals:
+        while todo and not signals.caught:
+            pool, before = _start_pool(min(workers, len(todo)))
+            try:
+                futures = {pool.submit(fn, b): i for i, b in todo.items()}
+                pending = set(futures)
+                while pending and not signals.caught:
+                    finished, pending = wait(pending, timeout=_POLL, return_when=FIRST_COMPLETED)
+                    for fut in finished:
+                        try:
+                            result = fut.result()
+                        except BrokenProcessPool:
+                            continue  # run again in the next pool
+                        i = futures[fut]
+                        del todo[i]
+                        breaks = 0
+                        done(i, result)
+            except BaseException:  # a batch that failed, or an interrupt from `done`: stop every worker now
+                _stop(pool, before)
+                raise
+            if not todo:
+                pool.shutdown(wait=True)
+                break
             _stop(pool, before)
-            raise
-        if not todo:
-            pool.shutdown(wait=True)
+            if signals.caught:
+                break
+            breaks += 1
+            if breaks > MAX_POOL_RESTARTS:
+                raise GameError(f"a worker process died {breaks} times in a row without finishing any work "
+                                f"(killed, or out of memory?); {len(todo)} of {len(batches)} batches not done")
+            if notice is not None:
+                notice(f"a worker process died; {len(todo)} unfinished batch{'es' if len(todo) != 1 else ''} "
+                       "run again in new workers")
+    signals.deliver()  # Ctrl-C or SIGTERM while the pool ran: its workers are stopped; now the caller's handler
+
+
+class _Deferred:
+    """While a pool or a cluster runs, SIGINT and SIGTERM are only noted (in the main thread):
+    raised as they arrive, the KeyboardInterrupt could land inside concurrent.futures' own locking
+    (a future's lock taken and never released), and its threads would then hang the exit. The
+    loops look at `caught` between short waits, stop the workers, and `deliver()` then runs the
+    handler the signal would have run."""
+
+    SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM") if hasattr(signal, name))
+
+    def __init__(self):
+        self.caught = None  # (signum, frame) of the first signal
+        self.previous: dict = {}
+
+    def _catch(self, signum, frame) -> None:
+        if self.caught is None:
+            self.caught = (signum, frame)
+
+    def __enter__(self):
+        if threading.current_thread() is threading.main_thread():
+            for sig in self.SIGNALS:
+                handler = signal.getsignal(sig)
+                if handler is not signal.SIG_IGN and handler is not None:
+                    self.previous[sig] = signal.signal(sig, self._catch)
+        return self
+
+    def __exit__(self, *exc) -> bool:
+        for sig, handler in self.previous.items():
+            signal.signal(sig, handler)
+        return False
+
+    def deliver(self) -> None:
+        if self.caught is None:
             return
-        _stop(pool, before)
-        breaks += 1
-        if breaks > MAX_POOL_RESTARTS:
-            raise GameError(f"a worker process died {breaks} times in a row without finishing any work "
-                            f"(killed, or out of memory?); {len(todo)} of {len(batches)} batches not done")
-        if notice is not None:
-            notice(f"a worker process died; {len(todo)} unfinished batch{'es' if len(todo) != 1 else ''} "
-                   "run again in new workers")
+        signum, frame = self.caught
+        handler = self.previous.get(signum)
+        if callable(handler):
+            handler(signum, frame)  # Python's own SIGINT handler raises KeyboardInterrupt
+        elif signum == signal.SIGINT:
+            raise KeyboardInterrupt
+        else:  # the default action of SIGTERM: end the process, as if not deferred
+            os.kill(os.getpid(), signum)
 
 
 def _start_pool(n: int):
@@ -159,35 +209,43 @@ def _run_dask(client, fn, batches, done, worker_timeout: float) -> None:
     from distributed import KilledWorker
     from distributed import wait as dask_wait
 
-    futures = {client.submit(fn, b, pure=False): i for i, b in enumerate(batches)}
-    pending = set(futures)
-    alone_since = None  # when the cluster was first seen without a worker
-    try:
-        while pending:
-            try:
-                finished = dask_wait(list(pending), timeout=1.0, return_when="FIRST_COMPLETED").done
-            except TimeoutError:
-                finished = set()
-            for fut in finished:
-                pending.discard(fut)
-                try:
-                    result = fut.result()
-                except KilledWorker as e:
-                    raise GameError(f"the Dask cluster lost every worker that ran a batch ({e})") from None
-                done(futures[fut], result)
-            if finished or dask_workers(client) > 0:
-                alone_since = None
-                continue
-            alone_since = alone_since or time.monotonic()
-            if time.monotonic() - alone_since > worker_timeout:
-                raise GameError(f"the Dask cluster has had no worker for {worker_timeout:g} s; "
-                                f"{len(pending)} of {len(batches)} batches not done")
-    except BaseException:
+    with _Deferred() as signals:
+        futures = {client.submit(fn, b, pure=False): i for i, b in enumerate(batches)}
+        pending = set(futures)
+        alone_since = None  # when the cluster was first seen without a worker
         try:
-            client.cancel(list(pending))
-        except Exception:  # a scheduler that is gone: nothing to cancel
-            pass
-        raise
+            while pending and not signals.caught:
+                try:
+                    finished = dask_wait(list(pending), timeout=0.5, return_when="FIRST_COMPLETED").done
+                except TimeoutError:
+                    finished = set()
+                for fut in finished:
+                    pending.discard(fut)
+                    try:
+                        result = fut.result()
+                    except KilledWorker as e:
+                        raise GameError(f"the Dask cluster lost every worker that ran a batch ({e})") from None
+                    done(futures[fut], result)
+                if finished or signals.caught or dask_workers(client) > 0:
+                    alone_since = None
+                    continue
+                alone_since = alone_since or time.monotonic()
+                if time.monotonic() - alone_since > worker_timeout:
+                    raise GameError(f"the Dask cluster has had no worker for {worker_timeout:g} s; "
+                                    f"{len(pending)} of {len(batches)} batches not done")
+        except BaseException:
+            _cancel(client, pending)
+            raise
+        if pending:
+            _cancel(client, pending)
+    signals.deliver()
+
+
+def _cancel(client, futures) -> None:
+    try:
+        client.cancel(list(futures))
+    except Exception:  # a scheduler that is gone: nothing to cancel
+        pass
 
 
 def dask_workers(client) -> int:
