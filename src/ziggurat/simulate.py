@@ -354,12 +354,18 @@ class Journal:
                     raise GameError(f"journal {str(self.path)!r} holds {found} finished game"
                                     f"{'s' if found != 1 else ''} of an earlier run: add --resume to go on "
                                     "with it, or remove the file to start over")
-        # Rewritten whole (atomically): the header of this run, the games kept, no torn line.
+        self.rewrite(done)
+        self.file = open(self.path, "a", encoding="utf-8")
+        return done
+
+    def rewrite(self, done: list) -> None:
+        """Write the journal whole (atomically): the header of this run and the games in `done`
+        ([{index: record}] per study), no torn line. After an interrupt, which may have cut an
+        append short, this makes the journal hold exactly the games written to the outputs."""
+        self.close()
         lines = [json.dumps(self.header())]
         lines += [json.dumps({"study": k, "game": r}) for k, d in enumerate(done) for _, r in sorted(d.items())]
         write_text(self.path, "\n".join(lines) + "\n")
-        self.file = open(self.path, "a", encoding="utf-8")
-        return done
 
     def _count(self) -> int:
         """Games in an existing journal (of any study); GameError for a file that is not a journal

@@ -171,10 +171,13 @@ def simulate(ctx, ruleset, games, agents, options, variants, others, seed, worke
                                   notice=lambda text: bar.console.print(f"note: {text}", markup=False))
         except KeyboardInterrupt:
             interrupted = signals.received or "Ctrl-C"
+            if journal is not None:
+                journal.rewrite(done)  # an append cut short by the signal is made whole
         except ziggurat.GameError as e:  # e.g. a cluster with no worker left: say what is kept
             kept = sum(len(d) for d in done)
             if journal is None or not kept:
                 raise
+            journal.rewrite(done)
             raise ziggurat.GameError(f"{e}; the {kept} finished game{'s' if kept != 1 else ''} are kept in "
                                      f"{str(journal.path)!r}: the same command with --resume goes on") from None
         finally:
