@@ -161,6 +161,13 @@ action go "{at}":
     do:
         place(piece(mover), at)
 ''', 17, 37, "the loop variable 'c' hides the parameter 'c' of def crowd()", "rename the loop variable"),
+    "a def nothing calls hides its parameter all the same": ('''def crowd(c): count(occupied(c) for c in cells)
+
+action go "{at}":
+    at: cells where empty(at)
+    do:
+        place(piece(mover), at)
+''', 17, 37, "the loop variable 'c' hides the parameter 'c' of def crowd()", "rename the loop variable"),
     "a repeat's variable hides a let": ('''action go "{from}{to}":
     from: cells where mine(from)
     let at = from

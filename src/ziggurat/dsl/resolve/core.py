@@ -88,6 +88,10 @@ class CheckError(Exception):
         self.pos, self.message, self.hint, self.expected = pos, message, hint, expected
 
 
+class ScopeError(CheckError):
+    """A name bound where one of its spelling is visible: a mistake whatever the types."""
+
+
 def numeric(t: T.Type, model: Model) -> bool:
     """Whether values of type t are numbers (ints, and attribute values that carry numbers)."""
     if t == T.INT:
@@ -206,7 +210,7 @@ class Resolver:
             first = f"the parameter {name!r} of def {ctx.inlining[-1]}()"
         else:
             first = f"the name {name!r} bound around it"
-        raise CheckError(pos, f"the {what} {name!r} hides {first}",
+        raise ScopeError(pos, f"the {what} {name!r} hides {first}",
                          f"rename the {what}: a name is bound once in its {where}")
 
     def loop(self, f, ctx: Ctx):

@@ -7,7 +7,7 @@ from .. import ast, ir
 from .. import types as T
 from ..model import Model
 from .actions import after_fmt, check_notation_clash, resolve_action
-from .core import CheckError, Ctx, Resolver, Where
+from .core import CheckError, Ctx, Resolver, ScopeError, Where
 from .names import counter_type, option_type
 
 
@@ -174,7 +174,8 @@ def _table(r: Resolver, table: ast.Table) -> ir.TableDecl:
 
 def unused_defs(r: Resolver) -> None:
     """The bodies of defs no rule calls are checked for the names they use (their parameters
-    standing for anything, so types cannot be checked): an unknown name is an error there too."""
+    standing for anything, so types cannot be checked): an unknown name, or a name that hides
+    another, is an error there too."""
     for d in r.m.defs.values():
         if d.name in r.__dict__.get("_inlined", set()):
             continue
@@ -182,5 +183,5 @@ def unused_defs(r: Resolver) -> None:
         try:
             r.expr(d.body, Ctx(Where.DEF, scope, inlining=(d.name,)))
         except CheckError as e:
-            if e.message.startswith("unknown "):
+            if isinstance(e, ScopeError) or e.message.startswith("unknown "):
                 r.report(e.pos, e.message, hint=e.hint)
