@@ -37,6 +37,7 @@ from .errors import GameError
 MAX_POOL_RESTARTS = 3
 WORKER_TIMEOUT = 60.0  # seconds a Dask cluster may have no worker before the run fails
 _WATCH_INTERVAL = 0.5  # seconds between a worker's looks at its parent
+_DASK_FETCH = 2.0  # seconds to fetch a finished batch's result from its Dask worker before looking again
 _POLL = 0.1  # seconds between the parent's looks for a signal while it waits for batches
 
 
@@ -219,14 +220,18 @@ def _run_dask(client, fn, batches, done, worker_timeout: float) -> None:
                     finished = dask_wait(list(pending), timeout=0.5, return_when="FIRST_COMPLETED").done
                 except TimeoutError:
                     finished = set()
+                taken = 0
                 for fut in finished:
-                    pending.discard(fut)
-                    try:
-                        result = fut.result()
+                    try:  # a result lives on the worker that made it: if that worker is gone, it is made again
+                        result = fut.result(timeout=_DASK_FETCH)
+                    except TimeoutError:
+                        continue  # still pending
                     except KilledWorker as e:
                         raise GameError(f"the Dask cluster lost every worker that ran a batch ({e})") from None
+                    pending.discard(fut)
+                    taken += 1
                     done(futures[fut], result)
-                if finished or signals.caught or dask_workers(client) > 0:
+                if taken or signals.caught or dask_workers(client) > 0:
                     alone_since = None
                     continue
                 alone_since = alone_since or time.monotonic()
