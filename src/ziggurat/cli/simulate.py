@@ -144,8 +144,7 @@ def simulate(ctx, ruleset, games, agents, options, variants, others, seed, worke
 
     journal = sim.Journal(journal_path, [spec for spec, _ in specs]) if journal_path is not None else None
     if resume and not journal.path.exists():
-        Console(stderr=True).print(f"no journal at {journal.path}: the study starts from its first game",
-                                   markup=False, highlight=False)
+        click.echo(f"no journal at {journal.path}: the study starts from its first game", err=True)
     done = journal.start(resume) if journal is not None else [{} for _ in specs]
     client = sim.connect(cluster, scheduler_file) if (cluster or scheduler_file) else None
     console = Console(stderr=True)
@@ -168,7 +167,8 @@ def simulate(ctx, ruleset, games, agents, options, variants, others, seed, worke
 
                     sim.run_study(spec, workers=workers, client=client, skip=done[k], on_records=keep,
                                   worker_timeout=worker_timeout,
-                                  notice=lambda text: bar.console.print(f"note: {text}", markup=False))
+                                  notice=lambda text: bar.console.print(f"note: {text}", markup=False,
+                                                                        highlight=False, soft_wrap=True))
         except KeyboardInterrupt:
             interrupted = signals.received or "Ctrl-C"
             if journal is not None:
@@ -190,7 +190,7 @@ def simulate(ctx, ruleset, games, agents, options, variants, others, seed, worke
     kept = [(spec, game, records) for spec, game, records in kept if records]
     finished, planned = sum(len(r) for _, _, r in kept), sum(spec.games for spec, _ in specs)
     if not kept:
-        console.print(f"interrupted ({interrupted}) before any game finished: nothing written", markup=False)
+        click.echo(f"interrupted ({interrupted}) before any game finished: nothing written", err=True)
         ctx.exit(EXIT_INTERRUPTED[interrupted])
     summaries = [sim.summarize(spec, records, game) for spec, game, records in kept]
     all_records = [records for _, _, records in kept]
@@ -225,8 +225,8 @@ def simulate(ctx, ruleset, games, agents, options, variants, others, seed, worke
     if interrupted:
         resume_hint = (f"; go on with the same command and --resume (journal {journal.path})"
                        if journal is not None else "; give --journal FILE (or --csv) to be able to resume")
-        console.print(f"interrupted ({interrupted}): {sim.partial_text(finished, planned)} written{resume_hint}",
-                      markup=False, highlight=False)
+        click.echo(f"interrupted ({interrupted}): {sim.partial_text(finished, planned)} written{resume_hint}",
+                   err=True)
         ctx.exit(EXIT_INTERRUPTED[interrupted])
 
 
