@@ -6,6 +6,10 @@ Studies here are tiny (a few games of random agents with few plies) to keep the 
 
 import csv
 import json
+import math
+import statistics
+import subprocess
+import sys
 
 import pytest
 from click.testing import CliRunner
@@ -13,7 +17,8 @@ from scipy.stats import binomtest
 
 import ziggurat
 from ziggurat.cli.main import cli
-from ziggurat.simulate import SIM_CAP_REASON, StudySpec, connect, proportion, run_study, seat_of, summarize
+from ziggurat.simulate import (SIM_CAP_REASON, StudySpec, connect, mean_interval, proportion, run_study, seat_of,
+                               summarize)
 
 SMALL = {"size": "2"}
 
@@ -60,6 +65,23 @@ class TestStatistics:
         p = proportion(k, n)
         assert p["rate"] == k / n
         assert p["lo"] == pytest.approx(ci.low) and p["hi"] == pytest.approx(ci.high)
+
+    def test_mean_interval_is_students_t_interval(self):
+        """A mean's 95% interval is mean ± t(0.975, n-1)·s/√n, with t from scipy.stats."""
+        from scipy.stats import t
+
+        values = [3, 9, 4, 12, 7, 5, 8]
+        m = mean_interval(values)
+        mean, sd = sum(values) / 7, statistics.stdev(values)
+        half = t.ppf(0.975, 6) * sd / math.sqrt(7)
+        assert m["lo"] == pytest.approx(mean - half) and m["hi"] == pytest.approx(mean + half)
+
+    def test_a_summary_does_not_import_scipy_stats(self):
+        """scipy.stats takes a second to import; the intervals need only scipy.special."""
+        code = ("import sys\nfrom ziggurat.simulate import proportion, mean_interval\n"
+                "proportion(3, 10); mean_interval([1, 2, 4])\nprint('scipy.stats' in sys.modules)")
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+        assert out.stdout.strip() == "False", out.stderr
 
     def test_wilson_interval_known_value(self):
         """7 of 10 gives the textbook Wilson interval (0.397, 0.892)."""
