@@ -27,7 +27,7 @@ from ziggurat.cli.main import cli
 from ziggurat.interpreter import cache
 from ziggurat.simulate import StudySpec, run_study
 
-ZIGGURAT = [sys.executable, "-c", "from ziggurat.cli.main import main; main()"]
+ZIGGURAT = [sys.executable, "-m", "ziggurat"]
 LINUX = sys.platform.startswith("linux")
 REF_GAMES = 1200  # the reference study (pig, seed 0) that the fault runs must reproduce
 

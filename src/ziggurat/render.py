@@ -25,6 +25,7 @@ from pathlib import Path
 from attrs import frozen
 
 from .errors import GameError
+from .outputs import write_bytes
 
 STYLES = ("pyramids", "layers")
 FORMATS = ("svg", "png")
@@ -360,7 +361,7 @@ def write(state, path, style: str = "pyramids") -> Path:
     fmt = format_of(path)
     data = _save(figure(state, style), fmt)
     try:
-        path.write_bytes(data)
+        write_bytes(path, data)  # whole or not at all
     except OSError as e:
         raise GameError(f"cannot write {str(path)!r}: {e.strerror or e}") from None
     return path
