@@ -220,3 +220,26 @@ def test_a_record_cut_before_its_moves_is_refused(tmp_path):
     with pytest.raises(RecordError, match="no 'plies:' header: the record is cut short"):
         loads(cut, "<cut>")
     assert len(loads(whole, "<whole>").moves) == 4
+
+
+HUGE = "9" * 5000
+
+
+@pytest.mark.parametrize("where, text", [
+    ("seed", f"ruleset: pig\nseed: {HUGE}\nplies: 0\n"),
+    ("header", f"ruleset: pig\nx{HUGE}\nplies: 0\n"),
+    ("move number", f"ruleset: pig\nplies: 1\n\n{HUGE}. first roll\n"),
+    ("move line", f"ruleset: pig\nplies: 1\n\n1. {HUGE}\n"),
+])
+def test_a_records_mistake_is_named_without_printing_megabytes(where, text):
+    with pytest.raises(RecordError) as refused:
+        loads(text, "<huge>")
+    assert len(str(refused.value)) < 300 and "..." in str(refused.value)
+
+
+def test_an_illegal_huge_move_is_named_in_a_short_line(tmp_path):
+    path = tmp_path / "huge.zrec"
+    path.write_text(f"ruleset: pig\nplies: 1\n\n1. first {HUGE}\n")
+    result = run("replay", path)
+    assert result.exit_code == 1 and "is illegal" in result.output
+    assert max(len(line) for line in result.output.splitlines()) < 400

@@ -80,6 +80,19 @@ class GameError(ZigguratError):
     """A bad move, position, option or command: the message names what is wrong."""
 
 
+def shown(value, limit: int = 60) -> str:
+    """A value as a message shows it: text and numbers quoted as written, cut after `limit`
+    characters (a record's line of megabytes is not printed whole); anything else by its type
+    alone (its own repr is never called: it could say anything)."""
+    if type(value) is str:
+        return repr(value) if len(value) <= limit else repr(value[:limit]) + "..."
+    if type(value) is int and value.bit_length() > 3 * limit:  # str() of it could be refused
+        return f"a number of more than {limit} digits"
+    if type(value) in (int, bool, float):
+        return repr(value)
+    return f"a value of type {type(value).__name__!r}"
+
+
 def did_you_mean(word: str, candidates: Iterable[str]) -> Optional[str]:
     """A 'did you mean ...?' hint for a misspelt name, or None."""
     close = difflib.get_close_matches(word, sorted(set(candidates)), n=3, cutoff=0.6)

@@ -43,7 +43,7 @@ from typing import Iterator, Optional
 
 from attrs import define, field
 
-from .errors import GameError
+from .errors import GameError, shown
 from .outputs import write_text
 
 HEADER_ORDER = ("ruleset", "options", "seed", "start", "result", "reason", "scores", "plies", "final",
@@ -175,8 +175,8 @@ def make_record(ruleset: str, moves, *, options: dict | None = None, seed: Optio
         try:
             played = state.play(move)
         except GameError as e:
-            shown = move if isinstance(move, str) else repr(tuple(move))
-            raise RecordError(f"move {number} ({side} {shown}): {e}") from None
+            written = move if isinstance(move, str) else repr(tuple(move))
+            raise RecordError(f"move {number} ({side} {written}): {e}") from None
         record.sides.append(side)
         record.moves.append(state.move_text(played))
     record.result, record.reason, record.final = result_text(state), reason_text(state), state.text()
@@ -220,18 +220,19 @@ def loads(text: str, source: str = "<record>") -> Record:
         move = _MOVE.match(line)
         if move is not None:
             in_moves = True
-            number, side, text_ = int(move.group(1)), move.group(2), move.group(3)
-            if number != len(moves) + 1:
-                raise RecordError(f"{where}: move number {number}, expected {len(moves) + 1}")
+            number, side, text_ = move.group(1), move.group(2), move.group(3)
+            if len(number) > 18 or int(number) != len(moves) + 1:
+                raise RecordError(f"{where}: move number {number if len(number) <= 18 else shown(number)}, "
+                                  f"expected {len(moves) + 1}")
             moves.append(text_)
             sides.append(side)
             lines.append(lineno)
             continue
         if in_moves:
-            raise RecordError(f"{where}: {line!r} is not a move line (write '<number>. <side> <move>')")
+            raise RecordError(f"{where}: {shown(line)} is not a move line (write '<number>. <side> <move>')")
         header = _HEADER.match(line)
         if header is None:
-            raise RecordError(f"{where}: {line!r} is not a header line (write 'key: value')")
+            raise RecordError(f"{where}: {shown(line)} is not a header line (write 'key: value')")
         key, value = header.group(1), header.group(2).strip()
         if key.startswith("agent."):
             agents[key.split(".", 1)[1]] = value
@@ -240,9 +241,9 @@ def loads(text: str, source: str = "<record>") -> Record:
             from .errors import did_you_mean
 
             hint = did_you_mean(key, HEADER_ORDER)
-            raise RecordError(f"{where}: unknown header {key!r}" + (f"; {hint}" if hint else ""))
+            raise RecordError(f"{where}: unknown header {shown(key)}" + (f"; {hint}" if hint else ""))
         if key in headers:
-            raise RecordError(f"{where}: header {key!r} appears twice")
+            raise RecordError(f"{where}: header {shown(key)} appears twice")
         headers[key] = (value, where)
     if "ruleset" not in headers or not headers["ruleset"][0]:
         raise RecordError(f"{source}: no 'ruleset:' header: a record must name its ruleset")
@@ -253,7 +254,7 @@ def loads(text: str, source: str = "<record>") -> Record:
         for item in value.split():
             name, eq, v = item.partition("=")
             if not eq or not name or not v:
-                raise RecordError(f"{where}: option {item!r} is not NAME=VALUE")
+                raise RecordError(f"{where}: option {shown(item)} is not NAME=VALUE")
             record.options[name] = v
     if "seed" in headers:
         value, where = headers["seed"]
@@ -261,7 +262,7 @@ def loads(text: str, source: str = "<record>") -> Record:
             try:
                 record.seed = int(value)
             except ValueError:
-                raise RecordError(f"{where}: seed {value!r} is not a whole number (or 'none')") from None
+                raise RecordError(f"{where}: seed {shown(value)} is not a whole number (or 'none')") from None
     for key in ("start", "result", "reason", "scores", "final", "date"):
         if key in headers:
             setattr(record, key, headers[key][0])
@@ -271,7 +272,7 @@ def loads(text: str, source: str = "<record>") -> Record:
     if "plies" in headers:
         value, where = headers["plies"]
         if value != str(len(moves)):
-            raise RecordError(f"{where}: the header says {value} plies but the record has {len(moves)} moves")
+            raise RecordError(f"{where}: the header says {shown(value)} plies but the record has {len(moves)} moves")
     return record
 
 
@@ -305,12 +306,12 @@ def play_move(record: Record, state, index: int) -> None:
     side, text, number = record.sides[index], record.moves[index], index + 1
     where = f"{record.source}:{record.lines[index]}: " if index < len(record.lines) else ""
     if side != state.mover_name:
-        raise RecordError(f"{where}move {number} ({side} {text}): the record says {side} moves, "
+        raise RecordError(f"{where}move {number} ({side} {shown(text)}): the record says {side} moves, "
                           f"but it is {state.mover_name}'s turn")
     try:
         state.play(text)
     except GameError as e:
-        raise RecordError(f"{where}move {number} ({side} {text}) is illegal: {e}") from None
+        raise RecordError(f"{where}move {number} ({side} {shown(text)}) is illegal: {e}") from None
 
 
 def replay(record: Record, *, check_end: bool = True):

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from ..errors import GameError, RulesetError, diagnostic_at, did_you_mean
+from ..errors import GameError, RulesetError, diagnostic_at, did_you_mean, shown
 from . import ir
 from .fold import Folder, is_const
 from .resolve.core import CheckError
@@ -23,37 +23,29 @@ def parse_option_value(decl: ir.OptionDecl, text, bounds) -> object:
                 return True
             if t in ("false", "no", "off", "0"):
                 return False
-            raise GameError(f"option {name!r} is true or false, not {_shown(text)}")
+            raise GameError(f"option {name!r} is true or false, not {shown(text)}")
         if kind == "enum":
             if t not in decl.values:
-                raise GameError(f"option {name!r} is one of {', '.join(decl.values)}, not {_shown(text)}")
+                raise GameError(f"option {name!r} is one of {', '.join(decl.values)}, not {shown(text)}")
             return t
         if not re.fullmatch(r"-?[0-9]+", t) or len(t) > 30:  # plain ASCII digits: not '٣', '1_0', '+3'
-            raise GameError(f"option {name!r} takes a whole number written in digits 0-9, not {_shown(text)}")
+            raise GameError(f"option {name!r} takes a whole number written in digits 0-9, not {shown(text)}")
         value = int(t)
     else:
         value = text
         if kind == "enum" and type(value) is not str:  # from the Python API: a real str, nothing else
-            raise GameError(f"option {name!r} is one of {', '.join(decl.values)}, not {_shown(value)}")
+            raise GameError(f"option {name!r} is one of {', '.join(decl.values)}, not {shown(value)}")
     if kind in ("range", "int"):
         if type(value) is not int:
-            raise GameError(f"option {name!r} takes a whole number, not {_shown(value)}")
+            raise GameError(f"option {name!r} takes a whole number, not {shown(value)}")
         if bounds is not None and not bounds[0] <= value <= bounds[1]:
             raise GameError(f"option {name!r} must be between {bounds[0]} and {bounds[1]}, not {value}")
     if kind == "bool" and type(value) is not bool:
-        raise GameError(f"option {name!r} is true or false, not {_shown(value)}")
+        raise GameError(f"option {name!r} is true or false, not {shown(value)}")
     if kind == "enum" and value not in decl.values:
-        raise GameError(f"option {name!r} is one of {', '.join(decl.values)}, not {_shown(value)}")
+        raise GameError(f"option {name!r} is one of {', '.join(decl.values)}, not {shown(value)}")
     return value
 
-
-def _shown(value) -> str:
-    """A value from the Python API as an error shows it: plain values as written (cut short),
-    anything else by its type alone (its own repr is never called: it could say anything)."""
-    if type(value) in (int, bool, str, float):
-        text = repr(value)
-        return text if len(text) <= 60 else text[:57] + "..."
-    return f"a value of type {type(value).__name__!r}"
 
 
 def option_values(plan: ir.Plan, overrides: dict, diagnostics: Optional[list] = None) -> tuple[dict, dict]:

@@ -16,7 +16,7 @@ import string
 from typing import Optional
 
 from ..dsl import types as T
-from ..errors import GameError, did_you_mean
+from ..errors import GameError, did_you_mean, shown
 from ..dsl.windows import COUNTERS as WINDOW_COUNTERS
 from ..dsl.world import DIRECTION_NAMES
 
@@ -75,30 +75,30 @@ class Notation:
             return tuple(self.parse_value(typ.elem, x) for x in text.split(",")) if text else ()
         if typ == T.CELL:
             if text not in self.cell_index:
-                raise GameError(f"{text!r} is not a cell of this {self.world.files}x{self.world.ranks} board")
+                raise GameError(f"{shown(text)} is not a cell of this {self.world.files}x{self.world.ranks} board")
             return self.cell_index[text]
         if typ == T.PLAYER:
             neutral = {name: v for v, name in self.neutral.items() if v >= len(self.players)}
             if text in neutral:
                 return neutral[text]
             if text not in self.players:
-                raise GameError(f"{text!r} is not a player" + _hint(text, self.players))
+                raise GameError(f"{shown(text)} is not a player" + _hint(text, self.players))
             return self.players.index(text)
         if typ == T.DIR:
             return DIRECTION_NAMES.index(text)
         if typ == T.PIECE:
             if text not in self.piece_codes:
-                raise GameError(f"{text!r} is not a piece code")
+                raise GameError(f"{shown(text)} is not a piece code")
             return self.piece_codes[text]
         if typ is not None and typ.name == "enum":
             names = self.value_numbers[typ.attr]
             if text not in names:
-                raise GameError(f"{text!r} is not a {typ.attr}" + _hint(text, names))
+                raise GameError(f"{shown(text)} is not a {typ.attr}" + _hint(text, names))
             return names[text]
         try:
             return int(text)
         except ValueError:
-            raise GameError(f"{text!r} is not a number") from None
+            raise GameError(f"{shown(text)} is not a number") from None
 
     _PATTERNS = {"cell": r"[a-z]+[0-9]+", "int": r"-?[0-9]+"}
 
@@ -202,17 +202,17 @@ class Notation:
             return legal[text]
         if state.is_terminal():
             out = state.outcome()
-            raise GameError(f"{text!r}: the game is over ({out.reason or out.kind})")
+            raise GameError(f"{shown(text)}: the game is over ({out.reason or out.kind})")
         decoded = self.decode(text)
         moves = [m for _, m in decoded if isinstance(m, tuple)]
         if moves:
-            raise GameError(f"{text!r} is not legal here: {state.explain(moves[0])}")
+            raise GameError(f"{shown(text)} is not legal here: {state.explain(moves[0])}")
         errors = [m for _, m in decoded if isinstance(m, GameError)]
         if errors:
-            raise GameError(f"{text!r}: {errors[0]}")
+            raise GameError(f"{shown(text)}: {errors[0]}")
         forms = ", ".join(repr(a.fmt) for a in self.game.actions)
         example = next(iter(legal), None)
-        raise GameError(f"{text!r} is not a move of {self.game.title}: moves are written {forms}"
+        raise GameError(f"{shown(text)} is not a move of {self.game.title}: moves are written {forms}"
                         + (f", for example {example!r}" if example else ""))
 
     # ---- positions --------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from typing import Iterator, Optional
 from attrs import frozen
 
 from ..dsl.world import World
-from ..errors import GameError
+from ..errors import GameError, shown
 from . import linemap, notation
 from .linemap import rules_failures
 from .python.module import load_module
@@ -445,7 +445,7 @@ class State:
         if move in self.moves():
             return "legal"
         if not move or not 0 <= move[0] < len(self.game.actions):
-            return f"{move!r} is not a move of this game"
+            return f"{shown(move) if isinstance(move, str) else shown(repr(move))} is not a move of this game"
         action = self.game.actions[move[0]]
         if len(move) != len(action.choices) + 1:
             return f"a {action.name} move has {len(action.choices)} choices"
