@@ -32,5 +32,5 @@ def dask_cluster():
     """One Dask LocalCluster on this machine (two worker processes), shared by the tests."""
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster:
+                                  dashboard_address=":0") as cluster:
         yield cluster

@@ -298,7 +298,7 @@ class TestInterrupt:
 class TestDask:
     def test_a_cluster_without_workers_is_an_error_after_the_timeout(self):
         distributed = pytest.importorskip("distributed")
-        with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=None) as cluster, \
+        with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=":0") as cluster, \
                 distributed.Client(cluster) as client:
             t = time.monotonic()
             with pytest.raises(GameError, match=r"^the Dask cluster has had no worker for 1 s; 2 of 2 batches not done$"):
