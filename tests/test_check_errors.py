@@ -471,3 +471,33 @@ def test_a_long_line_is_shown_cut_around_the_caret():
     assert shown[at:at + 5] == "bogus" and carets.count("^") == 5
     short = Diagnostic("x.rules", 1, 5, "m", "abc defgh", 5).render().splitlines()
     assert short[1].endswith("abc defgh") and "..." not in short[1]
+
+
+KEYWORD_NAMES = """players x, o
+board:
+    files: 3
+    ranks: 3
+piece:
+    owner: players
+def for(in): 1
+action mark "{if}":
+    if: cells where empty(if)
+    let where = count(empty(c) for c in cells)
+    do:
+        for while in [1]:
+            place(piece(mover), if)
+"""
+
+
+def test_a_keyword_cannot_name_what_a_rule_binds():
+    """The parser takes `for`, `in` or `if` as a name where no keyword can stand; check names
+    each such binder at its word."""
+    found = [(e.line, e.col, e.message.split(",")[0]) for e in errors(KEYWORD_NAMES, "kw.rules")]
+    assert found == [(7, 5, "'for' is a keyword of the rules language"),
+                     (7, 9, "'in' is a keyword of the rules language"),
+                     (9, 5, "'if' is a keyword of the rules language"),
+                     (10, 9, "'where' is a keyword of the rules language"),
+                     (12, 13, "'while' is a keyword of the rules language")]
+    renamed = (KEYWORD_NAMES.replace("def for(in)", "def f(n)").replace("if", "at")
+               .replace("let where", "let w").replace("for while", "for k"))
+    assert errors(renamed, "ok.rules") == []

@@ -391,9 +391,9 @@ def test_most_hostile_candidates_are_legal_names():
     """The language takes names with `__`, Python's keywords and the compiler's own names."""
     names = legal_names()
     assert {"a__b", "_v1_x", "v_x", "st", "class", "lambda", "self", "_0", "mover_", "CTRL"} <= set(names)
-    # The probe refuses what the language refuses (`let` cannot be a name; note that the parser
-    # takes some keywords, `for`, `in`, `if`, as names where no keyword can stand).
-    assert [d for d in check("probe.rules", text=PROBE.replace("NAME", "let")) if d.severity == "error"]
+    # The probe refuses what the language refuses: a keyword cannot be a name.
+    for word in ("let", "for", "in", "if", "as"):
+        assert [d for d in check("probe.rules", text=PROBE.replace("NAME", word)) if d.severity == "error"]
 
 
 @st.composite

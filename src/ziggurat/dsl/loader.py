@@ -6,7 +6,7 @@ import os
 from importlib import resources
 from pathlib import Path
 
-from . import ast, budgets, windows
+from . import ast, budgets, windows, words
 from ..errors import Diagnostic, GameError, Reporter, RulesetError, did_you_mean
 from .model import Model, build_model, check_budgets
 from .parser import parse, too_large
@@ -130,6 +130,7 @@ def load_model(name_or_path: str, text: str | None = None) -> Model:
     """Parse and merge a ruleset; raise RulesetError with every problem found so far."""
     files = load_files(name_or_path, text)
     model, reporters = build_model([(rules, rep) for rules, rep, _ in files])
+    words.check([(rules, rep) for rules, rep, _ in files])  # no keyword names what a rule binds
     windows.apply(model)  # response windows written out as rules, before any name is checked
     check_budgets(model, reporters)  # sizes that would make the later passes too slow or too deep
     model.sources = [(rules.path, raw) for rules, _, raw in files]

@@ -1,0 +1,59 @@
+"""The words of the rules language that cannot name what a rule binds.
+
+The parser reads a keyword as a name where no keyword can stand (`def for(in): ...`,
+`if: cells`), so without this check such a ruleset would compile, and read as nonsense. A choice,
+a let, a loop or comprehension variable, a repeat's variable, a def or its parameter named by one
+of these words is an error at the word. (Actions may keep such names, `action draw`: an action's
+name is never read inside a rule. Built-in names such as `piece` or `players` are names, not
+keywords.)
+"""
+
+from __future__ import annotations
+
+import re
+
+from . import ast
+
+KEYWORDS = frozenset("""
+    action after and answer as board by chance check counter def do draw elif else extends for game
+    heuristic hidden if in invariant let lose not of one option or otherwise override per priority
+    repeat require seen setup statistic table when where while weight win zone
+""".split())
+
+
+def _bound(node):
+    """(name, what it is) for every name a node binds."""
+    if isinstance(node, ast.Let):
+        yield node.name, "let"
+    elif isinstance(node, (ast.For, ast.CompFor)):
+        yield node.var, "loop variable"
+    elif isinstance(node, ast.Choice):
+        yield node.name, "choice"
+    elif isinstance(node, ast.Repeat):
+        yield node.var, "repeat variable"
+    elif isinstance(node, ast.Def):
+        yield node.name, "def"
+        for p in node.params:
+            yield p, "parameter"
+
+
+def check(files) -> None:
+    """Report, in each file's reporter, every binder named by a keyword ((rules, reporter) pairs)."""
+    for rules, rep in files:
+        for node in ast.walk(list(rules.decls)):
+            for name, what in _bound(node):
+                if name in KEYWORDS:
+                    rep.error(_at(rep, node.pos, name), f"{name!r} is a keyword of the rules language, so it cannot "
+                              f"name a {what}", hint=f"call the {what} something else, such as {name}_ or my_{name}")
+
+
+def _at(rep, pos, name):
+    """Where `name` is written: its first whole word from pos on pos's line (else pos)."""
+    line = getattr(pos, "line", 0)
+    if not line:
+        return pos
+    found = re.compile(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])").search(
+        rep.line_text(line), max(getattr(pos, "col", 1) - 1, 0))
+    if found is None:
+        return pos
+    return ast.Pos(line, found.start() + 1, found.end() + 1, line, getattr(pos, "file", None))
