@@ -15,10 +15,9 @@ import re
 from . import ast
 
 KEYWORDS = frozenset("""
-    action after and answer as board by chance check counter def do draw elif else extends for game
-    heuristic hidden if in invariant let lose not of one option or otherwise override per priority
-    repeat require seen setup statistic table when where while weight win zone
-""".split())
+    and as by def do draw elif else for if in let lose not of or otherwise per priority repeat
+    require seen when where while win
+""".split())  # the words that stand inside rules (a declaration's word, `after`, `table`, may name a def)
 
 
 def _bound(node):
