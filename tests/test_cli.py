@@ -404,3 +404,14 @@ class TestStartUp:
                 "print(sorted(heavy & {m.split('.')[0] for m in sys.modules}))\n")
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
         assert out.stdout.strip().splitlines()[-1] == "[]"
+
+
+FINISHED = "south 20 | c3=S3S2S1N3N2N1S3S2S1N3N2N1S3S2S1N3N2 d5=N1 |"  # south controls nothing
+
+
+def test_moves_and_show_of_a_finished_game_say_who_won_and_why():
+    """South has no stack to move, so it loses: both commands say so, not just 'game over'."""
+    moves = run("moves", "stacktics", "--position", FINISHED)
+    assert moves.exit_code == 0 and "0 moves (game over: south loses, no legal move)" in moves.output
+    show = run("show", "stacktics", "--position", FINISHED)
+    assert show.exit_code == 0 and "game over: south loses (no legal move)" in show.output

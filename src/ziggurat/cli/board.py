@@ -11,6 +11,8 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
+from ..records import reason_text, result_text
+
 PALETTE = ("bold red", "bold blue", "bold green", "bold yellow", "bold magenta", "bold cyan")
 
 
@@ -109,14 +111,16 @@ def slots_table(state, styles: dict, viewer: int | None = None) -> Table | None:
 
 
 def status_line(state) -> Text:
-    """Whose turn it is and the ply (or that the game is over)."""
+    """Whose turn it is and the ply (or how the game ended: who won, and why)."""
     out = Text()
     side = state.mover_name
     style = PALETTE[state.side % len(PALETTE)]
     out.append(f"ply {state.ply}  ")
     outcome = state.outcome()
     if outcome is not None:
-        out.append("game over", style="bold")
+        out.append(f"game over: {result_text(state)}", style="bold")
+        if reason_text(state):
+            out.append(f" ({reason_text(state)})")
     else:
         out.append(side, style=style)
         out.append(" to move")

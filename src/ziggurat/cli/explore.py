@@ -11,6 +11,7 @@ from rich.text import Text
 
 import ziggurat
 
+from ..records import reason_text, result_text
 from .board import draw
 from .options import (echo_json, json_option, load_state, position_option, ruleset_argument, set_option, side_index,
                       viewer_option)
@@ -31,7 +32,8 @@ def moves(ruleset, position, options, as_json):
     for t in texts:
         click.echo(t)
     outcome = state.outcome()
-    over = f" (game over: {outcome.reason or outcome.kind})" if outcome is not None else ""
+    why = f", {reason_text(state)}" if outcome is not None and reason_text(state) else ""
+    over = f" (game over: {result_text(state)}{why})" if outcome is not None else ""
     click.echo(f"{len(texts)} move{'s' * (len(texts) != 1)}{over}")
 
 
