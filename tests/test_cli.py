@@ -415,3 +415,15 @@ def test_moves_and_show_of_a_finished_game_say_who_won_and_why():
     assert moves.exit_code == 0 and "0 moves (game over: south loses, no legal move)" in moves.output
     show = run("show", "stacktics", "--position", FINISHED)
     assert show.exit_code == 0 and "game over: south loses (no legal move)" in show.output
+
+
+def test_a_move_typed_short_is_answered_with_the_moves_it_starts():
+    """`b1:1-c` is the start of the legal `b1:1-c2`; a near miss (`b1:1c2`) is answered with the
+    closest legal texts; a word that is no move at all still gets the forms of the moves."""
+    state = ziggurat.load("stacktics").new()
+    with pytest.raises(ziggurat.ZigguratError, match=r"is not a move here; did you mean 'b1:1-c2'\?$"):
+        state.play("b1:1-c")
+    with pytest.raises(ziggurat.ZigguratError, match=r"did you mean 'b1:1-c2'"):
+        state.play("b1:1c2")
+    with pytest.raises(ziggurat.ZigguratError, match="is not a move of Stacktics: moves are written"):
+        state.play("zzz")

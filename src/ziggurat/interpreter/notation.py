@@ -11,6 +11,7 @@ the players have changed sides (the pie rule): it lists, seat by seat, the side 
 
 from __future__ import annotations
 
+import difflib
 import re
 import string
 from typing import Optional
@@ -208,8 +209,12 @@ class Notation:
         if moves:
             raise GameError(f"{shown(text)} is not legal here: {state.explain(moves[0])}")
         errors = [m for _, m in decoded if isinstance(m, GameError)]
+        near = _near(text, legal)
         if errors:
-            raise GameError(f"{shown(text)}: {errors[0]}")
+            said = str(errors[0])
+            raise GameError(f"{shown(text)}: {said}" + (f"; {near}" if near and "did you mean" not in said else ""))
+        if near:
+            raise GameError(f"{shown(text)} is not a move here; {near}")
         forms = ", ".join(repr(a.fmt) for a in self.game.actions)
         example = next(iter(legal), None)
         raise GameError(f"{shown(text)} is not a move of {self.game.title}: moves are written {forms}"
@@ -460,3 +465,17 @@ def _group(name: str) -> str:
 def _hint(word, candidates) -> str:
     h = did_you_mean(word, candidates)
     return f"; {h}" if h else ""
+
+
+def _near(text: str, legal) -> str:
+    """'did you mean ...?' for a move text that is the start of legal moves' texts (`c2xc5` when
+    `c2xc5:red` is legal: the rest of a compound move left out) or close to one; '' if none."""
+    if not text:
+        return ""
+    longer = [t for t in legal if t.startswith(text)]
+    close = longer[:3] or difflib.get_close_matches(text, list(legal), n=3, cutoff=0.75)
+    if not close:
+        return ""
+    more = f" ({len(longer)} moves start so)" if len(longer) > 3 else ""
+    return "did you mean " + " or ".join(repr(t) for t in close) + "?" + more
+
