@@ -104,6 +104,26 @@ class TestStrength:
         for seed in range(3):
             assert make_agent(spec, seed).choose(state) == win
 
+    @pytest.mark.parametrize("spec, reason", [
+        ("greedy", "one ply ahead, by the ruleset's heuristic: it wins at once"),
+        ("alphabeta:depth=1", "searched 1 ply deep: it wins at once"),
+        ("alphabeta:depth=3", "searched 1 ply deep: it wins at once"),  # a win found stops the search
+        ("random", "chosen at random"),
+    ])
+    def test_an_agent_says_why_it_chose(self, spec, reason):
+        """The reason `hint` shows: the win found, how deep, or chance."""
+        state, _ = self._position()
+        agent = make_agent(spec, 1)
+        agent.choose(state)
+        assert agent.reason == reason
+
+    def test_mcts_says_how_often_it_searched_the_move(self):
+        state, win = self._position()
+        agent = make_agent("mcts:iterations=100", 1)
+        assert agent.choose(state) == win
+        assert agent.reason.startswith(f"the most searched of {len(state.moves())} moves: ")
+        assert agent.reason.endswith(" of 100 playouts")
+
     def test_alphabeta_beats_random(self):
         """Alpha-beta at depth 2 wins most games against the random agent."""
         game = ziggurat.load("stacktics", {"size": 2})

@@ -79,6 +79,11 @@ class TestPersonCommands:
         result = run("play", RULESET, "--hint", "mcts:iterations=30", "--seed", 2, input="hint\nquit\n")
         assert "hint: mcts:iterations=30 would play" in result.output
 
+    def test_hint_says_why(self):
+        """hint gives the agent's reason after the move."""
+        result = run("play", RULESET, "--seed", 2, input="hint\nquit\n")
+        assert re.search(r"hint: greedy would play \S+ \(one ply ahead, by the ruleset's heuristic: ", result.output)
+
     def test_undo_between_two_people(self):
         """With two people, undo takes back the last move only (the last person's decision)."""
         state = ziggurat.load(RULESET).new()

@@ -14,7 +14,7 @@ from __future__ import annotations
 import time as _time
 from typing import Optional
 
-from .base import Agent, AgentError, Evaluator, WIN, mover_seat
+from .base import WIN, Agent, AgentError, Evaluator, mover_seat, value_words
 
 
 class _OutOfTime(Exception):
@@ -49,16 +49,19 @@ class AlphaBetaAgent(Agent):
         st = state.copy()
         moves = list(game.legal(st))
         if len(moves) == 1:
+            self.reason = "the only legal move"
             return moves[0]
         self.rng.shuffle(moves)
         deadline = None if self.time is None else _time.perf_counter() + self.time
         max_depth = self.depth if self.time is None else 64
         best_move = moves[0]
+        self.reason = "out of time before one ply was searched"
         for depth in range(1, max_depth + 1):
             try:
                 value, best = self._root(st, ev, moves, depth, deadline)
             except _OutOfTime:
                 break
+            self.reason = f"searched {depth} pl{'y' if depth == 1 else 'ies'} deep: {value_words(value, depth)}"
             best_move = self.rng.choice(best)
             moves.remove(best_move)
             moves.insert(0, best_move)  # search the best move first next time: more cut-offs

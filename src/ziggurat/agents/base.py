@@ -28,6 +28,7 @@ class Agent:
     """Picks a move for the side to move. Subclasses set `name` and implement `choose`."""
 
     name = "agent"
+    reason = ""  # why the last move chosen was chosen, in a few words (shown by `hint`)
 
     def __init__(self, seed: Optional[int] = None):
         self.seed = seed
@@ -64,6 +65,17 @@ def by_seat(st, per_side) -> tuple:
     for side, seat in enumerate(st.seats):
         out[seat] = per_side[side]
     return tuple(out)
+
+
+def value_words(value: float, depth: int = 1) -> str:
+    """A value of the evaluator in words: a win or loss found, else the number."""
+    if value >= WIN - 64:
+        return "it wins at once" if value >= WIN - depth else f"it forces a win in {int(WIN - value)} plies"
+    if value <= -(WIN - 64):
+        return "every move loses"
+    if value == 0 and depth > 1:
+        return "value 0"
+    return f"value {value:g}"
 
 
 class Evaluator:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .base import Agent, Evaluator, mover_seat
+from .base import Agent, Evaluator, mover_seat, value_words
 
 
 class GreedyAgent(Agent):
@@ -33,4 +33,7 @@ class GreedyAgent(Agent):
                 best, best_value = [m], v
             elif v == best_value:
                 best.append(m)
+        by = "the ruleset's heuristic" if ev.has_heuristic else "mobility"
+        ties = f", tied with {len(best) - 1} other{'s' * (len(best) > 2)}" if len(best) > 1 else ""
+        self.reason = f"one ply ahead, by {by}: {value_words(best_value)}{ties}"
         return self.rng.choice(best)

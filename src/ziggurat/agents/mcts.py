@@ -91,6 +91,7 @@ class MCTSAgent(Agent):
         game = state.game
         root_moves = game.legal(state)
         if len(root_moves) == 1:
+            self.reason = "the only legal move"
             return root_moves[0]
         ev = self._evaluators.get(id(game))
         if ev is None:
@@ -99,9 +100,12 @@ class MCTSAgent(Agent):
         if not game.has_secrets:
             root = self._search(state.copy(), root_moves, ev, self.iterations, deadline)
             best = max(ch.visits for ch in root.children)
+            self.reason = f"the most searched of {len(root.children)} moves: {best} of {root.visits} playouts"
             return self.rng.choice([ch.move for ch in root.children if ch.visits == best])
         visits = self._search_worlds(state, ev, deadline)
         best = max(visits.get(m, 0) for m in root_moves)
+        self.reason = (f"the most searched of {len(root_moves)} moves over sampled hidden cards: {best} of "
+                       f"{sum(visits.values())} visits")
         return self.rng.choice([m for m in root_moves if visits.get(m, 0) == best])
 
     def _search_worlds(self, state, ev, deadline) -> dict:

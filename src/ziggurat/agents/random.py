@@ -9,6 +9,7 @@ class RandomAgent(Agent):
     """Plays a legal move chosen uniformly at random (seeded)."""
 
     name = "random"
+    reason = "chosen at random"
 
     def choose(self, state) -> tuple:
         return self.rng.choice(state.game.legal(state))

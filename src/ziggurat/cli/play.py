@@ -167,7 +167,8 @@ class Session:
         if self.hinter is None:
             self.hinter = make_agent(self.hint_spec, seat_seed(self.seed, len(self.specs)))
         move = self.hinter.choose(self.state)
-        click.echo(f"hint: {self.hint_spec} would play {self.state.move_text(move)}")
+        why = f" ({self.hinter.reason})" if self.hinter.reason else ""
+        click.echo(f"hint: {self.hint_spec} would play {self.state.move_text(move)}{why}")
 
     def undo(self) -> bool:
         """Take back to the last decision a person made (their move and every reply to it)."""
