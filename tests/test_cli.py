@@ -272,8 +272,24 @@ class TestPlay:
         state = ziggurat.load(RULESET).new()
         result = run("play", RULESET, input="moves\nquit\n")
         texts = [state.move_text(m) for m in state.moves()]
-        assert " ".join(texts) in result.output
-        assert f"({len(texts)} moves)" in result.output
+        shown = result.output.split("> moves", 1)[1].split(f"({len(texts)} moves)", 1)[0]
+        assert sorted(shown.split()) == sorted(texts)  # each whole, none left out, in columns
+
+    def test_moves_are_grouped_by_action_and_never_broken(self):
+        """With more than one action the list is grouped under each action's name with its count,
+        and a move with spaces (RGB's `b1-a1 starve a1:red`) stays on one line."""
+        from collections import Counter
+
+        st = ziggurat.load("rgb").new()
+        names = lambda: Counter(st.game.actions[m[0]].name for m in st.moves())  # noqa: E731
+        while len(names()) < 2 or not any(" " in st.move_text(m) for m in st.moves()):
+            st.push(st.moves()[0])
+        result = run("play", "rgb", "--seats", "human,human", "--position", st.text(), input="moves\nquit\n")
+        lines = result.output.split("> moves", 1)[1].splitlines()
+        for name, k in names().items():
+            assert f"{name} ({k}):" in lines
+        spaced = [st.move_text(m) for m in st.moves() if " " in st.move_text(m)]
+        assert all(any(t in line for line in lines) for t in spaced)
 
     def test_undo_takes_back_a_full_round(self):
         """undo after one move and the reply returns to ply 0 with the person to move."""

@@ -14,7 +14,9 @@ import random
 import sys
 
 import click
+from rich.columns import Columns
 from rich.console import Console
+from rich.text import Text
 
 import ziggurat
 
@@ -142,8 +144,7 @@ class Session:
         if text == "help":
             click.echo(HELP.format(example=self.example(), hint=self.hint_spec))
         elif text == "moves":
-            texts = [st.move_text(m) for m in st.moves()]
-            click.echo(" ".join(texts) + f"\n({len(texts)} moves)")
+            self.list_moves()
         elif text == "hint":
             self.hint()
         elif text == "undo":
@@ -161,6 +162,19 @@ class Session:
             self.show()
             return True
         return False
+
+    def list_moves(self) -> None:
+        """The legal moves in columns, grouped by action (a move is never broken across lines)."""
+        st = self.state
+        groups: dict = {}
+        for m in st.moves():
+            groups.setdefault(st.game.actions[m[0]].name, []).append(st.move_text(m))
+        total = sum(len(t) for t in groups.values())
+        for name, texts in groups.items():
+            if len(groups) > 1:
+                self.console.print(Text(f"{name} ({len(texts)}):", style="bold"))
+            self.console.print(Columns([Text(t, no_wrap=True) for t in texts], padding=(0, 3)))
+        click.echo(f"({total} moves)")
 
     def hint(self) -> None:
         """What the hint agent would play here (it keeps its own seeded stream across hints)."""
