@@ -1,6 +1,9 @@
 """`ziggurat play` with seats of people and agents: whole games, hints, undo, saved records."""
 
 import re
+import sys
+
+import pytest
 
 from click.testing import CliRunner
 
@@ -125,3 +128,49 @@ class TestSave:
         assert record.moves[0] == good and len(record.moves) == 2
         assert record.agents == {"south": "human", "north": "random"}
         assert replay(record).ply == 2
+
+
+def test_tab_completes_commands_and_moves():
+    """The completer offers the commands and the legal moves that start with what is typed."""
+    from rich.console import Console
+
+    from ziggurat.cli.play import Session
+
+    state = ziggurat.load("stacktics").new()
+    session = Session(state, ["human", "human"], 1, Console())
+    words = [session.complete("b1:1", k) for k in range(5)]
+    assert words[:4] and words[-1] is None
+    assert sorted(words[:-1]) == sorted(t for t in (state.move_text(m) for m in state.moves()) if t.startswith("b1:1"))
+    assert session.complete("h", 0) == "hint" and session.complete("zz", 0) is None
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a pseudo-terminal is POSIX")
+def test_a_terminal_gets_line_editing_and_tab_completion():
+    """At a terminal, `q` then Tab completes to `quit` (readline), and the game is left."""
+    import os
+    import pty
+    import select
+    import subprocess
+    import time
+
+    main, sub = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "ziggurat", "play", "tic-tac-toe", "--seats", "human,human"],
+                            stdin=sub, stdout=sub, stderr=sub, close_fds=True)
+    os.close(sub)
+    out, deadline, sent = b"", time.monotonic() + 30, False
+    try:
+        while time.monotonic() < deadline and b"game left unfinished" not in out:
+            ready, _, _ = select.select([main], [], [], 0.2)
+            if ready:
+                try:
+                    out += os.read(main, 4096)
+                except OSError:
+                    break
+            if not sent and b"to move> " in out:
+                os.write(main, b"q\t\r")
+                sent = True
+    finally:
+        proc.kill()
+        proc.wait()
+        os.close(main)
+    assert b"quit" in out and b"game left unfinished" in out, out[-500:]

@@ -28,6 +28,7 @@ from .board import draw
 from .options import load_state, position_option, ruleset_argument, set_option
 
 HUMAN = "human"
+COMMANDS = ("moves", "hint", "undo", "help", "quit", "exit")
 
 HELP = """\
 Type a move in notation (for example {example}), or:
@@ -47,6 +48,22 @@ def seat_seed(seed, seat: int):
     return None if seed is None else seed * 1000 + seat
 
 
+def _line_editing(completer) -> bool:
+    """Turn on the standard library's readline for input(): editing, history, Tab completion by
+    `completer`. False where Python has no readline (Windows without pyreadline3)."""
+    try:
+        import readline
+    except ImportError:
+        return False
+    readline.set_completer_delims("\n")
+    readline.set_completer(completer)
+    if "libedit" in (readline.__doc__ or ""):  # macOS's readline is libedit, with its own syntax
+        readline.parse_and_bind("bind ^I rl_complete")
+    else:
+        readline.parse_and_bind("tab: complete")
+    return True
+
+
 class Session:
     """One game: a state, who sits in each seat (a person or an agent), and the person's undo marks."""
 
@@ -61,6 +78,8 @@ class Session:
         self.nature = random.Random(seat_seed(seed, NATURE_SEAT))  # dice and draws: a stream of their own
         self.marks: list = []  # len(state.stack) before each person's move, for undo
         self.stdin = sys.stdin  # one reader for the whole game: a new one would lose buffered lines
+        self.editing = self.stdin.isatty() and _line_editing(self.complete)
+        self._completions: tuple = (None, [])  # (position, words) of the last completion asked for
 
     @property
     def seat_to_move(self) -> int:
@@ -124,8 +143,15 @@ class Session:
     def person_moves(self) -> bool:
         """Read lines until a move is played or undone (True) or the person leaves (False)."""
         while True:
-            click.echo(f"{self.state.mover_name} (you) to move> ", nl=False)
-            line = self.stdin.readline()
+            prompt = f"{self.state.mover_name} (you) to move> "
+            if self.editing:  # a terminal: line editing, history (Up) and Tab completion
+                try:
+                    line = input(prompt) + "\n"
+                except EOFError:
+                    line = ""
+            else:
+                click.echo(prompt, nl=False)
+                line = self.stdin.readline()
             if not line:
                 click.echo("\nend of input: game left unfinished")
                 return False
@@ -137,6 +163,16 @@ class Session:
                 return False
             if text and self.command(text):
                 return True
+
+    def complete(self, text: str, k: int):
+        """The k-th word (a command, or a legal move's text) that starts with `text`; readline's
+        completer (the whole line is the word: moves may hold spaces)."""
+        here = self.state.text()
+        if self._completions[0] != here:
+            moves = [self.state.move_text(m) for m in self.state.moves()]
+            self._completions = (here, list(COMMANDS) + moves)
+        hits = [w for w in self._completions[1] if w.startswith(text)]
+        return hits[k] if k < len(hits) else None
 
     def command(self, text: str) -> bool:
         """Do what the person typed; True when the position changed (a move, or an undo)."""
