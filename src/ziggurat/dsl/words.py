@@ -10,8 +10,6 @@ keywords.)
 
 from __future__ import annotations
 
-import re
-
 from . import ast
 
 KEYWORDS = frozenset("""
@@ -42,17 +40,6 @@ def check(files) -> None:
         for node in ast.walk(list(rules.decls)):
             for name, what in _bound(node):
                 if name in KEYWORDS:
-                    rep.error(_at(rep, node.pos, name), f"{name!r} is a keyword of the rules language, so it cannot "
+                    rep.error(ast.name_pos(node.pos, name), f"{name!r} is a keyword of the rules language, so it cannot "
                               f"name a {what}", hint=f"call the {what} something else, such as {name}_ or my_{name}")
 
-
-def _at(rep, pos, name):
-    """Where `name` is written: its first whole word from pos on pos's line (else pos)."""
-    line = getattr(pos, "line", 0)
-    if not line:
-        return pos
-    found = re.compile(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])").search(
-        rep.line_text(line), max(getattr(pos, "col", 1) - 1, 0))
-    if found is None:
-        return pos
-    return ast.Pos(line, found.start() + 1, found.end() + 1, line, getattr(pos, "file", None))

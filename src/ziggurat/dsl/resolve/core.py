@@ -9,7 +9,6 @@ the driver collects it as a diagnostic and goes on with the next declaration.
 from __future__ import annotations
 
 import enum
-import re
 from typing import Optional
 
 from attrs import define, evolve, field, frozen
@@ -259,19 +258,7 @@ class Resolver:
         return handler(self, s, ctx)
 
 
-_WORD = r"(?<![A-Za-z0-9_]){}(?![A-Za-z0-9_])"
-
-
-def name_pos(pos, name: str):
-    """Where the name a binder binds is written: the first whole word `name` from `pos` on its
-    line (`for x in ...`, `let x = ...`), or pos itself when the line is not known."""
-    file = getattr(pos, "file", None)
-    if file is None or not getattr(pos, "line", 0):
-        return pos
-    found = re.compile(_WORD.format(re.escape(name))).search(file.line_text(pos.line), max(pos.col - 1, 0))
-    if found is None:
-        return pos
-    return ast.Pos(pos.line, found.start() + 1, found.end() + 1, pos.line, file)
+name_pos = ast.name_pos  # where a binder's name is written (kept here for the resolver's modules)
 
 
 # Handlers by AST node type, filled by the modules of this package as the package is imported
