@@ -25,6 +25,7 @@ from ..dsl.options import option_values
 from ..dsl.resolve import resolve_model
 from ..errors import RulesetError, diagnostic_at
 from .python.module import ModuleWriter
+from .bounds import choice_bounds
 from .spec import AttributeSpec, GameSpec, OptionSpec, nonnegative_counters
 from .steps import lower
 
@@ -69,6 +70,9 @@ def compile_model(model: Model, overrides: dict, name: str) -> CompiledModule:
         writer.last, tuple(tables), sources, _compress(linemap, sources),
         tuple(s.text for s in folded.plan.statistics))
     spec.nonnegative = nonnegative_counters(folded.plan)  # positions read from text are held to it
+    by_index = {a.index: a for a in spec.actions}  # each number choice's range: a fixed action space
+    for (index, choice), bound in choice_bounds(folded.plan, folded.world.files * folded.world.ranks).items():
+        by_index[index].bounds[choice] = bound
     return CompiledModule(spec, text)
 
 

@@ -66,6 +66,9 @@ class ActionSpec:
     chance: bool = False  # `by chance`: nature's moves, equally likely unless `weighted`
     weighted: bool = False  # `weight EXPR`: each outcome's likelihood relative to the others
     secret: bool = False  # `seen by EXPR`: only those players see what the move is
+    # number choice -> (lo, a, b): lo <= its value <= a * P + b, P the most pieces a position holds
+    # (interpreter.bounds); None when the compiler found no bound
+    bounds: dict = field(factory=dict)
 
     def choice_types(self) -> dict:
         return dict((n, t) for n, t in self.choices)
@@ -115,7 +118,8 @@ class GameSpec:
         d["counters"] = [list(c) for c in self.counters]
         d["actions"] = [{"index": a.index, "name": a.name, "fmt": a.fmt, "nbase": a.nbase, "after_fmt": a.after_fmt,
                          "choices": [[n, type_to_json(t)] for n, t in a.choices], "repeated": sorted(a.repeated),
-                         "chance": a.chance, "weighted": a.weighted, "secret": a.secret}
+                         "chance": a.chance, "weighted": a.weighted, "secret": a.secret,
+                         "bounds": {n: list(b) if b else None for n, b in a.bounds.items()}}
                         for a in self.actions]
         d["invariant_texts"] = list(self.invariant_texts)
         d["tables"] = list(self.tables)
@@ -136,7 +140,8 @@ class GameSpec:
             tuple(tuple(c) for c in d["counters"]),
             tuple(ActionSpec(a["index"], a["name"], a["fmt"], [[n, type_from_json(t)] for n, t in a["choices"]],
                              a["nbase"], a["after_fmt"], set(a["repeated"]), a["chance"],
-                             a["weighted"], a["secret"])
+                             a["weighted"], a["secret"],
+                             {n: tuple(b) if b else None for n, b in a.get("bounds", {}).items()})
                   for a in d["actions"]),
             tuple(d["invariant_texts"]), d["has_heuristic"], d["heuristic_per_mover"], d["changes_pieces"],
             d["creates_pieces"], d["hashing"], d["uses_last"], tuple(d["tables"]), tuple(d["sources"]),
