@@ -15,6 +15,7 @@ import click
 import ziggurat
 
 from . import check, explore, info, play, proptest, render, replay, solve, simulate
+from . import serve
 
 EXIT_ERROR, EXIT_INTERNAL = 1, 3
 
@@ -71,6 +72,7 @@ for command in (check.check, explore.moves, explore.perft, explore.show, info.co
                 proptest.test, play.play, solve.solve, solve.census, solve.match, simulate.simulate,
                 render.render, replay.replay):
     cli.add_command(command)
+cli.add_command(serve.serve)
 
 
 def main(argv=None):

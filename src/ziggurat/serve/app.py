@@ -1,0 +1,263 @@
+"""The web app: the page, its static files, and a JSON API over tables and replays (tables.py).
+
+    GET  /                          the page
+    GET  /api/rulesets              the rulesets (shipped, and the one given on the command line),
+                                    the agents, and what the page offers first
+    GET  /api/rulesets/NAME?opt=v   one ruleset's players and options, resolved at the values given
+    POST /api/tables                {ruleset, options, seats, seed}: a new table; its view
+    GET  /api/tables/ID?as=SIDE     a table's view (`as` counts at a table of agents alone)
+    POST /api/tables/ID/move        {move}: a person's move; the view after it
+    POST /api/tables/ID/step        nature's or an agent's next move; the view after it
+    POST /api/tables/ID/undo        back to the last person's decision; the view
+    GET  /api/tables/ID/record      the game so far as a record (text)
+    POST /api/tables/ID/replay      a replay of the table's record; its view at ply 0
+    POST /api/replays               {text}: a replay of a record; its view at ply 0
+    GET  /api/replays/ID?ply=N&as=S a replay's view after N moves
+
+A bad request (a bad move, an unknown ruleset, a bad option or seat, a record that does not replay)
+is answered 400 with {"error": message}, the message the command line would print; an unknown
+table 404; a bug of ours 500 with a one-line message. No request is answered with a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+import ziggurat
+from ..agents import AGENTS
+from ..dsl.loader import shipped_names
+from ..errors import GameError, ZigguratError, did_you_mean, shown
+from .tables import Replay, Table
+
+STATIC = Path(__file__).parent / "static"
+KEEP = 100  # tables and replays kept in memory; the oldest goes when one more is made
+
+
+class NotFound(GameError):
+    """A table or replay the app does not hold (any more)."""
+
+
+class Store:
+    """Tables or replays by id, the newest KEEP of them."""
+
+    def __init__(self, kind: str):
+        self.kind, self.items = kind, {}
+
+    def add(self, item):
+        self.items[item.id] = item
+        while len(self.items) > KEEP:
+            self.items.pop(next(iter(self.items)))
+        return item
+
+    def get(self, key: str):
+        if key not in self.items:
+            raise NotFound(f"no {self.kind} {shown(key)} here (the server was restarted, or it is too old): start a new one")
+        return self.items[key]
+
+
+def _error(message: str, status: int = 400) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def answers(endpoint):
+    """Run an endpoint; turn every failure into a JSON message (never a traceback)."""
+
+    async def run(request: Request):
+        try:
+            return await endpoint(request)
+        except NotFound as e:
+            return _error(str(e), 404)
+        except ziggurat.RulesetError as e:
+            return _error("\n".join(d.render() for d in e.diagnostics) or str(e))
+        except ZigguratError as e:
+            return _error(str(e))
+        except Exception as e:  # the policy: a message, even for our own bugs
+            from ..interpreter.linemap import rules_diagnostic
+
+            diagnostic = rules_diagnostic(e)
+            if diagnostic is not None:  # a rule that fails at run time: point at the rule
+                return _error(diagnostic.render())
+            return _error(f"internal error: {type(e).__name__}: {e} (please report this)", 500)
+
+    return run
+
+
+async def _body(request: Request) -> dict:
+    """The request's JSON object; GameError for anything else."""
+    raw = await request.body()
+    if not raw.strip():
+        return {}
+    try:
+        data = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        raise GameError("the request body is not JSON") from None
+    if not isinstance(data, dict):
+        raise GameError("the request body must be a JSON object")
+    return data
+
+
+def _options(value) -> dict:
+    """Option values from JSON: name -> text (numbers and booleans as the command line writes them)."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise GameError("options must be an object of NAME: VALUE")
+    out = {}
+    for name, v in value.items():
+        if isinstance(v, bool):
+            v = "true" if v else "false"
+        if not isinstance(v, (str, int)) or str(v).strip() == "":
+            raise GameError(f"option {shown(name)} has no value")
+        out[str(name)] = str(v).strip()
+    return out
+
+
+def _seed(value):
+    if value in (None, ""):
+        return None
+    if isinstance(value, bool):
+        raise GameError(f"seed {shown(value)} is not a whole number")
+    try:
+        seed = int(value)
+    except (TypeError, ValueError):
+        raise GameError(f"seed {shown(value)} is not a whole number") from None
+    if not 0 <= seed < 2 ** 63:
+        raise GameError(f"seed {shown(value)} is out of range (0 to 2**63 - 1)")
+    return seed
+
+
+def create_app(ruleset: str | None = None, options: dict | None = None) -> Starlette:
+    """The app (see the module docstring); `ruleset` (a name or path) and `options` come first."""
+    shipped = shipped_names()
+    allowed = list(shipped) + ([ruleset] if ruleset and ruleset not in shipped else [])
+    if ruleset is not None:
+        ziggurat.load(ruleset, options or None)  # a bad ruleset or option fails before the server starts
+    tables, replays = Store("table"), Store("replay")
+
+    def load(name, opts):
+        if not isinstance(name, str) or name not in allowed:
+            hint = did_you_mean(str(name), allowed)
+            raise GameError(f"unknown ruleset {shown(name)}" + (f"; {hint}" if hint else "")
+                            + f" (the rulesets: {', '.join(allowed)})")
+        return ziggurat.load(name, opts or None)
+
+    async def index(request):
+        return FileResponse(STATIC / "index.html")
+
+    async def rulesets(request):
+        return JSONResponse({
+            "rulesets": allowed, "agents": list(AGENTS),
+            "first": {"ruleset": ruleset or (shipped[0] if shipped else None), "options": dict(options or {})},
+        })
+
+    async def ruleset_info(request):
+        opts = {k: v for k, v in request.query_params.items()}
+        game = load(request.path_params["name"], opts)
+        specs = game.option_specs
+        return JSONResponse({
+            "name": request.path_params["name"], "title": game.title, "description": game.description,
+            "players": list(game.players), "has_secrets": game.has_secrets, "has_chance": game.has_chance,
+            "options": [{"name": s.name, "doc": s.doc, "kind": s.kind, "low": s.low, "high": s.high,
+                         "values": list(s.values or ()), "type": s.type_text,
+                         "value": _option_value(game.options.get(s.name))} for s in specs.values()],
+        })
+
+    async def new_table(request):
+        data = await _body(request)
+        name = data.get("ruleset")
+        game = load(name, _options(data.get("options")))
+        seats = data.get("seats")
+        if seats is None:
+            seats = ["human"] * len(game.players)
+        if not isinstance(seats, list):
+            raise GameError("seats must be a list: one 'human' or agent spec per player")
+        table = tables.add(Table(name, game, seats, _seed(data.get("seed"))))
+        return JSONResponse(table.view())
+
+    async def table_view(request):
+        table = tables.get(request.path_params["id"])
+        return JSONResponse(table.view(request.query_params.get("as")))
+
+    async def table_move(request):
+        table = tables.get(request.path_params["id"])
+        data = await _body(request)
+        played = table.play(data.get("move"))
+        out = table.view()
+        out["played"] = played
+        return JSONResponse(out)
+
+    async def table_step(request):
+        from starlette.concurrency import run_in_threadpool
+
+        table = tables.get(request.path_params["id"])
+        played = await run_in_threadpool(table.step)  # an agent may think for a while
+        out = table.view(request.query_params.get("as"))
+        out["played"] = played
+        return JSONResponse(out)
+
+    async def table_undo(request):
+        table = tables.get(request.path_params["id"])
+        table.undo()
+        return JSONResponse(table.view())
+
+    async def table_record(request):
+        table = tables.get(request.path_params["id"])
+        name = Path(str(table.ruleset)).stem
+        return PlainTextResponse(table.record().dumps(), headers={
+            "Content-Disposition": f'attachment; filename="{name}-{table.id}.record"'})
+
+    async def table_replay(request):
+        table = tables.get(request.path_params["id"])
+        if table.state.game.has_secrets and table.humans and table.state.outcome() is None:
+            raise GameError("a game that hides something is stepped through when it is over "
+                            "(its record shows every hand)")
+        replay = replays.add(Replay(table.record().dumps(), f"table {table.id}"))
+        return JSONResponse(replay.view(0))
+
+    async def new_replay(request):
+        data = await _body(request)
+        replay = replays.add(Replay(data.get("text"), str(data.get("name") or "<record>")))
+        return JSONResponse(replay.view(0))
+
+    async def replay_view(request):
+        replay = replays.get(request.path_params["id"])
+        ply = request.query_params.get("ply")
+        if ply is not None:
+            try:
+                ply = int(ply)
+            except ValueError:
+                raise GameError(f"ply {shown(ply)} is not a whole number") from None
+        return JSONResponse(replay.view(ply, request.query_params.get("as")))
+
+    routes = [
+        Route("/", index),
+        Route("/api/rulesets", answers(rulesets)),
+        Route("/api/rulesets/{name:path}", answers(ruleset_info)),
+        Route("/api/tables", answers(new_table), methods=["POST"]),
+        Route("/api/tables/{id}", answers(table_view)),
+        Route("/api/tables/{id}/move", answers(table_move), methods=["POST"]),
+        Route("/api/tables/{id}/step", answers(table_step), methods=["POST"]),
+        Route("/api/tables/{id}/undo", answers(table_undo), methods=["POST"]),
+        Route("/api/tables/{id}/record", answers(table_record)),
+        Route("/api/tables/{id}/replay", answers(table_replay), methods=["POST"]),
+        Route("/api/replays", answers(new_replay), methods=["POST"]),
+        Route("/api/replays/{id}", answers(replay_view)),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    return Starlette(routes=routes)
+
+
+def _option_value(value):
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return None if value is None else str(value)
+
+
+__all__ = ["create_app"]

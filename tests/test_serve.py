@@ -1,0 +1,180 @@
+"""`ziggurat serve`'s app asked over HTTP (Starlette's test client): tables with people and
+agents, clicks' cells, undo, records and replays, hidden zones kept from the other seats, and bad
+requests answered with a message, never a traceback."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+pytest.importorskip("starlette")
+from starlette.testclient import TestClient  # noqa: E402
+
+import ziggurat  # noqa: E402
+from ziggurat.records import loads, replay  # noqa: E402
+from ziggurat.serve import create_app  # noqa: E402
+from ziggurat.serve.clicks import move_cells  # noqa: E402
+
+SMALL = {"size": "2", "pie": "false", "ply_cap": "20"}
+
+
+@pytest.fixture(scope="module")
+def client():
+    with TestClient(create_app("stacktics", SMALL)) as c:
+        yield c
+
+
+def table(client, seats, ruleset="stacktics", options=SMALL, seed=1):
+    r = client.post("/api/tables", json={"ruleset": ruleset, "options": options, "seats": seats, "seed": seed})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def error(response, status=400) -> str:
+    assert response.status_code == status, response.text
+    assert "Traceback" not in response.text
+    return response.json()["error"]
+
+
+def test_the_page_and_its_files_are_served_from_the_package(client):
+    page = client.get("/")
+    assert page.status_code == 200 and "<script src=\"/static/serve.js\"></script>" in page.text
+    assert "http" not in re.sub(r'href="#"', "", page.text.split("<body>")[1])  # no CDN, no outside link
+    for name in ("serve.js", "serve.css"):
+        assert client.get(f"/static/{name}").status_code == 200
+
+
+def test_the_page_offers_first_the_ruleset_and_options_of_the_command_line(client):
+    data = client.get("/api/rulesets").json()
+    assert data["first"] == {"ruleset": "stacktics", "options": SMALL}
+    assert "stacktics" in data["rulesets"] and "mcts" in data["agents"]
+    info = client.get("/api/rulesets/stacktics", params=SMALL).json()
+    values = {o["name"]: o["value"] for o in info["options"]}
+    assert values["size"] == "2" and values["pie"] == "false" and values["loaded"] == "2"
+    assert info["players"] == ["south", "north"]
+
+
+def test_a_view_lists_the_legal_moves_with_the_cells_to_click(client):
+    view = table(client, ["human", "random"])
+    state = ziggurat.load("stacktics", SMALL).new(1)
+    assert view["status"] == "human" and view["mover"] == "south"
+    assert [m["text"] for m in view["moves"]] == [state.move_text(m) for m in state.moves()]
+    by_text = {m["text"]: m["cells"] for m in view["moves"]}
+    assert by_text["b1:3-a2"] == ["b1", "a2"]  # from, then to; the level is chosen among moves
+    assert 'id="cell-b1"' in view["svg"]  # the cells the page clicks are the picture's own
+
+
+def test_cells_of_a_multi_jump_are_every_landing_in_order():
+    game = ziggurat.load("checkers")
+    state = game.position("white 0 | c3=Wm d4=Bm f6=Bm | captured.white= captured.black= quiet=0")
+    jumps = [m for m in state.moves() if game.actions[m[0]].name == "jump"]
+    assert jumps and all(len(move_cells(game, m)) == 1 + len(m[2]) for m in jumps)
+    assert any(move_cells(game, m) == ["c3", "e5", "g7"] for m in jumps)
+
+
+def test_a_person_moves_then_the_agent_answers_one_ply_a_request(client):
+    view = table(client, ["human", "greedy"])
+    moved = client.post(f"/api/tables/{view['id']}/move", json={"move": "b1:3-a2"}).json()
+    assert moved["played"] == "b1:3-a2" and moved["status"] == "agent" and moved["moves"] == []
+    assert moved["last"] == {"number": 1, "side": "south", "text": "b1:3-a2", "cells": ["b1", "a2"]}
+    answered = client.post(f"/api/tables/{view['id']}/step").json()
+    assert answered["status"] == "human" and answered["ply"] == 2
+    assert answered["last"]["side"] == "north" and answered["last"]["text"] == answered["played"]
+    undone = client.post(f"/api/tables/{view['id']}/undo").json()
+    assert undone["ply"] == 0 and undone["history"] == [] and not undone["can_undo"]
+
+
+def test_agents_alone_play_a_game_to_its_end(client):
+    view = table(client, ["random", "greedy"], seed=4)
+    for _ in range(40):
+        if view["status"] == "over":
+            break
+        view = client.post(f"/api/tables/{view['id']}/step").json()
+    assert view["status"] == "over" and view["outcome"]["result"] in ("south wins", "north wins", "draw")
+    assert len(view["history"]) == view["ply"] <= 20
+
+
+def test_a_finished_table_s_record_replays_and_steps_ply_by_ply(client):
+    view = table(client, ["greedy", "random"], seed=2)
+    while view["status"] != "over":
+        view = client.post(f"/api/tables/{view['id']}/step").json()
+    text = client.get(f"/api/tables/{view['id']}/record").text
+    record = loads(text)
+    assert record.agents == {"south": "greedy", "north": "random"} and record.result == view["outcome"]["result"]
+    assert replay(record).text() == view["position"]
+    rep = client.post(f"/api/tables/{view['id']}/replay").json()
+    assert rep["kind"] == "replay" and rep["at"] == 0 and rep["total"] == view["ply"]
+    one = client.get(f"/api/replays/{rep['id']}", params={"ply": 1}).json()
+    assert one["last"]["text"] == record.moves[0] and one["svg"] != rep["svg"]
+    end = client.get(f"/api/replays/{rep['id']}", params={"ply": rep["total"]}).json()
+    assert end["check"].startswith(f"replayed {rep['total']} moves") and end["outcome"] == view["outcome"]
+    back = client.get(f"/api/replays/{rep['id']}", params={"ply": 0}).json()
+    assert back["svg"] == rep["svg"] and back["history"] == []
+
+
+def test_a_record_that_does_not_replay_names_its_bad_move(client):
+    text = "ruleset: stacktics\noptions: size=2\nplies: 2\n\n1. south b1:3-a2\n2. north a1:1-a1\n"
+    rep = client.post("/api/replays", json={"text": text, "name": "bad.record"}).json()
+    message = error(client.get(f"/api/replays/{rep['id']}", params={"ply": 2}))
+    assert message.startswith("bad.record:6: move 2 (north 'a1:1-a1') is illegal")
+
+
+def test_hidden_cards_are_shown_only_to_their_owner(client):
+    view = table(client, ["human", "random"], ruleset="kuhn-poker", options={}, seed=5)
+    while view["status"] == "nature":
+        view = client.post(f"/api/tables/{view['id']}/step").json()
+    assert view["viewer"] == "first"
+    assert re.search(r"hand\.first=[JQK] ", view["position"]) and "hand.second=?1" in view["position"]
+    assert 'id="zone-hand.first-1"' in view["svg"] and 'id="zone-hand.second-1"' not in view["svg"]
+    assert {"zone": "hand.second", "count": 1} in view["hidden"]
+    assert all(m["text"] == "<deal>" for m in view["history"][1:])  # the other's card: unseen
+    # asking to see as the other seat changes nothing while a person sits at the table
+    peek = client.get(f"/api/tables/{view['id']}", params={"as": "second"}).json()
+    assert peek["viewer"] == "first" and peek["position"] == view["position"]
+
+
+def test_a_table_of_agents_alone_may_be_seen_as_any_side(client):
+    view = table(client, ["random", "random"], ruleset="kuhn-poker", options={}, seed=5)
+    while view["status"] == "nature":
+        view = client.post(f"/api/tables/{view['id']}/step").json()
+    everyone = client.get(f"/api/tables/{view['id']}").json()
+    second = client.get(f"/api/tables/{view['id']}", params={"as": "second"}).json()
+    assert everyone["viewer"] is None and "?" not in everyone["position"]
+    assert second["viewer"] == "second" and "hand.first=?1" in second["position"]
+    assert error(client.get(f"/api/tables/{view['id']}", params={"as": "thrid"})).startswith(
+        "'thrid' is not a side of Kuhn poker")
+
+
+@pytest.mark.parametrize("body, message", [
+    ({"ruleset": "stactics"}, "unknown ruleset 'stactics'; did you mean 'stacktics'"),
+    ({"ruleset": "../../etc/passwd"}, "unknown ruleset '../../etc/passwd'"),
+    ({"ruleset": "stacktics", "options": {"size": "9"}}, "option 'size' must be between 2 and 5, not 9"),
+    ({"ruleset": "stacktics", "options": {"colour": "1"}}, "unknown option 'colour'"),
+    ({"ruleset": "stacktics", "seats": ["human"]}, "1 seat given but Stacktics has 2 players"),
+    ({"ruleset": "stacktics", "seats": ["human", "mcts:depth=2"]}, "agent 'mcts' has no parameter 'depth'"),
+    ({"ruleset": "stacktics", "seats": "human"}, "seats must be a list"),
+    ({"ruleset": "stacktics", "seed": "x"}, "seed 'x' is not a whole number"),
+])
+def test_a_bad_new_table_is_named(client, body, message):
+    assert message in error(client.post("/api/tables", json=body))
+
+
+def test_bad_moves_and_bad_requests_are_named(client):
+    view = table(client, ["human", "random"])
+    url = f"/api/tables/{view['id']}"
+    assert "b1:3-e9" in error(client.post(f"{url}/move", json={"move": "b1:3-e9"}))
+    assert error(client.post(f"{url}/move", json={})).startswith("no move given")
+    assert error(client.post(f"{url}/move", content=b"{not json")) == "the request body is not JSON"
+    assert error(client.post(f"{url}/move", json=["b1:3-a2"])) == "the request body must be a JSON object"
+    assert error(client.post(f"{url}/undo")).startswith("nothing to take back")
+    assert client.post(f"{url}/step").json()["played"] is None  # a person to move: no agent plays
+    assert error(client.get("/api/tables/nosuch"), 404).startswith("no table 'nosuch' here")
+    assert error(client.post("/api/replays", json={"text": "hello"})).startswith("<record>:1:")
+    client.post(f"{url}/move", json={"move": "b1:3-a2"})
+    assert error(client.post(f"{url}/move", json={"move": "b4:3-c3"})) == "it is north's turn, played by random"
+
+
+def test_a_bad_ruleset_on_the_command_line_fails_before_serving():
+    with pytest.raises(ziggurat.GameError, match="option 'size' must be between 2 and 5"):
+        create_app("stacktics", {"size": "9"})
