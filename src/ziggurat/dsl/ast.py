@@ -295,6 +295,24 @@ class Board:
 
 
 @frozen
+class SurfaceSetting:
+    """A line of the `surface` block: `lattice: 1in`, or a measure of each piece, `width(x): ...`."""
+
+    name: str
+    param: Optional[str]  # the piece's name in a measure (`x` in `width(x)`), None for `lattice`
+    value: object
+    pos: Pos = NOWHERE
+
+
+@frozen
+class Surface:
+    """The open table a game is played on instead of a board."""
+
+    settings: tuple
+    pos: Pos = NOWHERE
+
+
+@frozen
 class AttrValue:
     name: str
     number: Optional[int]

@@ -111,7 +111,7 @@ def fold(plan: ir.Plan, values: dict) -> Folded:
     diagnostics: list = []
     declared = len(plan.players)
     plan = seated(plan, values, diagnostics)
-    files, ranks = board_size(plan, values, diagnostics)
+    files, ranks = board_size(plan, values, diagnostics) if plan.surface_pos is None else (0, 0)
     world = World(files, ranks, plan.attributes.values(), plan.players,
                   [(z.name, z.per_player) for z in plan.zones.values()],
                   [(c.name, c.per_player) for c in plan.counters.values()])
@@ -125,6 +125,8 @@ def fold(plan: ir.Plan, values: dict) -> Folded:
             f.attempt(f.table, name)
     result.tables = f.tables
     result.ctrl = f.attempt(f.control) or tuple(-1 for _ in range(world.npieces))
+    if plan.surface_pos is not None and not any(k == "surface" for k, _ in plan.broken):
+        world.surface = f.attempt(f.surface)
     for c in plan.counters.values():
         v = f.attempt(f.expr, c.init) if c.init is not None else None
         first = v.value if v is not None and is_const(v) else (-1 if c.type == T.CELL else 0)
@@ -469,6 +471,32 @@ class Folder:
         folded = FoldedTable(name, decl.key_type, decl.value_type, values)
         self.tables[name] = folded
         return folded
+
+    def surface(self) -> tuple:
+        """The open table at these options: (lattice step, width and length of each kind of piece),
+        every one a fixed, positive whole number of units."""
+        plan, w = self.plan, self.world
+        step = self.expr(plan.surface["lattice"])
+        if not is_const(step) or step.value <= 0:
+            raise CheckError(plan.surface["lattice"].pos, "the lattice's step must be a fixed length above 0",
+                             hint="for example lattice: 1in")
+        measures = []
+        for name in ("width", "length"):
+            piece, e = plan.surface[name]
+            out = []
+            for code in range(w.npieces):
+                self.bound = {piece.name: const(code, T.PIECE, piece.pos)}
+                try:
+                    v = self.expr(e)
+                finally:
+                    self.bound = {}
+                if not is_const(v) or v.value <= 0:
+                    raise CheckError(e.pos, f"the {name} of every piece must be a fixed length above 0, "
+                                            f"not {v.value if is_const(v) else 'a changing value'} for "
+                                            f"{w.piece_text(code)!r}", hint="for example 1.375in")
+                out.append(v.value)
+            measures.append(tuple(out))
+        return (step.value, measures[0], measures[1])
 
     def control(self) -> tuple:
         """Who controls a stack with each kind of piece on top."""

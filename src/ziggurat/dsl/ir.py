@@ -57,7 +57,7 @@ class Local:
     neutral: bool = False  # a player value that may be a neutral one (`colour: players, green`)
 
 
-GLOBALS = ("mover", "ply", "cells", "players", "files", "ranks", "no_moves", "last")
+GLOBALS = ("mover", "ply", "cells", "players", "files", "ranks", "no_moves", "last", "placed")
 
 
 @frozen
@@ -483,6 +483,8 @@ class Plan:
     checks: list = field(factory=list)
     board: dict = field(factory=dict)  # files / ranks -> expression
     board_pos: Optional[Pos] = None
+    surface: dict = field(factory=dict)  # lattice -> expression; width / length -> (Local piece, expression)
+    surface_pos: Optional[Pos] = None
     attributes: dict = field(factory=dict)  # name -> model.Attribute
     control: Optional[object] = None  # expression over Local("top"), or None for the owner
     control_pos: Optional[Pos] = None

@@ -52,6 +52,8 @@ class Model:
     players_node: Optional[ast.Players] = None
     board: dict = field(factory=dict)  # setting name -> ast.Setting
     board_node: Optional[ast.Board] = None
+    surface: dict = field(factory=dict)  # setting name -> ast.SurfaceSetting
+    surface_node: Optional[ast.Surface] = None
     piece_node: Optional[ast.Piece] = None  # the last piece block (a variant's adds to the base's)
     attributes: dict = field(factory=dict)  # name -> Attribute
     control: Optional[ast.Control] = None
@@ -154,6 +156,11 @@ def _add(m: Model, d, rep: Reporter, variant: bool) -> None:
             m.board[s.name] = s
             m.owner[id(s)] = rep
         m.board_node = d
+    elif isinstance(d, ast.Surface):
+        for s in d.settings:
+            m.surface[s.name] = s
+            m.owner[id(s)] = rep
+        m.surface_node = d
     elif isinstance(d, ast.Piece):
         m.piece_node = d
         for a in d.attributes:
@@ -352,7 +359,7 @@ def _finish(m: Model, rep: Optional[Reporter]) -> None:
     # option then hides that direction in expressions.
     reserved = set(BUILTIN_DIRSETS) | {
         "cells", "players", "mover", "ply", "files", "ranks", "unlimited", "true", "false", "no_moves", "top",
-        "last", "none"}
+        "last", "none", "placed"}
     for kind, table in (("option", m.options), ("def", m.defs), ("table", m.tables), ("zone", m.zones),
                         ("counter", m.counters), ("direction set", m.directions)):
         for name, node in table.items():

@@ -10,7 +10,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from lark.indenter import DedentError, Indenter
 from lark.visitors import Transformer_NonRecursive
 
-from . import ast, budgets
+from . import ast, budgets, surface
 from ..cachedir import folder
 from ..errors import Diagnostic, Reporter, RulesetError
 
@@ -103,6 +103,9 @@ class _ToAst(Transformer_NonRecursive):
     # ---- expressions
     def int_lit(self, meta, c):
         return ast.Num(int(c[0]), self._pos(meta))
+
+    def length_lit(self, meta, c):
+        return ast.Num(surface.length_units(str(c[0])), self._pos(meta))
 
     def str_lit(self, meta, c):
         return ast.Str(_unquote(c[0]), self._pos(meta))
@@ -249,6 +252,12 @@ class _ToAst(Transformer_NonRecursive):
     def board(self, meta, c):
         return ast.Board(tuple(c), self._pos(meta))
 
+    def surface_setting(self, meta, c):
+        return ast.SurfaceSetting(str(c[0]), str(c[1]) if c[1] is not None else None, c[2], self._pos(meta))
+
+    def surface(self, meta, c):
+        return ast.Surface(tuple(c), self._pos(meta))
+
     def attr_value(self, meta, c):
         number = int(c[1]) if c[1] is not None else None
         code = _unquote(c[2]) if c[2] is not None else None
@@ -373,6 +382,7 @@ setattr(_ToAst, "def", _ToAst.def_)
 _TERMINAL_NAMES = {
     "NAME": "a name",
     "INT": "a number",
+    "LENGTH": "a length",
     "STRING": 'a "string"',
     "_NL": "the end of the line",
     "_INDENT": "an indented block",
@@ -391,12 +401,12 @@ _TERMINAL_NAMES = {
 }
 
 _DECLARATION_KEYWORDS = (
-    "game extends option check players board piece control zone counter directions table "
+    "game extends option check players board surface piece control zone counter directions table "
     "def setup action end invariant statistic heuristic remove override"
 ).split()
 
 
-_BLOCK_KEYWORDS = "board piece table setup action end invariant statistic do if elif else for override repeat".split()
+_BLOCK_KEYWORDS = "board surface piece table setup action end invariant statistic do if elif else for override repeat".split()
 
 
 def _expected_text(expected) -> str:
@@ -591,6 +601,16 @@ def _literals_too_large(tree, file) -> list:
             out.append(file.make(ast.Pos(t.line, t.column, t.column + len(t)),
                                  f"this number has {len(t):,} digits, and a number in the rules has at most "
                                  f"{budgets.MAX_INT_DIGITS}", width=min(len(t), 40)))
+        elif isinstance(t, Token) and t.type == "LENGTH":
+            try:
+                if len(t.split(".")[0]) > budgets.MAX_INT_DIGITS - 4:
+                    raise ValueError(f"this length has {len(t.split('.')[0]):,} digits before its point, and a "
+                                     f"length in the rules has at most {budgets.MAX_INT_DIGITS - 4}")
+                surface.length_units(str(t))
+            except ValueError as e:
+                out.append(file.make(ast.Pos(t.line, t.column, t.column + len(t)), str(e), width=min(len(t), 40),
+                                     hint=f"lengths are kept in 1/{surface.UNITS_PER_INCH} of an inch: write at "
+                                          "most four decimals, as 0.0625in"))
         elif isinstance(t, Token) and t.type == "STRING" and len(t) - 2 > budgets.MAX_STRING_CHARS:
             out.append(file.make(ast.Pos(t.line, t.column, t.column + len(t)),
                                  f"this string has {len(t) - 2:,} characters, and a string in the rules has at "

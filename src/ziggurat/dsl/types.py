@@ -37,6 +37,7 @@ DIR = Type("direction")
 DIRSET = Type("direction set")
 ZONE = Type("zone")
 NONE = Type("none")
+SPOT = Type("spot")  # a place on the open table: a footprint's centre and a pose
 ANY = Type("anything")  # an empty list's element, or an unknown after an error
 
 

@@ -33,8 +33,11 @@ class World:
     (name, per_player) pairs in declaration order."""
 
     def __init__(self, files: int, ranks: int, attributes=(), players=(), zones=(), counters=(),
-                 dirsets=()):
+                 dirsets=(), surface=None):
         self.files, self.ranks = files, ranks
+        # The open table, for a game played on one (then the board has no cells): (lattice step,
+        # width per piece code, length per piece code), in units of dsl.surface.
+        self.surface = surface
         self.attributes = list(attributes)
         self.players = list(players)
         self.dirsets: list = [tuple(d) for d in dirsets]  # id -> tuple of direction names

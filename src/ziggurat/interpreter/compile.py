@@ -73,6 +73,7 @@ def compile_model(model: Model, overrides: dict, name: str) -> CompiledModule:
     by_index = {a.index: a for a in spec.actions}  # each number choice's range: a fixed action space
     for (index, choice), bound in choice_bounds(folded.plan, folded.world.files * folded.world.ranks).items():
         by_index[index].bounds[choice] = bound
+    spec.surface = folded.world.surface
     return CompiledModule(spec, text)
 
 

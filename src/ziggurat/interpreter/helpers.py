@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 
 from ..dsl.dice import showing as _showing, ways as _ways
+from .geometry import GEOMETRY
 
 
 def _ray(cells, rays, reach):
@@ -126,4 +127,4 @@ def _between(a, b, files) -> tuple:
 
 HELPERS = {"_flanked": _flanked, "_run": _run, "_connected": _connected, "_stepk": _stepk, "_between": _between,
            "RepeatLimit": RepeatLimit, "_ray": _ray, "_product": _product, "_shuffled": _shuffled, "_ways": _ways, "_showing": _showing,
-           "_suffix": _suffix, "_last_cells": _last_cells}
+           "_suffix": _suffix, "_last_cells": _last_cells, **GEOMETRY}

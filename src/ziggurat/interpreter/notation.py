@@ -19,7 +19,9 @@ from typing import Optional
 from ..dsl import types as T
 from ..errors import GameError, did_you_mean, shown
 from ..dsl.windows import COUNTERS as WINDOW_COUNTERS
+from ..dsl import surface
 from ..dsl.world import DIRECTION_NAMES
+from .geometry import CODE_BITS, CODE_MASK
 
 
 class Notation:
@@ -69,6 +71,8 @@ class Notation:
             return self.world.piece_text(v)
         if typ is not None and typ.name == "enum":
             return self.value_names[typ.attr][v]
+        if typ == T.SPOT:
+            return surface.spot_text(v) if v != surface.NONE else "-"
         return str(v)
 
     def parse_value(self, typ: T.Type, text: str):
@@ -91,6 +95,12 @@ class Notation:
             if text not in self.piece_codes:
                 raise GameError(f"{shown(text)} is not a piece code")
             return self.piece_codes[text]
+        if typ == T.SPOT:
+            v = surface.parse_spot(text)
+            if v is None:
+                raise GameError(f"{shown(text)} is not a spot on the table: write its centre in inches, 'X,Y' "
+                                "for a standing piece or 'X,Y>D' for one lying with its point to D (n, e, s, w)")
+            return v
         if typ is not None and typ.name == "enum":
             names = self.value_numbers[typ.attr]
             if text not in names:
@@ -111,6 +121,8 @@ class Notation:
             return self._PATTERNS["cell"]
         if typ == T.INT or typ is None:
             return self._PATTERNS["int"]
+        if typ == T.SPOT:
+            return surface.SPOT_PATTERN
         return r"[A-Za-z0-9_]+"
 
     # ---- moves ------------------------------------------------------------------------------
@@ -228,6 +240,8 @@ class Notation:
         w = self.world
         cells = " ".join(f"{self.cell_names[c]}={''.join(w.piece_text(p) for p in s)}"
                          for c, s in enumerate(st.cells) if s)
+        if w.surface is not None:  # the open table: each piece at its spot, in the order they were placed
+            cells = " ".join(f"{w.piece_text(e & CODE_MASK)}@{surface.spot_text(e >> CODE_BITS)}" for e in st.table[0])
         viewers = self.game.zone_viewers if viewer is not None else [None] * len(st.zones)
         zones = [f"{n}={''.join(w.piece_text(p) for p in z)}" if v is None or viewer in v or not z else f"{n}=?{len(z)}"
                  for n, z, v in zip(w.zone_names, st.zones, viewers)]
@@ -267,7 +281,9 @@ class Notation:
         st.side, st.ply = self.players.index(head[0]), int(head[1])
         supply = Supply(self.game, self.piece_width)
         given: set = set()
-        for item in fields[1].split():
+        if self.world.surface is not None:
+            st.table = [self._table(fields[1], supply)]
+        for item in ([] if self.world.surface is not None else fields[1].split()):
             name, eq, stack = item.partition("=")
             if not eq:
                 raise GameError(f"a cell is written <cell>=<pieces>, not {_shown(item)}")
@@ -312,6 +328,31 @@ class Notation:
             for seat, side in enumerate(sides):
                 st.seats[self.players.index(side)] = seat
         return st
+
+    def _table(self, text: str, supply: "Supply") -> tuple:
+        """The pieces on the open table, written `<piece>@<spot>` in the order they were placed."""
+        out, spots = [], set()
+        for item in text.split():
+            code, at, where = item.partition("@")
+            if not at:
+                raise GameError(f"a piece on the table is written <piece>@<spot> (as {self._table_example()}), "
+                                f"not {_shown(item)}")
+            s = surface.parse_spot(where)
+            if s is None:
+                raise GameError(f"{_shown(where)} is not a spot on the table: write its centre in inches, 'X,Y' "
+                                "for a standing piece or 'X,Y>D' for one lying with its point to D (n, e, s, w)")
+            if s in spots:
+                raise GameError(f"two pieces are given at {where}: a spot holds one piece")
+            spots.add(s)
+            supply.room(where, code)
+            (piece,) = supply.take(self.pieces(code, where), where) if len(code) == self.piece_width else (None,)
+            if piece is None:
+                raise GameError(f"{where}: {_shown(code)} is not one piece" + _hint(code, self.piece_codes))
+            out.append((s << CODE_BITS) | piece)
+        return tuple(out)
+
+    def _table_example(self) -> str:
+        return f"{self.world.piece_text(0)}@0,0"
 
     def _parse_counter(self, slot: int, name: str, value: str) -> int:
         """A counter's value: a cell (or - for none) for a cell counter, else a whole number within

@@ -15,6 +15,7 @@ from attrs import frozen
 from ..dsl.world import World
 from ..errors import GameError, shown
 from . import linemap, notation
+from .geometry import CODE_MASK
 from .linemap import rules_failures
 from .python.module import load_module
 from .spec import GameSpec
@@ -65,7 +66,7 @@ class Game:
         self.creates_pieces = spec.creates_pieces
         self.world = World(spec.files, spec.ranks, spec.attributes, spec.players,
                            [(z[0], z[1]) for z in spec.zones], [(c[0], c[1]) for c in spec.counters],
-                           spec.dirsets)
+                           spec.dirsets, spec.surface)
         self.source, self.filename = source, filename
         linemap.register(filename, source, spec)
         ns = self.namespace = load_module(source, filename, self.world, spec.tables)
@@ -217,7 +218,7 @@ class Game:
         with rules_failures():
             self._setup(st, rng)
         out: dict = {}
-        for stack in list(st.cells) + list(st.zones):
+        for stack in list(st.cells) + list(st.zones) + [tuple(e & CODE_MASK for e in st.table[0])]:
             for p in stack:
                 out[p] = out.get(p, 0) + 1
         return out
@@ -290,7 +291,7 @@ class State:
     """A position: the board, zones, counters, whose turn it is, and the history to undo."""
 
     __slots__ = ("game", "cells", "zones", "counters", "side", "ply", "seats", "log", "trail", "h",
-                 "seen", "seed", "stack", "last")
+                 "seen", "seed", "stack", "last", "table")
 
     def __init__(self, game: Game):
         self.game = game
@@ -307,13 +308,14 @@ class State:
         self.seed: Optional[int] = None
         self.stack: list = []  # the moves pushed, for pop() and records
         self.last: Optional[tuple] = None  # the last move (kept when the rules read `last`)
+        self.table: list = [()]  # the open table: one tuple of (spot << 12) | piece (interpreter/geometry.py)
 
     # ---- history ----------------------------------------------------------------------------
 
     def full_hash(self) -> int:
         """The position hash from scratch; moves keep `h` up to date incrementally."""
         h = 0
-        for tag, values in ((0, self.cells), (1, self.zones), (2, self.counters), (3, self.seats)):
+        for tag, values in ((0, self.cells), (1, self.zones), (2, self.counters), (3, self.seats), (5, self.table)):
             for i, v in enumerate(values):
                 h ^= hash((tag, i, v))
         return h
@@ -410,6 +412,7 @@ class State:
         """An independent state with the same position and history."""
         st = State(self.game)
         st.cells, st.zones, st.counters = list(self.cells), list(self.zones), list(self.counters)
+        st.table = list(self.table)
         st.side, st.ply, st.seats, st.h = self.side, self.ply, list(self.seats), self.h
         st.seed, st.last = self.seed, self.last
         # The undo log refers to the lists it restores, so a copy replays its history instead.

@@ -103,6 +103,7 @@ class GameSpec:
     linemap: tuple = ()  # (generated line, source index, line, col, end col), where the rules position changes
     statistic_texts: tuple = ()  # the ruleset's `statistic` declarations, in order
     nonnegative: tuple = ()  # the number counters the rules never make negative (nonnegative_counters)
+    surface: Optional[tuple] = None  # the open table: (lattice step, widths, lengths per piece code), or None
 
     # ---- JSON -------------------------------------------------------------------------------
 
@@ -127,6 +128,7 @@ class GameSpec:
         d["linemap"] = [list(x) for x in self.linemap]
         d["statistic_texts"] = list(self.statistic_texts)
         d["nonnegative"] = list(self.nonnegative)
+        d["surface"] = [self.surface[0], list(self.surface[1]), list(self.surface[2])] if self.surface else None
         return d
 
     @classmethod
@@ -146,7 +148,8 @@ class GameSpec:
             tuple(d["invariant_texts"]), d["has_heuristic"], d["heuristic_per_mover"], d["changes_pieces"],
             d["creates_pieces"], d["hashing"], d["uses_last"], tuple(d["tables"]), tuple(d["sources"]),
             tuple(tuple(x) for x in d["linemap"]), tuple(d.get("statistic_texts", ())),
-            tuple(d.get("nonnegative", ())))
+            tuple(d.get("nonnegative", ())),
+            (d["surface"][0], tuple(d["surface"][1]), tuple(d["surface"][2])) if d.get("surface") else None)
 
 
 def _plain(d: dict) -> dict:

@@ -12,7 +12,7 @@ from .. import ast, ir
 from .. import types as T
 from .core import CheckError, Ctx, Pass, Resolver, Where, name_pos
 
-CHOICE_TYPES = (T.CELL, T.INT, T.PLAYER, T.DIR, T.PIECE)
+CHOICE_TYPES = (T.CELL, T.INT, T.PLAYER, T.DIR, T.PIECE, T.SPOT)
 
 
 def resolve_action(r: Resolver, index: int, a: ast.Action, after: Optional[ast.After]) -> ir.Action:
@@ -182,7 +182,7 @@ class _Walker:
             if entry[0] == name:
                 item = typ.elem if T.is_list(typ) else typ  # a list: one value per item (`product`)
                 if item is None or (item not in CHOICE_TYPES and item.name != "enum"):
-                    raise CheckError(node.pos, "a choice must be a cell, number, player, direction, piece or value "
+                    raise CheckError(node.pos, "a choice must be a cell, number, player, direction, piece, spot or value "
                                                f"(or a list of them), not {T.a(typ)}")
                 entry[1] = typ
 

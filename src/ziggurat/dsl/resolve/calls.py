@@ -7,6 +7,7 @@ from ...errors import did_you_mean
 from .. import ast, budgets, ir
 from .. import types as T
 from .core import EXPRESSIONS, Ctx, Resolver, Where, handles
+from .surface import SURFACE_FUNCS, distance_alone, is_spot_distance, surface_call
 
 # Functions of the board and its stacks: name -> (argument types, result type).
 CELL_FUNCS = {
@@ -47,6 +48,13 @@ def call(r: Resolver, node: ast.Call, ctx: Ctx):
     fn, args, pos = node.func, node.args, node.pos
     if fn in r.m.defs:
         return inline(r, r.m.defs[fn], node, ctx)
+    if fn in SURFACE_FUNCS:
+        return surface_call(r, node, ctx)
+    if is_spot_distance(r, node):
+        distance_alone(r, node)
+    if (fn in CELL_FUNCS or fn == "step") and r.m.surface_node is not None:
+        r.fail(node, f"{fn}() looks at a board's cells, and this game is played on an open table (surface:)",
+               hint="on the table: lattice(), flush(), overlaps(), hit(), piece_at(), standing(), distance()")
     if fn == "step" and len(args) == 3:  # k steps at once
         c = r.expect(r.expr(args[0], ctx), T.CELL, args[0], "argument 1 of step()")
         d = r.expect(r.expr(args[1], ctx), T.DIR, args[1], "argument 2 of step()")
@@ -114,7 +122,7 @@ def call(r: Resolver, node: ast.Call, ctx: Ctx):
         return earlier(r, node, ctx)
     if fn in EFFECTS:
         r.fail(node, f"{fn}() is an effect: it belongs on a line of its own in a 'do:' or 'setup:' block")
-    known = list(r.m.defs) + list(CELL_FUNCS) + OTHER_FUNCS
+    known = list(r.m.defs) + list(CELL_FUNCS) + OTHER_FUNCS + list(SURFACE_FUNCS)
     r.fail(node, f"unknown function {fn!r}", hint=did_you_mean(fn, known))
 
 

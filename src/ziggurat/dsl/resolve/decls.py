@@ -31,6 +31,7 @@ def resolve_model(model: Model) -> tuple[ir.Plan, list]:
         if cond is not None:
             plan.checks.append(ir.CheckDecl(cond, chk.message, chk.pos))
     board(r, plan)
+    surface(r, plan)
     if m.control is not None:
         top = ir.Local("top", T.PIECE, m.control.pos)
         plan.control = r.attempt(r.expr, m.control.expr, Ctx(Where.TABLE, {"top": top}))
@@ -112,8 +113,52 @@ def option_decl(r: Resolver, opt: ast.Option, earlier: tuple) -> ir.OptionDecl:
                          opt.doc, opt.pos, opt.type.pos if opt.type is not None else None, option_type(opt))
 
 
+SURFACE_MEASURES = {"width": "a standing piece's side, and a lying piece's base",
+                    "length": "a lying piece, from its base to its point"}
+
+
+def surface(r: Resolver, plan: ir.Plan) -> None:
+    """The open table: its lattice, and the measures of each piece (evaluated for every kind)."""
+    m = r.m
+    if m.surface_node is None:
+        return
+    plan.surface_pos = m.surface_node.pos
+    for name, setting in m.surface.items():
+        if name == "lattice":
+            if setting.param is not None:
+                r.report(setting.pos, "the lattice is one length for the whole table: write 'lattice: 1in'")
+                continue
+            value = r.attempt(lambda s: r.expect(r.expr(s.value, Ctx(Where.BOARD)), T.INT, s.value,
+                                                 "the lattice's step"), setting)
+            if value is not None:
+                plan.surface[name] = value
+        elif name in SURFACE_MEASURES:
+            if setting.param is None:
+                r.report(setting.pos, f"the {name} is measured for each piece: write '{name}(x): ...' with x the piece",
+                         hint=f"for example {name}(x): sizes[x.size].{name}")
+                continue
+            piece = ir.Local(setting.param, T.PIECE, setting.pos)
+            value = r.attempt(lambda s: r.expect(r.expr(s.value, Ctx(Where.TABLE, {s.param: piece})), T.INT,
+                                                 s.value, f"the {name} of a piece"), setting)
+            if value is not None:
+                plan.surface[name] = (piece, value)
+        else:
+            r.report(setting.pos, f"unknown surface setting {name!r}",
+                     hint="the open table has a lattice, and a width(x) and length(x) for each piece x")
+    for name in ("lattice", "width", "length"):
+        if name not in m.surface:
+            what = "the step of its lattice" if name == "lattice" else f"the {name} of each piece ({SURFACE_MEASURES[name]})"
+            r.report(m.surface_node.pos, f"the surface needs {what}: '{name}{'' if name == 'lattice' else '(x)'}: ...'")
+            plan.broken.add(("surface", name))
+
+
 def board(r: Resolver, plan: ir.Plan) -> None:
     m = r.m
+    if m.surface_node is not None and m.board_node is not None:
+        r.report(m.surface_node.pos, "a game is played on a board or on an open table, not both",
+                 hint="keep 'board:' for a grid of cells or 'surface:' for the table")
+    if m.surface_node is not None:
+        return
     for name, setting in m.board.items():
         if name not in ("files", "ranks"):
             r.report(setting.pos, f"unknown board setting {name!r}", hint="a grid board has files and ranks")

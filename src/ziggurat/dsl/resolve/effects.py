@@ -7,6 +7,7 @@
 | place(p, c) | piece or pieces, cell | new pieces on top of c |
 | remove(c, k, z) | cell, level, zone | the piece at level k of c goes to zone z |
 | put(z, p, c) | zone, piece, cell | one piece p leaves zone z for the top of c |
+| put(z, p, s) | zone, piece, spot | one piece p leaves zone z for the open table, at spot s (`put_table`) |
 | insert(z, p, c, k) | zone, piece, cell, level | the same, slipped in to stand at level k of c |
 | insert(a, j, c, k) | cell, level, cell, level | the piece at level j of a leaves it, slipped in at level k of c |
 | change(c, k, p) | cell, level, piece | the piece at level k of c becomes p |
@@ -28,6 +29,7 @@ SIGNATURES = {
     "take": ((T.CELL, "the cell"), (T.ZONE, "the zone")),
     "remove": ((T.CELL, "the cell"), (T.INT, "the level"), (T.ZONE, "the zone")),
     "put": ((T.ZONE, "the zone"), (T.PIECE, "the piece"), (T.CELL, "the cell")),
+    "put_table": ((T.ZONE, "the zone"), (T.PIECE, "the piece"), (T.SPOT, "the spot on the table")),
     "insert": ((T.ZONE, "the zone"), (T.PIECE, "the piece"), (T.CELL, "the cell"), (T.INT, "the level")),
     "insert_stack": ((T.CELL, "the cell to take from"), (T.INT, "the level to take"), (T.CELL, "the cell"),
                      (T.INT, "the level")),
@@ -49,6 +51,8 @@ def effect(r: Resolver, call: ast.Call, ctx: Ctx) -> ir.Effect:
     if len(args) != len(want):
         n = len(want)
         r.fail(call, f"{fn}() takes {n} argument{'s' if n != 1 else ''}, not {len(args)}")
+    if fn == "put" and r.m.surface_node is not None:
+        fn, want = "put_table", SIGNATURES["put_table"]  # onto the open table
     if fn == "insert" and r.expr(args[0], ctx).type == T.CELL:
         fn, want = "insert_stack", SIGNATURES["insert_stack"]  # a piece taken from a stack, not a zone
     out = []

@@ -21,7 +21,8 @@ def names_in_scope(r: Resolver, ctx: Ctx) -> list:
     return (list(ctx.scope) + list(m.options) + list(m.players) + list(m.value_names())
             + list(m.zones) + list(m.counters) + list(m.directions) + list(BUILTIN_DIRECTIONS)
             + list(BUILTIN_DIRSETS) + ["cells", "players", "mover", "ply", "files", "ranks",
-                                       "unlimited", "true", "false", "no_moves", "last", "none"])
+                                       "unlimited", "true", "false", "no_moves", "last", "none"]
+            + (["placed"] if r.m.surface_node is not None else []))
 
 
 def option_type(decl) -> T.Type:
@@ -77,7 +78,17 @@ def name(r: Resolver, node: ast.Name, ctx: Ctx):
     if n in m.directions:
         return directions(r, m.directions[n])
     if n == "cells":
+        if r.m.surface_node is not None:
+            r.fail(node, "this game is played on an open table (surface:), which has no cells",
+                   hint="'placed' lists the spots of the pieces on the table")
         return ir.Global("cells", T.list_of(T.CELL), pos)
+    if n == "placed":
+        if r.m.surface_node is None:
+            r.fail(node, "'placed' lists the pieces on an open table, and this game has no 'surface:'",
+                   hint="a board's places are its 'cells'")
+        if ctx.where.before_board:
+            r.fail(node, "'placed' looks at the table, which has nothing on it yet here")
+        return ir.Global("placed", T.list_of(T.SPOT), pos)
     if n == "players":
         return ir.Global("players", T.list_of(T.PLAYER), pos)
     if n in m.zones and not m.zones[n].per_player:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ...errors import did_you_mean
 from .. import ast, ir
 from .. import types as T
+from .surface import is_spot_distance, spot_distance
 from .core import EXPRESSIONS, Ctx, Resolver, handles, may_be_neutral, numeric
 from .names import qualified
 
@@ -43,8 +44,15 @@ def binop(r: Resolver, node, ctx: Ctx):
 
 @handles(EXPRESSIONS, ast.Compare)
 def compare(r: Resolver, node, ctx: Ctx):
-    left, right = r.expr(node.left, ctx), r.expr(node.right, ctx)
     op = node.op
+    if op in ("<", "<=", ">", ">=", "==", "!=") and (is_spot_distance(r, node.left) or is_spot_distance(r, node.right)):
+        return compare_distance(r, node, ctx)
+    left, right = r.expr(node.left, ctx), r.expr(node.right, ctx)
+    if {left.type, right.type} == {T.SPOT, T.CELL}:  # a spot and `none`: no spot
+        none = left if left.type == T.CELL else right
+        if isinstance(none, ir.Const) and none.value == -1:
+            spot = ir.Const(-1, T.SPOT, none.pos)
+            left, right = (spot, right) if left is none else (left, spot)
     if op in ("in", "not in"):
         elem = T.element(right.type)
         if elem is None:
@@ -63,6 +71,23 @@ def compare(r: Resolver, node, ctx: Ctx):
                 hint = "compare a piece's attribute with a value of that attribute"
             r.fail(node, f"comparing {T.a(left.type)} with {T.a(right.type)} is always false", hint=hint)
     return ir.Compare(op, left, right, pos=node.pos)
+
+
+def compare_distance(r: Resolver, node, ctx: Ctx):
+    """`distance(a, b) <= R` between spots, compared exactly through squares: d <= R is
+    d^2 <= R * |R| (false for R < 0), and the same for the other comparisons."""
+    flip = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
+    if is_spot_distance(r, node.left):
+        d, other, op = node.left, node.right, node.op
+    else:
+        d, other, op = node.right, node.left, flip[node.op]
+    if is_spot_distance(r, other):
+        r.fail(node, "compare a distance on the table with a length, not with another distance",
+               hint="distance(a, b) <= 6in")
+    squared = spot_distance(r, d, ctx)
+    bound = r.expect(r.expr(other, ctx), T.INT, other, "a length compared with a distance")
+    limit = ir.Arith("*", bound, ir.Call("abs", (bound,), T.INT, bound.pos), T.INT, pos=bound.pos)
+    return ir.Compare(op, squared, limit, pos=node.pos)
 
 
 @handles(EXPRESSIONS, ast.Ternary)

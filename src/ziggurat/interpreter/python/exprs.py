@@ -123,6 +123,8 @@ class Exprs:
             return E("not moves")
         if e.what == "last":
             return E("_last_cells(_last, LASTCELLS) if _last else ALLCELLS")
+        if e.what == "placed":
+            return E("_placed(table[0])")
         return name(e.what)
 
     def zone(self, e: ir.ZoneRef, env) -> ast.expr:
@@ -290,8 +292,25 @@ class Exprs:
         "abs": "abs(_0)", "len": "len(_0)", "shuffled": "_shuffled(rng, _0)", "ways": "_ways(_0, _1, _2)", "showing": "_showing(_0, _1, _2)",
     }
 
+    TABLE_CALLS = {  # the open table's functions (interpreter/geometry.py), by number of arguments
+        ("lattice", 1): "_lattice(table[0], WIDTH, LENGTH, PITCH, _0)",
+        ("lattice", 3): "_lattice(table[0], WIDTH, LENGTH, PITCH, _0, _1, _2)",
+        ("flush", 2): "_flush(table[0], WIDTH, LENGTH, _0, _1)",
+        ("flush", 3): "_flush(table[0], WIDTH, LENGTH, _0, _1, _2)",
+        ("overlaps", 2): "_overlaps(table[0], WIDTH, LENGTH, _0, _1)",
+        ("hit", 2): "_hit(table[0], WIDTH, LENGTH, _0, _1)",
+        ("piece_at", 1): "_piece_at(table[0], _0)",
+        ("on_table", 1): "_on_table(table[0], _0)",
+        ("standing", 1): "_0 & 7 == 0",
+        ("pointing", 1): "(_0 & 7) - 1",
+        ("dist2", 2): "_dist2(_0, _1)",
+    }
+
     def x_Call(self, e, env):
         fn = e.fn
+        if (fn, len(e.args)) in self.TABLE_CALLS:
+            args = [self.collection(a, env) if T.is_list(a.type) else self.expr(a, env) for a in e.args]
+            return E(self.TABLE_CALLS[fn, len(e.args)], *args)
         if fn in self.STACK_CALLS:
             known = self.known_occupancy(fn, e.args[0], env)
             if known is not None:

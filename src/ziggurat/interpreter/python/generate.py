@@ -24,7 +24,7 @@ from .exprs import Env, Var, pyname
 MAX_PASSES = 200  # passes a repeat may make before the game is stopped as broken
 
 PROLOGUE = ("cells = st.cells", "zones = st.zones", "counters = st.counters", "mover = st.side", "ply = st.ply",
-            "seats = st.seats", "log = st.log", "h = st.h", "nxt = NEXT[mover]", "_last = st.last")
+            "seats = st.seats", "log = st.log", "h = st.h", "nxt = NEXT[mover]", "_last = st.last", "table = st.table")
 
 
 def prologue() -> list:

@@ -79,25 +79,25 @@ class ModuleWriter:
 
     def _state(self) -> list:
         return [S("cells = st.cells"), S("zones = st.zones"), S("counters = st.counters"), S("mover = st.side"),
-                S("ply = st.ply"), S("seen = st.seen"), S("_last = st.last")]
+                S("ply = st.ply"), S("seen = st.seen"), S("_last = st.last"), S("table = st.table")]
 
     def outcome(self) -> ast.FunctionDef:
         fn = self._fn("outcome", ("st", "moves"), self.game.plan.end_pos)
         fn.body = self._state()
         fn.body += Statements(self.x, self.hashing).block(self.game.plan.end or (), Env(), Fresh())
         fn.body.append(S("return None"))
-        drop_unused_loads(fn, 7)
+        drop_unused_loads(fn, 8)
         return fn
 
     def setup(self) -> ast.FunctionDef:
         fn = self._fn("setup", ("st", "rng"))
         fn.body = [S("cells = st.cells"), S("zones = st.zones"), S("counters = st.counters"), S("seats = st.seats"),
-                   S("log = []")]
+                   S("log = []"), S("table = st.table")]
         stmts = Statements(self.x, hashing=False)  # the hash is computed afresh after setup
         for block in self.game.plan.setup:
             fn.body += stmts.block(block, Env(effects=True), Fresh())
         fn.body.append(S("return None"))
-        drop_unused_loads(fn, 5)
+        drop_unused_loads(fn, 6)
         return fn
 
     def invariants(self) -> ast.FunctionDef:
@@ -106,7 +106,7 @@ class ModuleWriter:
         for k, inv in enumerate(self.game.plan.invariants):
             fn.body.append(at(S("if not _0:\n    bad.append(_1)", self.x.expr(inv.expr, Env()), k), inv.pos))
         fn.body.append(S("return bad"))
-        drop_unused_loads(fn, 7)
+        drop_unused_loads(fn, 8)
         return fn
 
     def statistics(self) -> ast.FunctionDef:
@@ -114,14 +114,14 @@ class ModuleWriter:
         fn = self._fn("statistics", ("st",))
         values = [self.x.expr(s.expr, Env()) for s in self.game.plan.statistics]
         fn.body = self._state() + [S("return _0", ast.List(values, ast.Load()))]
-        drop_unused_loads(fn, 7)
+        drop_unused_loads(fn, 8)
         return fn
 
     def heuristic(self) -> ast.FunctionDef:
         fn = self._fn("heuristic", ("st",), self.game.plan.heuristic_pos)
         h = self.game.plan.heuristic
         fn.body = self._state() + [S("return _0", self.x.expr(h, Env()) if h is not None else ast.Constant(None))]
-        drop_unused_loads(fn, 7)
+        drop_unused_loads(fn, 8)
         return fn
 
     def apply_undo(self) -> list:
@@ -154,6 +154,10 @@ class ModuleWriter:
                S("SIDEKEY = _0", ast.Constant(tuple(hash((4, p)) for p in range(n)))),
                S("CTRL = _0", ast.Constant(tuple(g.ctrl))),
                S("INITIAL_COUNTERS = _0", ast.Constant(tuple(g.counter_inits)))]
+        if self.world.surface is not None:  # the open table: its lattice, and each kind of piece's measures
+            pitch, width, length = self.world.surface
+            out += [S("PITCH = _0", ast.Constant(pitch)), S("WIDTH = _0", ast.Constant(tuple(width))),
+                    S("LENGTH = _0", ast.Constant(tuple(length)))]
         for a in g.plan.attributes.values():
             if f"A_{a.name}" in used:
                 out.append(S(f"A_{a.name} = _0", ast.Constant(w.attr_tables[a.name])))
