@@ -14,7 +14,7 @@ import click
 
 import ziggurat
 
-from . import check, explore, info, play, proptest, render, replay, solve, simulate
+from . import check, explore, info, lsp, play, proptest, render, replay, solve, simulate
 from . import serve
 
 EXIT_ERROR, EXIT_INTERNAL = 1, 3
@@ -70,7 +70,7 @@ def cli():
 
 for command in (check.check, explore.moves, explore.perft, explore.show, info.compile_, info.rulesets,
                 proptest.test, play.play, solve.solve, solve.census, solve.match, simulate.simulate,
-                render.render, replay.replay):
+                render.render, replay.replay, lsp.lsp):
     cli.add_command(command)
 cli.add_command(serve.serve)
 
