@@ -277,6 +277,8 @@ function clickCell(name) {
   const next = new Set(candidates().filter((m) => m.cells.length > n).map((m) => m.cells[n]));
   if (next.has(name)) {
     page.picked.push(name);
+  } else if (n && name === page.picked[n - 1]) {
+    page.picked = []; // the cell clicked last, clicked again: start again
   } else if (view.moves.some((m) => m.cells[0] === name)) {
     page.picked = [name]; // a fresh start from another piece
   } else {
