@@ -2,23 +2,36 @@
 
 The board is the grid with file letters and rank numbers. Each stack is drawn from the side as
 stacked pyramids (the bottom piece lowest, each piece resting a little higher on the one below) or,
-with `style="layers"`, as layered squares. A piece's width follows the ruleset's numeric size
-attribute when it has one, and its fill follows its colour: an attribute whose values name colours
-(black, green, white, red, blue, yellow, ...) gives those colours; otherwise the owner (a
-players-valued attribute) picks a colour from a palette. When the pieces have both a colour and an
-owner, the owner is shown by the outline and by a dot at the piece's base. Any other attribute
-(a man or a king) marks each piece whose value is not the attribute's first with that value's code. Off-board zones and
-counters are drawn beside the board; the caption says who moves and the ply, or how the game ended.
+with `style="layers"`, as layered squares. A piece's width follows the ruleset's size attribute
+(numeric) when it has one, and its fill follows its colour: the attribute whose value names are
+colour names (red, green, blue, yellow, ... whatever numbers they carry, `red = 1` too) gives those
+colours, and a value that only begins with one (`red1`) gives it as well; otherwise the owner (a
+players-valued attribute) picks its own colour when it is named after one (black, white) or one
+from a palette. When the pieces have both a colour and an owner, the owner is shown by the outline
+(and, for layers, a dot). Any other attribute (a man or a king) marks each piece whose value is not
+the attribute's first with that value's code; a mark and a piece's pips share the part of the piece
+that shows, side by side when it is low, and never overlap.
 
-matplotlib draws everything (its Agg and SVG back ends, no window and no pyplot), so the same
-figure writes both formats. Every piece on the board is one patch with the SVG id
-`piece-<cell>-<level>` (level 1 at the bottom) and every piece in a zone `zone-<slot>-<index>`,
-so a picture can be checked, or styled, by id.
+Off-board zones and counters are listed beside the board, in as many columns as they need, under
+titles in the rules' own words: a zone `prisoners per player` is "prisoners of south", one whose
+name is a participle (`captured per player`) "captured by white", a hidden zone says so, an empty
+one says "none", and a zone of many pieces shows each kind once with its count. The cells the last
+move named are outlined and the move is written under the board; the caption says who moves and
+the ply, or how the game ended.
+
+Each kind of space has its own pair of functions (its size, and how to draw it and its pieces):
+today the grid of cells. matplotlib draws everything (its Agg and SVG back ends, no window and no
+pyplot), so the same figure writes both formats. Every piece on the board is one patch with the SVG
+id `piece-<cell>-<level>` (level 1 at the bottom), its mark `label-<cell>-<level>` and its pips
+`pip-<cell>-<level>-<i>`; a piece in a zone is `zone-<slot>-<index>` (or `zone-<slot>-kind<k>` for
+a kind drawn once with its count), a zone's title `title-<slot>`, a last-move outline
+`last-<cell>`; so a picture can be checked, or styled, by id.
 """
 
 from __future__ import annotations
 
 import io
+import re
 import weakref
 from pathlib import Path
 
@@ -36,10 +49,15 @@ NAMED = {
     "yellow": "#f2c80f", "gold": "#e0b000", "orange": "#ff7f0e", "purple": "#7b3fa0",
     "pink": "#e377c2", "cyan": "#17becf", "grey": "#8c8c8c", "gray": "#8c8c8c", "brown": "#8c564b",
     "silver": "#c0c0c0", "clear": "#e8f4f8", "magenta": "#d0309c", "teal": "#138d8d",
+    "violet": "#8f5fd0", "indigo": "#3f3fa0",
 }
 # Colours for players (owners), in order; those a colour attribute already uses are skipped.
 PALETTE = ("red", "blue", "green", "orange", "purple", "teal", "black", "brown", "pink", "gray")
+NEUTRAL = "#bbbbbb"  # a piece with no colour of its own and no owner
 LIGHT_SQUARE, DARK_SQUARE = "#f3ead7", "#e3d3b1"
+LAST_MOVE = "#e8590c"  # the outline of the cells the last move named
+PT_PER_CELL = 0.85 * 72  # a board cell is 0.85 inch: points of text per cell
+_FIRST_WORD = re.compile(r"[a-z]+")
 
 
 def colour_of(name: str):
@@ -50,6 +68,16 @@ def colour_of(name: str):
     if key in NAMED:
         return NAMED[key]
     return key if is_color_like(key) and not key.replace(".", "").isdigit() else None
+
+
+def colour_in(name: str):
+    """The tone a value name gives: its own colour (`red`), or the colour its first word names
+    (`red1`, `dark_blue` gives None: `dark` is no colour); None when it names none."""
+    tone = colour_of(name)
+    if tone is not None or not name:
+        return tone
+    word = _FIRST_WORD.match(name.lower())
+    return NAMED.get(word.group()) if word and word.group() != name.lower() else None
 
 
 def _luminance(colour) -> float:
@@ -74,6 +102,19 @@ class Scheme:
 _SCHEMES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # game -> its Scheme
 
 
+def colour_attribute(game):
+    """The attribute whose values are colours, or None: one called colour (or color) with a value
+    naming a colour, else the attribute, not the players, with the most values naming colours
+    (at least half of them). Numbers do not matter: RGB's `red = 1` is red."""
+    candidates = [a for a in game.attributes if not a.players and a.values]
+    named = {a.name: sum(colour_in(v) is not None for v in a.values) for a in candidates}
+    for a in candidates:
+        if a.name in ("colour", "color") and named[a.name]:
+            return a
+    best = max(candidates, key=lambda a: named[a.name], default=None)
+    return best if best is not None and 2 * named[best.name] >= len(best.values) else None
+
+
 def scheme(game) -> Scheme:
     """The look of a game's pieces, from its attributes (worked out once per game)."""
     cached = _SCHEMES.get(game)
@@ -82,33 +123,37 @@ def scheme(game) -> Scheme:
     attrs = list(game.attributes)
     tables, n = game.world.attr_tables, game.world.npieces
     owner = game.owner_attribute
-    colour = next((a for a in attrs if a.name in ("colour", "color") and not a.numeric), None) \
-        or next((a for a in attrs if not a.players and not a.numeric and a.values
-                 and all(colour_of(v) for v in a.values)), None)
+    colour = colour_attribute(game)
     size = next((a for a in attrs if a.name == "size" and a.numeric), None) \
-        or next((a for a in attrs if a.numeric and a.values), None)
+        or next((a for a in attrs if a.numeric and a.values and a is not colour), None)
 
-    used = {colour_of(v) for v in colour.values} if colour is not None else set()
+    used = {colour_in(v) for v in colour.values} - {None} if colour is not None else set()
     players = _player_colours(game.players, used)
+    any_named = colour is not None and bool(used)
 
     def value(attr, code):
         return attr.value_name(tables[attr.name][code])
 
-    fill, outline, width, pips = [], [], [], []
+    fill, outline, width, pips, marks = [], [], [], [], []
     palette = [NAMED[p] for p in PALETTE]
     for code in range(n):
         own = value(owner, code) if owner is not None else None
         own_colour = players[game.players.index(own)] if own in game.players else None
+        mark = ""
         if colour is not None:
-            name = value(colour, code)
-            tone = colour_of(name) if name else None
-            if tone is None and name in colour.values:
-                tone = palette[colour.values.index(name) % len(palette)]
-            fill.append(tone or "#bbbbbb")
-            outline.append(own_colour if colour is not owner else None)
+            name = value(colour, code) or ""
+            tone = colour_in(name)
+            if tone is None and not any_named and name in colour.values:
+                tone = palette[colour.values.index(name) % len(palette)]  # values that are no colours
+            if colour_of(name) is None and name in colour.values and any_named:
+                mark = colour.codes[colour.values.index(name)]  # red1, or a value with no colour
+            fill.append(tone or own_colour or NEUTRAL)
+            outline.append(own_colour if tone is not None else None)
         else:
-            fill.append(own_colour or "#bbbbbb")
+            # A neutral owner value may name a colour itself (Greener's green pyramids).
+            fill.append(own_colour or (colour_of(own) if own else None) or NEUTRAL)
             outline.append(None)
+        marks.append(mark)
         if size is not None:
             lo, hi = min(size.numbers), max(size.numbers)
             number = tables[size.name][code]
@@ -120,8 +165,9 @@ def scheme(game) -> Scheme:
     # Attributes the picture shows no other way (a man or a king): every value but the first, the
     # plain one, is marked on the piece with its notation code.
     others = [a for a in attrs if a not in (owner, colour, size) and len(a.values) > 1]
-    label = tuple("".join(a.codes[a.numbers.index(tables[a.name][code])].upper() for a in others
-                          if tables[a.name][code] in a.numbers[1:]) for code in range(n))
+    label = tuple(marks[code] + "".join(a.codes[a.numbers.index(tables[a.name][code])].upper()
+                                        for a in others if tables[a.name][code] in a.numbers[1:])
+                  for code in range(n))
     result = Scheme(tuple(fill), tuple(outline), tuple(width), tuple(pips), tuple(players), label)
     _SCHEMES[game] = result
     return result
@@ -139,27 +185,109 @@ def _player_colours(players, used: set) -> list:
     return out
 
 
+# ---- words: titles from the rules' own names ---------------------------------------------------
+
+
+def _words(name: str) -> str:
+    return name.replace("_", " ")
+
+
+def slot_title(game, slot_name: str, per_player: bool) -> str:
+    """A zone or counter slot in words: `prisoners.south` of a `per player` declaration is
+    "prisoners of south"; a name that is a participle (`captured`, `held`) is "captured by white",
+    the pieces that player took or holds."""
+    name, _, who = slot_name.partition(".")
+    if not per_player or not who:
+        return _words(slot_name)
+    word = "by" if name.endswith("ed") else "of"
+    return f"{_words(name)} {word} {who}"
+
+
+def zone_titles(game) -> list:
+    """One title per zone slot (`world.zone_names`), with "hidden" for a hidden zone."""
+    declared = {z[0]: (z[1], z[2]) for z in game.spec.zones}
+    out = []
+    for slot in game.world.zone_names:
+        per_player, hidden = declared.get(slot.partition(".")[0], (False, False))
+        out.append(slot_title(game, slot, per_player) + (" (hidden)" if hidden else ""))
+    return out
+
+
+def counter_titles(game) -> list:
+    """One title per counter slot (`world.counter_names`)."""
+    declared = {c[0]: c[1] for c in game.spec.counters}
+    return [slot_title(game, slot, declared.get(slot.partition(".")[0], False))
+            for slot in game.world.counter_names]
+
+
+def zone_heading(title: str, pieces) -> str:
+    """A zone's title with what it holds: "prisoners of south: 3", or ": none" when empty."""
+    return f"{title}: {len(pieces) if pieces else 'none'}"
+
+
+# ---- the last move ----------------------------------------------------------------------------
+
+
+def move_cells(game, move) -> list:
+    """The cells (numbers) a move names, in its order: its cell choices and lists of cells."""
+    if not move:
+        return []
+    action = game.actions[move[0]]
+    ncells = game.world.ncells
+    out = []
+
+    def take(kind, value):
+        if isinstance(value, tuple):  # a list of cells, or a choice made once per pass of a repeat
+            for v in value:
+                take(getattr(kind, "elem", None) or kind, v)
+        elif getattr(kind, "name", None) == "cell" and isinstance(value, int) and 0 <= value < ncells:
+            if value not in out:
+                out.append(value)
+
+    for (_, kind), value in zip(action.choices, move[1:]):
+        if getattr(kind, "name", None) == "cell" or getattr(getattr(kind, "elem", None), "name", None) == "cell":
+            take(kind, value)
+    return out
+
+
+def last_move(state):
+    """The move that led to this state (from its undo history), or None."""
+    return state.stack[-1] if state.stack else None
+
+
 # ---- drawing --------------------------------------------------------------------------------
 
-PANEL_WIDTH = 3.6  # board cells of room for the zones beside the board
-ZONE_ROW = 0.75  # height of one row of zone pieces, in cells
+PANEL_WIDTH = 3.8  # board cells of room for one column of zones and counters
+ZONE_ROW = 0.5  # height of one row of zone pieces, in cells
+TITLE_ROW = 0.5  # height of a zone's title line
+COUNTER_ROW = 0.42
+PER_ROW = 8  # zone pieces to a row
+KINDS_PER_ROW = 4  # kinds to a row when a zone is drawn by kind, each with its count
 
 
-def figure(state, style: str = "pyramids", title: str | None = None):
-    """A matplotlib Figure of the position (no pyplot, so no window and no global state)."""
+def figure(state, style: str = "pyramids", title: str | None = None, *, last=...):
+    """A matplotlib Figure of the position (no pyplot, so no window and no global state).
+
+    `last` is the move to mark as the last one (by default the state's own last move, None for
+    none): a tool that draws a copy of a position can still mark the move that led to it.
+    """
     from matplotlib.figure import Figure
 
     if style not in STYLES:
         raise GameError(f"style {style!r} is not one of {', '.join(STYLES)}")
-    game, w = state.game, state.game.world
+    game = state.game
     look = scheme(game)
-    zone_rows = _zone_rows(state)
-    has_panel = bool(w.zone_names or w.counter_names)
-    panel_height = sum(rows for _, rows in zone_rows) * ZONE_ROW + 0.5 * len(w.zone_names) \
-        + 0.45 * len(w.counter_names)
-    height = max(w.ranks, panel_height)
-    x_lo, x_hi = -0.7, w.files + (0.4 + PANEL_WIDTH if has_panel else 0.2)
-    y_lo, y_hi = -0.75 - 0.45, height + 0.9
+    space_size, draw_space = SPACES[space_kind(game)]
+    board_w, board_h = space_size(game)
+    columns = _panel_columns(state, look, board_h)
+    panel_h = max((sum(h for h, _ in col) for col in columns), default=0)
+    height = max(board_h, panel_h)
+    move = last_move(state) if last is ... else last
+    x_lo, x_hi = -0.7, board_w + (0.4 + PANEL_WIDTH * len(columns) if columns else 0.2)
+    # Room for the caption and the last move under a small board (text about 0.6 em a letter).
+    lines = [(_caption_line(state), 11), (f"last move: {_move_text(state, move)}" if move is not None else "", 10)]
+    x_hi = max([x_hi] + [x_lo + 0.5 + 0.6 * size / PT_PER_CELL * len(text) for text, size in lines])
+    y_lo, y_hi = -1.65 if move is not None else -1.2, height + 0.9
     inch = 0.85
     fig = Figure(figsize=((x_hi - x_lo) * inch, (y_hi - y_lo) * inch), dpi=100)
     ax = fig.add_axes((0, 0, 1, 1))
@@ -168,21 +296,50 @@ def figure(state, style: str = "pyramids", title: str | None = None):
     ax.set_aspect("equal")
     ax.axis("off")
 
-    _draw_grid(ax, w)
-    for c, stack in enumerate(state.cells):
-        if stack:
-            _draw_stack(ax, look, stack, c % w.files, c // w.files, w.cell_name(c), style)
-    if has_panel:
-        _draw_panel(ax, state, look, zone_rows, w.files + 0.4, height)
+    draw_space(ax, state, look, style, move_cells(game, move) if move is not None else [])
+    for i, column in enumerate(columns):
+        y = height
+        for h, draw in column:
+            draw(ax, board_w + 0.4 + i * PANEL_WIDTH, y)
+            y -= h
     ax.text((x_lo + x_hi) / 2, height + 0.45, title or game.title, ha="center", va="center",
             fontsize=14, fontweight="bold")
     _draw_caption(ax, state, look, -0.6, -0.95)
+    if move is not None:
+        ax.text(-0.6, -1.38, f"last move: {_move_text(state, move)}", ha="left", va="center",
+                fontsize=10, color="#333333", gid="last-move")
     return fig
 
 
-def _draw_grid(ax, w) -> None:
+def _move_text(state, move) -> str:
+    """The last move in notation, read at the position before it when the state holds it."""
+    if state.stack and state.stack[-1] == move:
+        state.pop()
+        try:
+            return state.move_text(move)
+        finally:
+            state.push(move)
+    return state.move_text(move)
+
+
+# ---- spaces: one pair of functions per kind of space (its size in cells; drawing it) ----------
+
+
+def space_kind(game) -> str:
+    """The kind of space the game is played on: today always the grid of cells."""
+    return "grid"
+
+
+def grid_size(game) -> tuple:
+    """(width, height) of the grid in cells."""
+    return game.world.files, game.world.ranks
+
+
+def draw_grid(ax, state, look, style, marked) -> None:
+    """The grid with its file letters and rank numbers, the stacks, and the marked cells outlined."""
     from matplotlib.patches import Rectangle
 
+    w = state.game.world
     for f in range(w.files):
         for r in range(w.ranks):
             tone = DARK_SQUARE if (f + r) % 2 == 0 else LIGHT_SQUARE
@@ -193,6 +350,19 @@ def _draw_grid(ax, w) -> None:
         ax.text(f + 0.5, -0.28, w.file_name(f), ha="center", va="center", fontsize=11, color="#5a4b30")
     for r in range(w.ranks):
         ax.text(-0.3, r + 0.5, str(r + 1), ha="center", va="center", fontsize=11, color="#5a4b30")
+    for c in marked:
+        f, r = c % w.files, c // w.files
+        ax.add_patch(Rectangle((f + 0.04, r + 0.04), 0.92, 0.92, fill=False, edgecolor=LAST_MOVE,
+                               linewidth=3.0, gid=f"last-{w.cell_name(c)}"))
+    for c, stack in enumerate(state.cells):
+        if stack:
+            _draw_stack(ax, look, stack, c % w.files, c // w.files, w.cell_name(c), style)
+
+
+SPACES = {"grid": (grid_size, draw_grid)}  # kind of space -> (its size, its drawing)
+
+
+# ---- pieces and their marks ------------------------------------------------------------------
 
 
 def _edge(fill) -> str:
@@ -203,8 +373,10 @@ def _pip_colour(fill) -> str:
     return "#222222" if _luminance(fill) > 0.55 else "#ffffff"
 
 
-def _piece(ax, look, code, x, base, width, height, style, gid) -> None:
-    """One piece: a pyramid (triangle) or a layer (rectangle) centred on x with its base at `base`."""
+def _piece(ax, look, code, x, base, width, height, style, gid, shown=None) -> None:
+    """One piece: a pyramid (triangle) or a layer (rectangle) centred on x with its base at `base`;
+    `shown` is how much of it, from the base up, the piece above leaves visible (all of it when
+    None): its pips and its mark are drawn there."""
     from matplotlib.patches import Circle, Polygon, Rectangle
 
     fill, owner = look.fill[code], look.owner[code]
@@ -217,19 +389,49 @@ def _piece(ax, look, code, x, base, width, height, style, gid) -> None:
         shape = Rectangle((x - width / 2, base), width, height, facecolor=fill, edgecolor=edge,
                           linewidth=lw, gid=gid)
     ax.add_patch(shape)
-    pips = look.pips[code]
-    band = min(height, 0.09)
-    if pips and band >= 0.05:  # the pips along the base, as on the real pieces
-        gap = width / (pips + 1) * (0.55 if style == "pyramids" else 1)
-        for i in range(pips):
-            ax.add_patch(Circle((x + (i - (pips - 1) / 2) * gap, base + band * 0.55), band * 0.26,
-                                facecolor=_pip_colour(fill), edgecolor="none"))
-    if look.label and look.label[code]:
-        ax.text(x, base + height * (0.36 if style == "pyramids" else 0.5), look.label[code], ha="center",
-                va="center", fontsize=10 if width > 0.3 else 6, fontweight="bold", color=_pip_colour(fill), gid="label-" + gid.partition("-")[2])
+    _marks(ax, look, code, x, base, width, height, height if shown is None else min(shown, height),
+           style, gid)
     if owner and style == "layers":
         ax.add_patch(Circle((x + width / 2 - 0.06, base + height / 2), min(0.05, height / 3),
                             facecolor=owner, edgecolor="white", linewidth=0.5))
+
+
+def _marks(ax, look, code, x, base, width, height, shown, style, gid) -> None:
+    """A piece's pips (along its base, as on the real pieces) and its mark (a king's K), in the
+    part of it that shows: the mark above the pips when there is room, else beside them."""
+    from matplotlib.patches import Circle
+
+    pips = look.pips[code]
+    label = look.label[code] if look.label else ""
+    name = gid.removeprefix("piece-")
+    ink = _pip_colour(look.fill[code])
+    band = min(shown, 0.09)
+    if band < 0.05:
+        pips = 0  # too thin to show pips
+    big = 10 if width > 0.3 else 6
+    text_h = big / PT_PER_CELL * 1.25  # a line of text, in cells
+    above = shown - (band if pips else 0) >= text_h + 0.02
+    if label and above:
+        y = base + max(height * (0.36 if style == "pyramids" else 0.5), (band if pips else 0) + text_h / 2 + 0.01)
+        y = min(y, base + shown - text_h / 2)
+        ax.text(x, y, label, ha="center", va="center", fontsize=big, fontweight="bold", color=ink,
+                gid="label-" + name)
+    pip_r = band * 0.26
+    gap = width / (pips + 1) * (0.55 if style == "pyramids" else 1) if pips else 0
+    centre, pip_y = x, base + band * 0.55
+    if label and not above:  # a low band: the mark and the pips side by side, in the band's middle
+        size = max(4.0, min(8.0, shown * PT_PER_CELL * 0.7))
+        label_w = 0.62 * size / PT_PER_CELL * len(label)
+        pips_w = gap * (pips - 1) + 2 * pip_r if pips else 0
+        space = 0.03 if pips else 0
+        left = x - (pips_w + space + label_w) / 2
+        centre = left + pips_w / 2
+        ax.text(left + pips_w + space, base + shown / 2, label, ha="left", va="center", fontsize=size,
+                fontweight="bold", color=ink, gid="label-" + name)
+        pip_y = base + shown / 2
+    for i in range(pips):
+        ax.add_patch(Circle((centre + (i - (pips - 1) / 2) * gap, pip_y), pip_r, facecolor=ink,
+                            edgecolor="none", gid=f"pip-{name}-{i + 1}"))
 
 
 def _draw_stack(ax, look, stack, f, r, name, style) -> None:
@@ -251,45 +453,84 @@ def _draw_stack(ax, look, stack, f, r, name, style) -> None:
         steps = heights[:-1]
     base = floor
     for level, code in enumerate(stack, 1):
+        shown = steps[level - 1] if level < len(stack) else None
         _piece(ax, look, code, x, base, widths[level - 1], heights[level - 1], style,
-               f"piece-{name}-{level}")
+               f"piece-{name}-{level}", shown)
         if level < len(stack):
             base += steps[level - 1]
     if len(stack) > 4:  # the height, when counting the layers by eye is hard
         ax.text(f + 0.93, r + 0.9, str(len(stack)), ha="right", va="top", fontsize=8, fontweight="bold",
                 color="#333333", bbox=dict(boxstyle="round,pad=0.15", facecolor="white", alpha=0.8,
-                                           linewidth=0))
+                                           linewidth=0), gid=f"height-{name}")
 
 
-def _zone_rows(state) -> list:
-    """(zone slot, rows needed) per zone: pieces are laid out PER_ROW to a row."""
-    return [(i, max(1, -(-len(z) // PER_ROW))) for i, z in enumerate(state.zones)]
+# ---- the panel: zones and counters beside the board ------------------------------------------
 
 
-PER_ROW = 8
+def _panel_columns(state, look, board_height: float) -> list:
+    """The zones and counters as columns of (height, draw(ax, x, top)) items, each column no taller
+    than the board (unless one item alone is), or than a roughly square panel when they are many."""
+    game = state.game
+    items = []
+    for slot, title in enumerate(zone_titles(game)):
+        items.append(_zone_item(state, look, slot, title))
+    for i, title in enumerate(counter_titles(game)):
+        text = f"{title} = {game.counter_text(i, state.counters[i])}"
+        items.append((COUNTER_ROW, _text_drawer(text, f"counter-{game.world.counter_names[i]}")))
+    total = sum(h for h, _ in items)
+    limit = max(board_height, 4.0, 0.8 * (total * PANEL_WIDTH) ** 0.5)
+    columns, used = [], limit
+    for h, draw in items:
+        if used + h > limit and (not columns or columns[-1]):
+            columns.append([])
+            used = 0.0
+        columns[-1].append((h, draw))
+        used += h
+    return [c for c in columns if c]
 
 
-def _draw_panel(ax, state, look, zone_rows, x0, top) -> None:
-    """Zones (a label, then the pieces in a row) and counters, top down beside the board."""
-    w = state.game.world
-    y = top
-    for slot, rows in zone_rows:
-        y -= 0.4
-        ax.text(x0, y, w.zone_names[slot] + ("" if state.zones[slot] else "  (empty)"), ha="left",
-                va="center", fontsize=10, color="#333333")
-        y -= 0.1
-        pieces = state.zones[slot]
-        for i, code in enumerate(pieces):
-            row, col = divmod(i, PER_ROW)
+def _text_drawer(text, gid):
+    def draw(ax, x, top):
+        ax.text(x, top - COUNTER_ROW / 2, text, ha="left", va="center", fontsize=10, color="#333333",
+                gid=gid)
+    return draw
+
+
+def _zone_item(state, look, slot, title):
+    """(height, drawer) of one zone: its title, then its pieces, each kind once with its count
+    when they would take more than two rows."""
+    pieces = state.zones[slot]
+    name = state.game.world.zone_names[slot]
+    heading = zone_heading(title, pieces)
+    if len(pieces) <= 2 * PER_ROW:
+        shown = [(code, None, f"zone-{name}-{i + 1}") for i, code in enumerate(pieces)]
+        per_row = PER_ROW
+    else:
+        counts: dict = {}
+        for code in pieces:
+            counts[code] = counts.get(code, 0) + 1
+        shown = [(code, n, f"zone-{name}-kind{k + 1}") for k, (code, n) in enumerate(counts.items())]
+        per_row = KINDS_PER_ROW
+    rows = -(-len(shown) // per_row)
+    height = TITLE_ROW + rows * ZONE_ROW + (0.1 if rows else 0)
+
+    def draw(ax, x0, top):
+        ax.text(x0, top - 0.25, heading, ha="left", va="center", fontsize=10, color="#333333",
+                gid=f"title-{name}")
+        slot_w = (PANEL_WIDTH - 0.3) / per_row
+        for i, (code, count, gid) in enumerate(shown):
+            row, col = divmod(i, per_row)
             width = look.width[code] * 0.42
-            _piece(ax, look, code, x0 + 0.25 + col * (PANEL_WIDTH - 0.3) / PER_ROW,
-                   y - (row + 1) * ZONE_ROW + 0.08, width, 0.85 * width,
-                   "pyramids", f"zone-{w.zone_names[slot]}-{i + 1}")
-        y -= rows * ZONE_ROW
-    for i, name in enumerate(w.counter_names):
-        y -= 0.45
-        ax.text(x0, y, f"{name} = {state.counters[i]}", ha="left", va="center", fontsize=10,
-                color="#333333")
+            x = x0 + 0.25 + col * slot_w
+            base = top - TITLE_ROW - (row + 1) * ZONE_ROW + 0.08
+            _piece(ax, look, code, x, base, width, 0.85 * width, "pyramids", gid)
+            if count is not None:
+                ax.text(x + 0.22, base + 0.12, f"\u00d7{count}", ha="left", va="center", fontsize=9,
+                        color="#333333", gid=f"count-{gid}")
+    return height, draw
+
+
+# ---- the caption ------------------------------------------------------------------------------
 
 
 def caption(state) -> str:
@@ -308,19 +549,24 @@ def caption(state) -> str:
     return f"game over at ply {state.ply}: {players[outcome.player]} {verb}{reason}"
 
 
-def _draw_caption(ax, state, look, x, y) -> None:
-    from matplotlib.patches import Circle
-
+def _caption_line(state) -> str:
+    """The caption as drawn: with the seats when the pie rule has swapped them."""
     text = caption(state)
-    if state.outcome() is None:
-        ax.add_patch(Circle((x + 0.12, y), 0.12, facecolor=look.players[state.side], edgecolor="#222222",
-                            linewidth=0.8))
-        x += 0.35
     seats = state.seats
     if list(seats) != sorted(seats):
         players = state.game.players
         text += "   seats: " + ", ".join(players[seats.index(i)] for i in range(len(seats)))
-    ax.text(x, y, text, ha="left", va="center", fontsize=11)
+    return text
+
+
+def _draw_caption(ax, state, look, x, y) -> None:
+    from matplotlib.patches import Circle
+
+    if state.outcome() is None:
+        ax.add_patch(Circle((x + 0.12, y), 0.12, facecolor=look.players[state.side], edgecolor="#222222",
+                            linewidth=0.8))
+        x += 0.35
+    ax.text(x, y, _caption_line(state), ha="left", va="center", fontsize=11)
 
 
 # ---- output ---------------------------------------------------------------------------------
@@ -337,14 +583,14 @@ def _save(fig, fmt: str) -> bytes:
     return buf.getvalue()
 
 
-def svg(state, style: str = "pyramids") -> str:
-    """The position as SVG text."""
-    return _save(figure(state, style), "svg").decode("utf-8")
+def svg(state, style: str = "pyramids", *, last=...) -> str:
+    """The position as SVG text (`last`: as for `figure`)."""
+    return _save(figure(state, style, last=last), "svg").decode("utf-8")
 
 
-def png(state, style: str = "pyramids") -> bytes:
-    """The position as PNG bytes."""
-    return _save(figure(state, style), "png")
+def png(state, style: str = "pyramids", *, last=...) -> bytes:
+    """The position as PNG bytes (`last`: as for `figure`)."""
+    return _save(figure(state, style, last=last), "png")
 
 
 def format_of(path) -> str:
@@ -355,11 +601,11 @@ def format_of(path) -> str:
     return suffix
 
 
-def write(state, path, style: str = "pyramids") -> Path:
+def write(state, path, style: str = "pyramids", *, last=...) -> Path:
     """Write the position to `path` (.svg or .png, by its name) and return the path."""
     path = Path(path)
     fmt = format_of(path)
-    data = _save(figure(state, style), fmt)
+    data = _save(figure(state, style, last=last), fmt)
     try:
         write_bytes(path, data)  # whole or not at all
     except OSError as e:
@@ -367,4 +613,5 @@ def write(state, path, style: str = "pyramids") -> Path:
     return path
 
 
-__all__ = ["figure", "svg", "png", "write", "caption", "scheme", "colour_of", "STYLES"]
+__all__ = ["figure", "svg", "png", "write", "caption", "scheme", "colour_of", "colour_in", "colour_attribute",
+           "zone_titles", "counter_titles", "move_cells", "STYLES", "SPACES"]
