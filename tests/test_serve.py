@@ -178,3 +178,24 @@ def test_bad_moves_and_bad_requests_are_named(client):
 def test_a_bad_ruleset_on_the_command_line_fails_before_serving():
     with pytest.raises(ziggurat.GameError, match="option 'size' must be between 2 and 5"):
         create_app("stacktics", {"size": "9"})
+
+
+def test_the_command_names_a_bad_ruleset_option_or_port_before_serving():
+    import socket
+
+    from click.testing import CliRunner
+
+    from ziggurat.cli.main import cli
+
+    runner = CliRunner()
+    bad = runner.invoke(cli, ["serve", "stacktics", "--set", "size=9"])
+    assert bad.exit_code == 1 and "error: option 'size' must be between 2 and 5, not 9" in bad.output
+    alone = runner.invoke(cli, ["serve", "--set", "size=2"])
+    assert alone.exit_code == 2 and "--set needs a RULESET" in alone.output
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        taken = runner.invoke(cli, ["serve", "--port", str(port)])
+    assert taken.exit_code == 1 and f"error: cannot serve on port {port}" in taken.output
+    assert "Traceback" not in bad.output + alone.output + taken.output

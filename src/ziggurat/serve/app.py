@@ -22,9 +22,11 @@ table 404; a bug of ours 500 with a one-line message. No request is answered wit
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse
 from starlette.routing import Mount, Route
@@ -48,18 +50,21 @@ class Store:
     """Tables or replays by id, the newest KEEP of them."""
 
     def __init__(self, kind: str):
-        self.kind, self.items = kind, {}
+        self.kind, self.items, self.lock = kind, {}, threading.Lock()
 
     def add(self, item):
-        self.items[item.id] = item
-        while len(self.items) > KEEP:
-            self.items.pop(next(iter(self.items)))
+        with self.lock:
+            self.items[item.id] = item
+            while len(self.items) > KEEP:
+                self.items.pop(next(iter(self.items)))
         return item
 
     def get(self, key: str):
-        if key not in self.items:
+        with self.lock:
+            item = self.items.get(key)
+        if item is None:
             raise NotFound(f"no {self.kind} {shown(key)} here (the server was restarted, or it is too old): start a new one")
-        return self.items[key]
+        return item
 
 
 def _error(message: str, status: int = 400) -> JSONResponse:
@@ -67,11 +72,13 @@ def _error(message: str, status: int = 400) -> JSONResponse:
 
 
 def answers(endpoint):
-    """Run an endpoint; turn every failure into a JSON message (never a traceback)."""
+    """Run an endpoint, `endpoint(request, body)`, in a worker thread (drawing and agents' thinking
+    never hold up the server); turn every failure into a JSON message (never a traceback)."""
 
     async def run(request: Request):
         try:
-            return await endpoint(request)
+            body = await _body(request) if request.method == "POST" else {}
+            return await run_in_threadpool(endpoint, request, body)
         except NotFound as e:
             return _error(str(e), 404)
         except ziggurat.RulesetError as e:
@@ -151,13 +158,13 @@ def create_app(ruleset: str | None = None, options: dict | None = None) -> Starl
     async def index(request):
         return FileResponse(STATIC / "index.html")
 
-    async def rulesets(request):
+    def rulesets(request, data):
         return JSONResponse({
             "rulesets": allowed, "agents": list(AGENTS),
             "first": {"ruleset": ruleset or (shipped[0] if shipped else None), "options": dict(options or {})},
         })
 
-    async def ruleset_info(request):
+    def ruleset_info(request, data):
         opts = {k: v for k, v in request.query_params.items()}
         game = load(request.path_params["name"], opts)
         specs = game.option_specs
@@ -169,8 +176,7 @@ def create_app(ruleset: str | None = None, options: dict | None = None) -> Starl
                          "value": _option_value(game.options.get(s.name))} for s in specs.values()],
         })
 
-    async def new_table(request):
-        data = await _body(request)
+    def new_table(request, data):
         name = data.get("ruleset")
         game = load(name, _options(data.get("options")))
         seats = data.get("seats")
@@ -181,39 +187,36 @@ def create_app(ruleset: str | None = None, options: dict | None = None) -> Starl
         table = tables.add(Table(name, game, seats, _seed(data.get("seed"))))
         return JSONResponse(table.view())
 
-    async def table_view(request):
+    def table_view(request, data):
         table = tables.get(request.path_params["id"])
         return JSONResponse(table.view(request.query_params.get("as")))
 
-    async def table_move(request):
+    def table_move(request, data):
         table = tables.get(request.path_params["id"])
-        data = await _body(request)
         played = table.play(data.get("move"))
         out = table.view()
         out["played"] = played
         return JSONResponse(out)
 
-    async def table_step(request):
-        from starlette.concurrency import run_in_threadpool
-
+    def table_step(request, data):
         table = tables.get(request.path_params["id"])
-        played = await run_in_threadpool(table.step)  # an agent may think for a while
+        played = table.step()
         out = table.view(request.query_params.get("as"))
         out["played"] = played
         return JSONResponse(out)
 
-    async def table_undo(request):
+    def table_undo(request, data):
         table = tables.get(request.path_params["id"])
         table.undo()
         return JSONResponse(table.view())
 
-    async def table_record(request):
+    def table_record(request, data):
         table = tables.get(request.path_params["id"])
         name = Path(str(table.ruleset)).stem
         return PlainTextResponse(table.record().dumps(), headers={
             "Content-Disposition": f'attachment; filename="{name}-{table.id}.record"'})
 
-    async def table_replay(request):
+    def table_replay(request, data):
         table = tables.get(request.path_params["id"])
         if table.state.game.has_secrets and table.humans and table.state.outcome() is None:
             raise GameError("a game that hides something is stepped through when it is over "
@@ -221,12 +224,11 @@ def create_app(ruleset: str | None = None, options: dict | None = None) -> Starl
         replay = replays.add(Replay(table.record().dumps(), f"table {table.id}"))
         return JSONResponse(replay.view(0))
 
-    async def new_replay(request):
-        data = await _body(request)
+    def new_replay(request, data):
         replay = replays.add(Replay(data.get("text"), str(data.get("name") or "<record>")))
         return JSONResponse(replay.view(0))
 
-    async def replay_view(request):
+    def replay_view(request, data):
         replay = replays.get(request.path_params["id"])
         ply = request.query_params.get("ply")
         if ply is not None:

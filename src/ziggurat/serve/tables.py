@@ -45,6 +45,7 @@ class Pictures:
 
     def __init__(self, size: int = 64):
         self.size, self.cache, self.lock = size, OrderedDict(), threading.Lock()
+        self.drawing = threading.Lock()
 
     def svg(self, state, viewer) -> str:
         key = (state.game.name, id(state.game), state.text(), viewer)
@@ -52,7 +53,8 @@ class Pictures:
             if key in self.cache:
                 self.cache.move_to_end(key)
                 return self.cache[key]
-        picture = render.svg(shown_state(state, viewer))
+        with self.drawing:  # matplotlib is not made for drawing in several threads at once
+            picture = render.svg(shown_state(state, viewer))
         with self.lock:
             self.cache[key] = picture
             while len(self.cache) > self.size:
