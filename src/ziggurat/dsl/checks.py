@@ -48,7 +48,8 @@ def unused(model) -> list:
     """Warnings for defs and tables that nothing uses."""
     everything = (list(model.actions.values()) + list(model.defs.values()) + list(model.tables.values())
                   + model.setup + model.invariants + model.statistics + model.checks + list(model.options.values())
-                  + list(model.board.values()) + [model.end, model.after, model.control, model.heuristic]
+                  + list(model.board.values()) + list(model.surface.values())
+                  + [model.end, model.after, model.control, model.heuristic]
                   + list(model.directions.values()) + list(model.counters.values()))
     used = set()
     for x in ast.walk([x for x in everything if x is not None]):

@@ -58,14 +58,12 @@ class Index:
                     self.buckets.setdefault((bx, by), []).append(i)
 
     def overlaps(self, x: int, y: int, hx: int, hy: int) -> bool:
-        """Whether a box's interior meets the interior of a piece on the table."""
-        size, boxes, seen = self.size, self.boxes, set()
+        """Whether a box's interior meets the interior of a piece on the table (a piece seen in
+        two buckets is tested twice: cheaper than remembering it)."""
+        size, boxes, buckets = self.size, self.boxes, self.buckets
         for bx in range((x - hx) // size, (x + hx) // size + 1):
             for by in range((y - hy) // size, (y + hy) // size + 1):
-                for i in self.buckets.get((bx, by), ()):
-                    if i in seen:
-                        continue
-                    seen.add(i)
+                for i in buckets.get((bx, by), ()):
                     ox, oy, ohx, ohy = boxes[i]
                     if abs(ox - x) < ohx + hx and abs(oy - y) < ohy + hy:
                         return True
@@ -90,15 +88,22 @@ def _placed(table: tuple) -> tuple:
     return tuple(e >> CODE_BITS for e in table)
 
 
+_codes: list = [None, {}]  # the table asked about last, and its pieces by spot
+
+
 def _piece_at(table: tuple, s: int) -> int:
-    for e in table:
-        if e >> CODE_BITS == s:
-            return e & CODE_MASK
-    raise LookupError("piece_at(): no piece lies on that spot of the table")
+    if _codes[0] is not table:
+        _codes[0], _codes[1] = table, {e >> CODE_BITS: e & CODE_MASK for e in table}
+    code = _codes[1].get(s)
+    if code is None:
+        raise LookupError("piece_at(): no piece lies on that spot of the table")
+    return code
 
 
 def _on_table(table: tuple, s: int) -> bool:
-    return s != NONE and any(e >> CODE_BITS == s for e in table)
+    if _codes[0] is not table:
+        _codes[0], _codes[1] = table, {e >> CODE_BITS: e & CODE_MASK for e in table}
+    return s in _codes[1]
 
 
 def _dist2(a: int, b: int) -> int:
