@@ -4,6 +4,7 @@ requests answered with a message, never a traceback."""
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
@@ -14,7 +15,8 @@ from starlette.testclient import TestClient  # noqa: E402
 import ziggurat  # noqa: E402
 from ziggurat.records import loads, replay  # noqa: E402
 from ziggurat.serve import create_app  # noqa: E402
-from ziggurat.serve.clicks import move_cells  # noqa: E402
+from ziggurat.dsl.loader import shipped_names  # noqa: E402
+from ziggurat.serve.clicks import clickable_moves, move_cells  # noqa: E402
 
 SMALL = {"size": "2", "pie": "false", "ply_cap": "20"}
 
@@ -199,3 +201,22 @@ def test_the_command_names_a_bad_ruleset_option_or_port_before_serving():
         taken = runner.invoke(cli, ["serve", "--port", str(port)])
     assert taken.exit_code == 1 and f"error: cannot serve on port {port}" in taken.output
     assert "Traceback" not in bad.output + alone.output + taken.output
+
+
+@pytest.mark.parametrize("name", shipped_names())
+def test_every_shipped_ruleset_s_moves_are_clicked_on_its_cells_or_offered_as_buttons(name):
+    game = ziggurat.load(name)
+    state = game.new(1)
+    rng = random.Random(1)
+    while state.is_chance:
+        state.push(game.sample_chance(state, rng))
+    board = {game.world.cell_name(c) for c in range(game.world.ncells)}
+    moves = clickable_moves(state)
+    assert [m["text"] for m in moves] == [state.move_text(m) for m in state.moves()]
+    for move in moves:
+        assert set(move["cells"]) <= board, move
+    # Moves that share their clicks differ, so the page can offer them by their texts.
+    by_cells: dict = {}
+    for move in moves:
+        by_cells.setdefault(tuple(move["cells"]), []).append(move["text"])
+    assert all(len(set(texts)) == len(texts) for texts in by_cells.values())

@@ -1,12 +1,13 @@
 """The cells a move names, in the order a player clicks them.
 
-The page plays a move by clicks: a move's cells are the values of its cell choices in the
-action's order (`from` before `to`; every cell of a repeated choice, a multi-jump's landings, in
+The page plays a move by clicks: a move's cells are the values of the action's own cell choices
+in their order (`from` before `to`; every cell of a repeated choice, a multi-jump's landings, in
 turn). Clicking cells narrows the legal moves to those whose cells begin with the clicks; the
 cells that may come next are highlighted; when the clicks are a whole move's cells and several
-moves share them (Stacktics' `level`, a promotion's piece), the page offers those moves to pick
-from. Moves that name no cell (`pass`, `swap`) are offered as buttons. Only the public kernel is
-read: `game.actions` (each choice's name and type) and `world.cell_name`.
+moves share them (Stacktics' `level`, a promotion's piece, or choices made by an `after` block,
+as RGB's starvation, which are never clicked), the page offers those moves to pick from. Moves
+that name no cell (`pass`, `swap`) are offered as buttons. Only the public kernel is read:
+`game.actions` (each choice's name and type, `nbase`) and `world.cell_name`.
 """
 
 from __future__ import annotations
@@ -25,10 +26,11 @@ def move_cells(game, move) -> list:
     action = game.actions[move[0]]
     name = game.world.cell_name
     out = []
-    for (_, kind), value in zip(action.choices, move[1:]):
+    nbase = action.nbase if action.nbase is not None else len(action.choices)
+    for (_, kind), value in zip(action.choices[:nbase], move[1:1 + nbase]):
         if _is_cell(kind) and isinstance(value, int):
             out.append(name(value))
-        elif _is_cell_list(kind) or (_is_cell(getattr(kind, "elem", None)) and isinstance(value, tuple)):
+        elif isinstance(value, tuple) and (_is_cell_list(kind) or _is_cell(kind)):
             out.extend(name(v) for v in value if isinstance(v, int))
     return out
 
