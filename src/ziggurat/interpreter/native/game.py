@@ -1,0 +1,257 @@
+"""A game's native module, compiled once per process: perft and random playouts at compiled speed.
+
+`native(game)` takes a loaded `Game` (the Python backend: the reference, and what every single
+move still goes through), runs the compiler's passes again up to the step plans, writes the
+native module and compiles it with Numba. The module is a real file in the cache folder
+(`ziggurat.cachedir`, under `native/`), named by a hash of its text, so Numba's on-disk cache
+(`cache=True`) keeps the machine code across processes: the second process loads it instead of
+compiling. With the cache off, the file goes to a temporary folder and every process compiles.
+
+A ruleset this backend cannot compile raises `Unsupported` (its `line()` is the one line the
+commands print before using Python instead).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import sys
+import tempfile
+import time
+from importlib import resources
+from pathlib import Path
+from typing import Optional
+
+import numpy as np
+from attrs import frozen
+
+from ...cachedir import folder
+from ...dsl.fold import fold
+from ...dsl.loader import load_model, read_text
+from ...dsl.options import option_values
+from ...dsl.resolve import resolve_model
+from ...errors import GameError
+from ..cache import engine_fingerprint
+from ..python.module import uses_repetition
+from ..steps import lower
+from .exprs import Unsupported
+from .layout import Layout, pack, unpack
+from .module import NativeWriter, plan_layout
+
+_LOADED: dict = {}  # module key -> NativeGame: compiled once per process
+
+
+def available() -> Optional[str]:
+    """None when Numba can be imported; else why not (one line)."""
+    try:
+        import numba  # noqa: F401
+    except ImportError:
+        return "the native backend needs Numba (pip install 'ziggurat[native]'); using Python"
+    return None
+
+
+@frozen
+class Playout:
+    """One native random playout: the moves (as the Python backend's tuples), how it ended."""
+
+    moves: tuple
+    plies: int
+    kind: Optional[str]  # win / lose / draw, or None when cut at max plies
+    who: Optional[int]
+    reason: Optional[str]
+    results: tuple  # per side (empty when cut)
+    branching: int  # the legal moves summed over the positions played from
+    final: object  # the position vector at the end
+
+
+class NativeGame:
+    """The native functions of one game (see `native`)."""
+
+    def __init__(self, game, module, layout: Layout, outcomes: list, hashing: bool, compile_seconds: float,
+                 path: str):
+        self.game, self.module, self.layout = game, module, layout
+        self.outcomes, self.hashing = outcomes, hashing
+        self.compile_seconds, self.path = compile_seconds, path
+        self.nchoices = [len(a.choices) for a in game.actions]
+
+    # ---- positions --------------------------------------------------------------------------
+
+    def start(self, state) -> tuple:
+        """(vector, history of hashes, its length) for a Python backend state."""
+        v = self.layout.vector(state)
+        if v is None:
+            raise Unsupported(f"a stack deeper than {self.layout.cap} pieces")
+        if state.last is not None:
+            v[2] = pack(state.last)
+        hist = np.zeros(1, dtype=np.int64)
+        if self.hashing:
+            if len(state.seen) > 1 or any(c > 1 for c in state.seen.values()):
+                raise Unsupported("a position with earlier positions to repeat (repetition)")
+            hist[0] = self.module.hash_state(v)
+            return v, hist, 1
+        return v, hist, 0
+
+    def state(self, v) -> object:
+        """A Python backend state holding the vector's position (for statistics, pictures)."""
+        st = self.game.empty_state()
+        lay = self.layout
+        st.cells = lay.cells(v)
+        st.side, st.ply = int(v[0]), int(v[1])
+        st.seats = [int(x) for x in v[4:4 + lay.nplayers]]
+        st.counters = [int(x) for x in v[lay.cnt:lay.cnt + lay.ncounters]]
+        zones = []
+        for z in range(lay.nzones):
+            row = v[lay.zon + z * lay.npieces:lay.zon + (z + 1) * lay.npieces]
+            zones.append(tuple(p for p in range(lay.npieces) for _ in range(int(row[p]))))
+        st.zones = zones
+        st.reset_history()
+        return st
+
+    def move(self, m: int) -> tuple:
+        a = int(m) & 0xFF
+        return unpack(m, self.nchoices[a])
+
+    def ended(self, code: int, res) -> tuple:
+        """(kind, who, reason, results) of an outcome code."""
+        if code <= 0:
+            return None, None, None, ()
+        kind, reason = self.outcomes[code - 1]
+        n = self.layout.nplayers
+        results = tuple(float(r) for r in res[:n])
+        who = int(res[n])
+        if kind == "rank":
+            kind = "win" if who >= 0 else "draw"
+        results = tuple(int(r) if r in (0.0, 1.0) else r for r in results)
+        return kind, (who if who >= 0 else None), reason, results
+
+    def _check(self, code: int) -> None:
+        if code == -1:
+            raise GameError("a position has more moves than the native backend holds (4096)")
+        if code == -2:
+            raise Unsupported(f"a stack deeper than {self.layout.cap} pieces")
+
+    # ---- the loops ----------------------------------------------------------------------------
+
+    def perft(self, state, depth: int) -> int:
+        v, hist, nhist = self.start(state)
+        n = int(self.module.perft(v, int(depth), hist, nhist))
+        self._check(n)
+        return n
+
+    def playout(self, state, seed: int, max_plies: int = 1000) -> Playout:
+        """A random playout from `state` (left unchanged), seeded with `seed` (see `loops`)."""
+        v, hist0, nhist = self.start(state)
+        hist = np.zeros(nhist + max_plies + 1, dtype=np.int64)
+        hist[:nhist] = hist0[:nhist]
+        moves = np.zeros(max_plies, dtype=np.int64)
+        res = np.zeros(self.layout.nplayers + 1)
+        buf = np.zeros(4096, dtype=np.int64)
+        plies, code, branching, _ = self.module.playout(v, np.uint64(seed & 0xFFFFFFFFFFFFFFFF), int(max_plies),
+                                                        moves, res, hist, nhist, buf)
+        self._check(code)
+        kind, who, reason, results = self.ended(int(code), res)
+        return Playout(tuple(self.move(m) for m in moves[:plies]), int(plies), kind, who, reason, results,
+                       int(branching), v)
+
+    def playouts(self, state, count: int, seed: int, max_plies: int = 1000) -> tuple:
+        """(results per side as a count x players array, plies, outcome codes) of `count`
+        playouts; playout i is `playout(state, seed + i)`."""
+        v, hist, nhist = self.start(state)
+        results, plies, codes = self.module.playouts(v, int(count), np.uint64(seed & 0xFFFFFFFFFFFFFFFF),
+                                                     int(max_plies), hist, nhist)
+        for c in set(codes.tolist()):
+            self._check(c)
+        return results[:, :self.layout.nplayers], plies, codes
+
+
+# ---- compiling ------------------------------------------------------------------------------------
+
+
+def _fingerprint() -> str:
+    h = hashlib.sha256(engine_fingerprint().encode())
+    d = resources.files("ziggurat").joinpath("interpreter/native")
+    for p in sorted(d.iterdir(), key=lambda p: p.name):
+        if p.name.endswith(".py") and p.is_file():
+            h.update(p.name.encode() + b"\0" + p.read_bytes())
+    return h.hexdigest()
+
+
+def source(game) -> tuple:
+    """(module text, layout, outcomes, hashing) of a game; raises Unsupported."""
+    paths = [p for p in game.spec.sources if Path(p).is_file()]
+    if not paths or len(paths) != len(game.spec.sources):
+        raise Unsupported("a ruleset that is not in a file")
+    path = paths[-1]
+    model = load_model(path, read_text(Path(path)))
+    plan, diagnostics = resolve_model(model)
+    if any(d.severity == "error" for d in diagnostics):
+        raise Unsupported("a ruleset with mistakes")
+    values, _ = option_values(plan, dict(game.options))
+    folded = fold(plan, values)
+    plans = [lower(a) for a in folded.plan.actions]
+    if plan.after is not None:
+        raise Unsupported("the after block", plan.after.pos)
+    supply = game.piece_supply()
+    layout = plan_layout(folded, supply.total if supply is not None else 0)
+    writer = NativeWriter(folded, plans, layout, uses_repetition(folded.plan))
+    text = writer.write(Path(path).name)
+    return text, layout, writer.outcomes, writer.hashing
+
+
+def module_path(text: str) -> tuple:
+    """(key, path) where a module's text is kept: the cache folder, else a temporary one."""
+    key = hashlib.sha256((_fingerprint() + "\0" + text).encode()).hexdigest()
+    base = folder()
+    if base is not None:
+        try:
+            d = base / "native"
+            d.mkdir(parents=True, exist_ok=True)
+            return key, d / f"n{key[:32]}.py"
+        except OSError:
+            pass
+    return key, Path(tempfile.mkdtemp(prefix="ziggurat-native-")) / f"n{key[:32]}.py"
+
+
+def is_cached(game) -> bool:
+    """Whether this game's native module was compiled before (in this process or into the cache)."""
+    try:
+        text = source(game)[0]
+    except Unsupported:
+        return False
+    key, path = module_path(text)
+    return key in _LOADED or path.with_suffix(".compiled").exists()
+
+
+def native(game) -> NativeGame:
+    """The native functions of a game, compiled (or loaded from Numba's cache) once per process.
+    Raises Unsupported for what this backend cannot compile, or when Numba is missing."""
+    why = available()
+    if why is not None:
+        raise Unsupported("anything without Numba installed (pip install 'ziggurat[native]')")
+    text, layout, outcomes, hashing = source(game)
+    key, path = module_path(text)
+    if key in _LOADED:
+        return _LOADED[key]
+    if not path.exists() or path.read_text(encoding="utf-8") != text:
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(path)  # whole or not at all; a file rewritten alike would lose Numba's cache
+    name = f"ziggurat_native_{key[:16]}"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    began = time.perf_counter()
+    warm = game.new() if not game.has_chance else None
+    ng = NativeGame(game, module, layout, outcomes, hashing, 0.0, str(path))
+    if warm is not None:  # compile (or load) every loop now, not in the middle of a measurement
+        ng.perft(warm, 1)
+        ng.playouts(warm, 1, 0, 1)
+        ng.playout(warm, 0, 1)
+    ng.compile_seconds = time.perf_counter() - began
+    try:
+        path.with_suffix(".compiled").write_text("", encoding="utf-8")
+    except OSError:
+        pass
+    _LOADED[key] = ng
+    return ng

@@ -1,0 +1,282 @@
+"""The part of every native module that does not depend on the game: helpers over the position
+vector, the position hash, the random generator, and the whole loops (perft, playouts).
+
+The loops are iterative (an explicit stack of positions, one vector a ply): Numba's on-disk cache
+has crashed on recursive functions (Numba issue 6061), so nothing here calls itself.
+
+The random generator is SplitMix64 (Steele, Lea and Flood, 2014), on unsigned 64-bit words: a
+playout seeded with `seed` draws word after word from it, and plays, at each ply, the legal move
+of index `word mod n` in the native generator's order. It is not Python's `random`: a native
+playout and a Python one from the same seed are different games (both legal). Playout `i` of
+`playouts(n, seed)` is the playout seeded with `seed + i`.
+"""
+
+TEMPLATE = '''
+# ---- helpers (the same in every native module) ----------------------------------------------
+
+
+@njit(cache=True)
+def ctrl_of(s, c):
+    h = s[HGT + c]
+    if h == 0:
+        return -1
+    return CTRL[s[STK + c * CAP + h - 1]]
+
+
+@njit(cache=True)
+def theirs(s, c, mover):
+    o = ctrl_of(s, c)
+    return o != -1 and o != mover
+
+
+@njit(cache=True)
+def flank_len(s, c, d, p):
+    for i in range(LNN[d, c]):
+        o = ctrl_of(s, LN[d, c, i])
+        if s[HGT + LN[d, c, i]] == 0:
+            return 0
+        if o == p:
+            return i
+        if o == -1:
+            return 0
+    return 0
+
+
+@njit(cache=True)
+def run_of(s, c, d, p):
+    n = 0
+    for i in range(LNN[d, c]):
+        if ctrl_of(s, LN[d, c, i]) != p:
+            break
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def zone_len(s, z):
+    n = 0
+    for p in range(NPIECES):
+        n += s[ZON + z * NPIECES + p]
+    return n
+
+
+@njit(cache=True)
+def last_cells(s):
+    m = s[LAST]
+    if m < 0:
+        return np.arange(NC)
+    a = m & 0xFF
+    out = np.empty(LASTN[a], np.int64)
+    for j in range(LASTN[a]):
+        out[j] = ((m >> (8 + 16 * (LASTCELLS[a, j] - 1))) & 0xFFFF) - 32768
+    return out
+
+
+@njit(cache=True)
+def move_stack(s, a, k, b):
+    n = s[HGT + a] - k
+    hb = s[HGT + b]
+    if a == b:
+        return
+    if hb + n > CAP:
+        s[OVER] = 1
+        return
+    for i in range(n):
+        s[STK + b * CAP + hb + i] = s[STK + a * CAP + k + i]
+    s[HGT + b] = hb + n
+    s[HGT + a] = k
+
+
+@njit(cache=True)
+def take_stack(s, c, z):
+    for i in range(s[HGT + c]):
+        s[ZON + z * NPIECES + s[STK + c * CAP + i]] += 1
+    s[HGT + c] = 0
+
+
+@njit(cache=True)
+def place_piece(s, p, c):
+    h = s[HGT + c]
+    if h >= CAP:
+        s[OVER] = 1
+        return
+    s[STK + c * CAP + h] = p
+    s[HGT + c] = h + 1
+
+
+@njit(cache=True)
+def remove_piece(s, c, k, z):
+    h = s[HGT + c]
+    s[ZON + z * NPIECES + s[STK + c * CAP + k]] += 1
+    for i in range(k, h - 1):
+        s[STK + c * CAP + i] = s[STK + c * CAP + i + 1]
+    s[HGT + c] = h - 1
+
+
+@njit(cache=True)
+def rank_results(keys, res):
+    best = 0
+    for q in range(1, NPLAYERS):
+        for j in range(keys.shape[1]):
+            if keys[q, j] != keys[best, j]:
+                if keys[q, j] > keys[best, j]:
+                    best = q
+                break
+    top = 0
+    for q in range(NPLAYERS):
+        same = True
+        for j in range(keys.shape[1]):
+            if keys[q, j] != keys[best, j]:
+                same = False
+                break
+        res[q] = 1.0 if same else 0.0
+        if same:
+            top += 1
+    if top > 1:
+        for q in range(NPLAYERS):
+            if res[q] > 0:
+                res[q] = 1.0 / top
+    res[NPLAYERS] = best if top == 1 else -1
+
+
+@njit(cache=True)
+def hash_state(s):
+    h = 1469598103934665603
+    for i in range(SIZE):
+        if i != PLY and i != LAST and i != OVER:
+            h = (h ^ (s[i] + i * 1000003)) * 1099511628211
+            h ^= h >> 29
+    return h
+
+
+@njit(cache=True)
+def repeats(hist, nhist):
+    n = 0
+    if nhist == 0:
+        return 0
+    h = hist[nhist - 1]
+    for i in range(nhist):
+        if hist[i] == h:
+            n += 1
+    return n
+
+
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+MIX2 = np.uint64(0x94D049BB133111EB)
+S30, S27, S31 = np.uint64(30), np.uint64(27), np.uint64(31)
+
+
+@njit(cache=True)
+def next_word(x):
+    x = x + GOLDEN
+    z = x
+    z = (z ^ (z >> S30)) * MIX1
+    z = (z ^ (z >> S27)) * MIX2
+    return x, z ^ (z >> S31)
+
+
+# ---- the whole loops ------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def perft(s0, depth, hist0, nhist0):
+    """Leaves of the move tree to `depth`; -1: a position with more than MAXM moves; -2: a
+    stack deeper than CAP."""
+    if depth <= 0:
+        return 1
+    states = np.empty((depth + 1, SIZE), np.int64)
+    moves = np.empty((depth, MAXM), np.int64)
+    counts = np.zeros(depth, np.int64)
+    idx = np.zeros(depth, np.int64)
+    hist = np.empty(nhist0 + depth + 1, np.int64)
+    hist[:nhist0] = hist0[:nhist0]
+    res = np.empty(NPLAYERS + 1, np.float64)
+    states[0, :] = s0
+    total = 0
+    d = 0
+    entering = True
+    while True:
+        if entering:
+            entering = False
+            n = legal(states[d], moves[d])
+            if n > MAXM:
+                return -1
+            if outcome(states[d], n, res, hist, nhist0 + d) != 0:
+                n = 0
+            if d == depth - 1:
+                total += n
+                d -= 1
+                if d < 0:
+                    return total
+                continue
+            counts[d] = n
+            idx[d] = 0
+        if idx[d] < counts[d]:
+            m = moves[d, idx[d]]
+            idx[d] += 1
+            states[d + 1, :] = states[d, :]
+            apply(states[d + 1], m)
+            if states[d + 1, OVER] != 0:
+                return -2
+            if HASHING:
+                hist[nhist0 + d] = hash_state(states[d + 1])
+            d += 1
+            entering = True
+        else:
+            d -= 1
+            if d < 0:
+                return total
+
+
+@njit(cache=True)
+def playout(s, x, maxplies, moves_out, res, hist, nhist0, buf):
+    """Random moves from s (changed in place) until the end or maxplies: (plies, outcome code,
+    moves seen at the positions played from, generator state). Code 0: cut at maxplies; -1:
+    too many moves; -2: a stack deeper than CAP. The moves go into moves_out."""
+    plies = 0
+    branching = 0
+    while True:
+        n = legal(s, buf)
+        if n > MAXM:
+            return plies, -1, branching, x
+        code = outcome(s, n, res, hist, nhist0 + plies)
+        if code != 0:
+            return plies, code, branching, x
+        if plies >= maxplies:
+            return plies, 0, branching, x
+        x, z = next_word(x)
+        m = buf[np.int64(z % np.uint64(n))]
+        if plies < moves_out.shape[0]:
+            moves_out[plies] = m
+        apply(s, m)
+        if s[OVER] != 0:
+            return plies, -2, branching, x
+        plies += 1
+        branching += n
+        if HASHING:
+            hist[nhist0 + plies - 1] = hash_state(s)
+
+
+@njit(cache=True)
+def playouts(s0, count, seed, maxplies, hist0, nhist0):
+    """`count` playouts from s0, playout i seeded with seed + i: results (count x players + 1:
+    the last column is the side an outcome names, -1 for none), plies, outcome codes."""
+    results = np.zeros((count, NPLAYERS + 1), np.float64)
+    plies = np.zeros(count, np.int64)
+    codes = np.zeros(count, np.int64)
+    s = np.empty(SIZE, np.int64)
+    buf = np.empty(MAXM, np.int64)
+    none = np.empty(0, np.int64)
+    hist = np.empty(nhist0 + maxplies + 1, np.int64)
+    hist[:nhist0] = hist0[:nhist0]
+    res = np.empty(NPLAYERS + 1, np.float64)
+    for i in range(count):
+        s[:] = s0
+        res[:] = 0.0
+        n, code, _b, _x = playout(s, seed + np.uint64(i), maxplies, none, res, hist, nhist0, buf)
+        results[i, :] = res
+        plies[i] = n
+        codes[i] = code
+    return results, plies, codes
+'''
