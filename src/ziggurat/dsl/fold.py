@@ -494,6 +494,10 @@ class Folder:
                     raise CheckError(e.pos, f"the {name} of every piece must be a fixed length above 0, "
                                             f"not {v.value if is_const(v) else 'a changing value'} for "
                                             f"{w.piece_text(code)!r}", hint="for example 1.375in")
+                if v.value % 2:
+                    raise CheckError(e.pos, f"the {name} of {w.piece_text(code)!r} is an odd number of the table's "
+                                            "units (1/2000 in), so its half, where its centre lies, is not one",
+                                     hint="give widths and lengths to the thousandth of an inch: 0.6in, 1.375in")
                 out.append(v.value)
             measures.append(tuple(out))
         return (step.value, measures[0], measures[1])
