@@ -220,3 +220,21 @@ def test_every_shipped_ruleset_s_moves_are_clicked_on_its_cells_or_offered_as_bu
     for move in moves:
         by_cells.setdefault(tuple(move["cells"]), []).append(move["text"])
     assert all(len(set(texts)) == len(texts) for texts in by_cells.values())
+
+
+def test_a_hidden_game_is_drawn_for_its_seat_to_its_end_then_shown_whole(client):
+    # Kuhn poker's showdown reads both hands: the first seat's picture, with the other hand
+    # emptied, cannot be drawn there; the game is over then, and shown whole to everyone.
+    view = table(client, ["human", "random"], ruleset="kuhn-poker", options={}, seed=2)
+    while view["status"] == "nature":
+        view = client.post(f"/api/tables/{view['id']}/step").json()
+    assert "hand.second=?1" in view["position"]
+    view = client.post(f"/api/tables/{view['id']}/move", json={"move": "pass"}).json()
+    while view["status"] == "agent":
+        view = client.post(f"/api/tables/{view['id']}/step").json()
+        assert "error" not in view, view
+    if view["status"] == "human":
+        view = client.post(f"/api/tables/{view['id']}/move", json={"move": "bet"}).json()
+    assert view["status"] == "over" and view["viewer"] is None and view["hidden"] == []
+    assert "?" not in view["position"] and view["svg"].startswith("<?xml")
+    assert 'id="zone-hand.second-1"' in view["svg"]  # the other hand, at the showdown

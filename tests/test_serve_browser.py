@@ -72,7 +72,7 @@ def wait_for_turn(page) -> str:
     """Wait until the person is to move or the game is over (the agent moves on its own)."""
     page.wait_for_function("""() => {
         const s = document.getElementById('status').textContent;
-        return s.startsWith('Game over') || s.endsWith('click a piece or type a move');
+        return s.startsWith('Game over') || s.endsWith('type a move');
     }""", timeout=20_000)
     return status(page)
 

@@ -11,7 +11,9 @@ Hidden information: a view is drawn for a viewer (a side, or everyone). With one
 that hides anything, the view is always theirs; with several at one screen, it is the side of the
 person to move, and nobody's while an agent or nature moves; a table of agents alone, and a
 replay, may be viewed as any side or as everyone. The picture then shows the viewer's
-observation: zones hidden from them are drawn empty and their counts listed beside.
+observation: zones hidden from them are drawn empty and their counts listed beside (when that
+position cannot be drawn, the page shows the observation's text). A game that is over is shown
+whole, as its record shows it.
 """
 
 from __future__ import annotations
@@ -47,14 +49,19 @@ class Pictures:
         self.size, self.cache, self.lock = size, OrderedDict(), threading.Lock()
         self.drawing = threading.Lock()
 
-    def svg(self, state, viewer) -> str:
+    def svg(self, state, viewer):
+        """The picture of `state` for `viewer` as SVG text, or None when the position the viewer
+        observes cannot be drawn (see `shown_state`): the page then shows the observation's text."""
         key = (state.game.name, id(state.game), state.text(), viewer)
         with self.lock:
             if key in self.cache:
                 self.cache.move_to_end(key)
                 return self.cache[key]
         with self.drawing:  # matplotlib is not made for drawing in several threads at once
-            picture = render.svg(shown_state(state, viewer))
+            try:
+                picture = render.svg(shown_state(state, viewer))
+            except ziggurat.ZigguratError:
+                picture = None
         with self.lock:
             self.cache[key] = picture
             while len(self.cache) > self.size:
@@ -67,13 +74,18 @@ PICTURES = Pictures()
 
 def shown_state(state, viewer):
     """The state to draw for `viewer`: the state itself when nothing is hidden from them, else the
-    position they observe with every zone hidden from them emptied."""
+    position they observe with every zone hidden from them emptied. That position is not one the
+    game reaches: a GameError when its rules fail on it (a showdown that reads an emptied hand), or
+    when they would end the game there while the real one goes on (its caption would lie)."""
     if viewer is None or not state.game.has_secrets:
         return state
     observed = state.observation(viewer)
     if "=?" not in observed:
         return state
-    return state.game.position(_HIDDEN.sub(lambda m: m.group(1) + "=", observed))
+    shown = state.game.position(_HIDDEN.sub(lambda m: m.group(1) + "=", observed))
+    if shown.outcome() is not None:
+        raise GameError("the position as this seat sees it would be over: not drawn")
+    return shown
 
 
 def hidden_counts(state, viewer) -> list:
@@ -109,8 +121,11 @@ def outcome_view(state):
 
 
 def view(state, viewer) -> dict:
-    """What the page shows of `state` for `viewer` (a side, NOBODY, or None for everyone)."""
+    """What the page shows of `state` for `viewer` (a side, NOBODY, or None for everyone). A game
+    that is over is shown whole, to everyone, as its record shows it."""
     game = state.game
+    if state.outcome() is not None:
+        viewer = None
     name = None if viewer is None else ("nobody" if viewer == NOBODY else game.players[viewer])
     past = history(state, viewer)
     return {

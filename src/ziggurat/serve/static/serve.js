@@ -169,11 +169,18 @@ function statusText(view) {
     case "stuck": return `${view.mover} has no legal move and no rule ends the game`;
     case "nature": return "Chance moves";
     case "agent": return `${view.mover} (${view.seat_of_mover}) is thinking`;
-    default: return `${view.mover} to move: click a piece or type a move`;
+    default: return `${view.mover} to move: ` +
+      (view.moves.some((m) => m.cells.length) ? "click a piece or type a move" : "choose or type a move");
   }
 }
 
 function drawBoard(view) {
+  if (!view.svg) { // the position this seat observes could not be drawn: its text instead
+    const text = document.createElement("pre");
+    text.textContent = view.position;
+    $("board").replaceChildren(text);
+    return;
+  }
   const doc = new DOMParser().parseFromString(view.svg, "image/svg+xml");
   const svg = document.importNode(doc.documentElement, true);
   svg.removeAttribute("width");
