@@ -564,14 +564,7 @@ def plot(summaries: list, records_by_study: list, folder: Path) -> list:
     written = []
 
     fig, ax = plt.subplots(figsize=(7, 4))
-    top = max((r["plies"] for recs in records_by_study for r in recs), default=1)
-    bins = range(0, top + 2, max(1, (top + 1) // 40 or 1))
-    for s, recs in zip(summaries, records_by_study):
-        ax.hist([r["plies"] for r in recs], bins=list(bins), alpha=0.5, label=s["study"]["label"])
-    ax.set_xlabel("game length (plies)")
-    ax.set_ylabel("games")
-    ax.set_title("Game length" + _partial_note(summaries))
-    ax.legend(fontsize="small")
+    length_histogram(ax, summaries, records_by_study)
     fig.tight_layout()
     written += _save(fig, folder / "lengths")
     plt.close(fig)
@@ -598,6 +591,44 @@ def plot(summaries: list, records_by_study: list, folder: Path) -> list:
     written += _save(fig, folder / "results")
     plt.close(fig)
     return written
+
+
+def length_histogram(ax, summaries: list, records_by_study: list) -> None:
+    """The game lengths of each study, its draws stacked on its other games and hatched, one bar
+    series per draw reason; the peak of each draw reason is named on the plot ("max plies
+    (simulator): 269 games"), so a spike at a ply cap or a turn limit says what it is."""
+    top = max((r["plies"] for recs in records_by_study for r in recs), default=1)
+    bins = list(range(0, top + 2, max(1, (top + 1) // 40 or 1)))
+    peaks = []  # (x, height, text, colour)
+    for i, (s, recs) in enumerate(zip(summaries, records_by_study)):
+        label, colour = s["study"]["label"], f"C{i}"
+        reasons = Counter(r["reason"] for r in recs if r["kind"] == "draw")
+        groups = [[r["plies"] for r in recs if r["kind"] != "draw"]]
+        names = [label]
+        for reason, n in reasons.most_common():
+            groups.append([r["plies"] for r in recs if r["kind"] == "draw" and r["reason"] == reason])
+            names.append(f"{label}: draw, {reason} ({n})")
+        counts, _, containers = ax.hist(groups, bins=bins, alpha=0.5, stacked=True, color=[colour] * len(groups),
+                                        label=names)
+        containers = containers if len(groups) > 1 else [containers]
+        counts = counts if len(groups) > 1 else [counts]
+        for j, container in enumerate(containers[1:], 1):
+            for patch in container:
+                patch.set_hatch("///")
+            drawn = counts[j] - counts[j - 1]  # stacked: each series' counts are cumulative
+            k = max(range(len(drawn)), key=lambda b: drawn[b])
+            reason, n = reasons.most_common()[j - 1]
+            peaks.append(((bins[k] + bins[k + 1]) / 2, counts[j][k], f"{reason}: {n} games", colour))
+    ax.set_xlabel("game length (plies)")
+    ax.set_ylabel("games")
+    ax.set_title("Game length" + _partial_note(summaries))
+    ax.legend(fontsize="small")
+    _, y_top = ax.get_ylim()
+    for x, height, text, colour in peaks:
+        ax.annotate(text, xy=(x, height), xytext=(x, height + 0.12 * y_top), ha="center", fontsize="small",
+                    color=colour, arrowprops={"arrowstyle": "->", "color": colour})
+    if peaks:
+        ax.set_ylim(0, max(y_top, max(h for _, h, _, _ in peaks) + 0.2 * y_top))
 
 
 def _partial_note(summaries: list) -> str:
