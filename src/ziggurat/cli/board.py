@@ -74,6 +74,61 @@ def board_table(state, styles: dict) -> Table:
     return table
 
 
+# Colour names a ruleset may give its pieces, as terminal styles (the others are written plainly).
+TERMINAL_COLOURS = {"white": "bold white", "clear": "bright_white", "red": "red", "orange": "dark_orange",
+                    "yellow": "yellow", "green": "green", "cyan": "cyan", "blue": "blue", "purple": "magenta",
+                    "black": "bold grey50", "gray": "grey50", "grey": "grey50", "pink": "pink1"}
+ARROWS = {0: "^", 2: ">", 4: "v", 6: "<"}  # a lying piece's point, by its direction's number
+MAP_WIDEST = 48  # inches across: a wider table is listed, not mapped
+
+
+def colour_styles(game) -> dict:
+    """Piece code -> rich style, from an attribute whose values name colours (empty when none)."""
+    attr = next((a for a in game.attributes if not a.players and any(v in TERMINAL_COLOURS for v in a.values)), None)
+    if attr is None:
+        return {}
+    table = game.world.attr_tables[attr.name]
+    return {code: TERMINAL_COLOURS.get(attr.value_name(n) or "", "") for code, n in enumerate(table)}
+
+
+def table_view(state, styles: dict) -> Group:
+    """The open table: a map an inch to a character cell (a standing piece by its code, a lying one
+    by an arrow to its point), then every piece at its spot, in the order they were placed."""
+    from ..dsl import surface
+    from ..interpreter.geometry import CODE_BITS, CODE_MASK
+
+    game, entries = state.game, state.table[0]
+    styles = colour_styles(game) or styles
+    parts = []
+    if not entries:
+        return Group(Text("the table is empty", style="dim"))
+    spots = [(surface.centre(e >> CODE_BITS), (e & 7 << CODE_BITS) >> CODE_BITS, e & CODE_MASK)
+             for e in entries]
+    inch = surface.UNITS_PER_INCH
+    xs = [round(x / inch) for (x, _), _, _ in spots]
+    ys = [round(y / inch) for (_, y), _, _ in spots]
+    if max(xs) - min(xs) <= MAP_WIDEST:
+        width = max(3, game.world.piece_width())
+        cells = {}
+        for (x, y), (_, pose, code) in zip(zip(xs, ys), spots):
+            text = game.world.piece_text(code)
+            cells[(x, y)] = (text if pose == 0 else text[:width - 1] + ARROWS[pose - 1], styles.get(code, ""))
+        for y in range(max(ys), min(ys) - 1, -1):
+            row = Text(f"{y:>4} ", style="dim")
+            for x in range(min(xs), max(xs) + 1):
+                text, style = cells.get((x, y), ("." if (x, y) != (0, 0) else "+", "dim"))
+                row.append(text.center(width) + " ", style=style)
+            parts.append(row)
+        parts.append(Text(f"     x from {min(xs)} to {max(xs)} inches, y from {min(ys)} to {max(ys)}; "
+                          "+ is the origin", style="dim"))
+    listing = Text("on the table: ", style="dim")
+    for e in entries:
+        listing.append(game.world.piece_text(e & CODE_MASK), style=styles.get(e & CODE_MASK, ""))
+        listing.append(f"@{surface.spot_text(e >> CODE_BITS)} ")
+    parts.append(listing)
+    return Group(*parts)
+
+
 TERSE_ABOVE = 24  # zones and counters: with more, the empty ones and those at 0 are left out
 
 
@@ -130,7 +185,7 @@ def status_line(state) -> Text:
 def draw(state, viewer: int | None = None) -> Group:
     """Everything `show` and `play` print for a position: all of it, or what `viewer` sees."""
     styles = player_colours(state.game)
-    parts = [board_table(state, styles)]
+    parts = [table_view(state, styles) if state.game.world.surface is not None else board_table(state, styles)]
     slots = slots_table(state, styles, viewer)
     if slots is not None:
         parts.append(slots)
