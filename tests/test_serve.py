@@ -238,3 +238,12 @@ def test_a_hidden_game_is_drawn_for_its_seat_to_its_end_then_shown_whole(client)
     assert view["status"] == "over" and view["viewer"] is None and view["hidden"] == []
     assert "?" not in view["position"] and view["svg"].startswith("<?xml")
     assert 'id="zone-hand.second-1"' in view["svg"]  # the other hand, at the showdown
+
+
+def test_a_hidden_game_s_record_waits_for_its_end_while_a_person_plays(client):
+    view = table(client, ["human", "random"], ruleset="kuhn-poker", options={}, seed=5)
+    for url in (f"/api/tables/{view['id']}/record", f"/api/tables/{view['id']}/replay"):
+        method = client.get if url.endswith("record") else client.post
+        assert "shows every hand" in error(method(url))
+    agents = table(client, ["random", "random"], ruleset="kuhn-poker", options={}, seed=5)
+    assert client.get(f"/api/tables/{agents['id']}/record").text.startswith("# Ziggurat game record")

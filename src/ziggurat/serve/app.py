@@ -210,17 +210,22 @@ def create_app(ruleset: str | None = None, options: dict | None = None) -> Starl
         table.undo()
         return JSONResponse(table.view())
 
+    def secret_so_far(table) -> None:
+        """GameError while a person plays a game that hides something: its record shows every hand."""
+        if table.state.game.has_secrets and table.humans and table.state.outcome() is None:
+            raise GameError("the record of a game that hides something shows every hand: "
+                            "it is saved or stepped through when the game is over")
+
     def table_record(request, data):
         table = tables.get(request.path_params["id"])
+        secret_so_far(table)
         name = Path(str(table.ruleset)).stem
         return PlainTextResponse(table.record().dumps(), headers={
             "Content-Disposition": f'attachment; filename="{name}-{table.id}.record"'})
 
     def table_replay(request, data):
         table = tables.get(request.path_params["id"])
-        if table.state.game.has_secrets and table.humans and table.state.outcome() is None:
-            raise GameError("a game that hides something is stepped through when it is over "
-                            "(its record shows every hand)")
+        secret_so_far(table)
         replay = replays.add(Replay(table.record().dumps(), f"table {table.id}"))
         return JSONResponse(replay.view(0))
 

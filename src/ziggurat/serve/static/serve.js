@@ -144,6 +144,9 @@ function showView(view) {
   if (table) {
     $("undo").disabled = !view.can_undo;
     $("save-record").href = `/api/tables/${view.id}/record`;
+    // A game that hides something shows every hand in its record: offered when it is over.
+    const secret = view.has_secrets && view.seats.includes("human") && view.status !== "over";
+    $("save-record").hidden = $("to-replay").hidden = secret;
     const watching = view.seats.every((s) => s !== "human");
     $("watch-controls").hidden = !watching;
     $("pause").textContent = page.running ? "Pause" : "Run";
