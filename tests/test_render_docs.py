@@ -48,3 +48,21 @@ def test_pictures_are_current():
     result = subprocess.run([sys.executable, str(ROOT / "docs" / "gen_pictures.py"), "--check"],
                             capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
+
+
+def test_tall_stack_caption_sits_above_a_tall_stack():
+    """The how-to's caption about a stack of seventeen is followed by a picture of one, drawn from
+    the position its command gives (it stood above a Green setup with no stack)."""
+    import ziggurat
+
+    page = (ROOT / "docs" / "howto" / "records-and-pictures.md").read_text(encoding="utf-8")
+    caption = page.index("a stack of seventeen")
+    command = re.search(r'`ziggurat render (\S+) --position "([^"]+)" -o \S+`', page[caption:].replace("\n", " "))
+    image = re.search(r"!\[[^\]]*\]\((images/[^)]+\.svg)\)", page[caption:])
+    assert command and image
+    state = ziggurat.load(command.group(1)).position(re.sub(r"\s+", " ", command.group(2)))
+    tallest = max(range(len(state.cells)), key=lambda c: len(state.cells[c]))
+    assert len(state.cells[tallest]) == 17
+    cell = state.game.world.cell_name(tallest)
+    svg = (ROOT / "docs" / "howto" / image.group(1)).read_text(encoding="utf-8")
+    assert f'id="piece-{cell}-17"' in svg and f'id="piece-{cell}-18"' not in svg
