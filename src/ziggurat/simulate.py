@@ -57,6 +57,7 @@ class StudySpec:
     seed: int = 0
     max_plies: int = 1000
     label: str = ""
+    backend: str = "python"  # or "native": random agents' whole games in the native backend
 
     @property
     def name(self) -> str:
@@ -159,13 +160,59 @@ def play_game(game, agents: tuple, index: int, study_seed: int, max_plies: int) 
     }
 
 
+def play_native_game(game, fast, index: int, study_seed: int, max_plies: int) -> dict:
+    """Game `index` of a study between random agents, played whole by the native backend (`fast`,
+    ziggurat.interpreter.native): the same record as play_game's, marked `"backend": "native"`.
+    Its random moves come from the native generator (SplitMix64) seeded with the seed the first
+    agent would have had, so they are not the Python backend's games (see the pipeline page)."""
+    players = len(game.players)
+    seat_agent = [0] * players
+    for j in range(players):
+        seat_agent[seat_of(index, j, players)] = j
+    seed = derived_seed(study_seed, index, 0)
+    state = game.new(seed)
+    first_seat = state.seats[state.side]
+    run = fast.playout(state, derived_seed(study_seed, index, 1), max_plies)
+    end = fast.state(run.final)
+    if run.kind is None:
+        kind, reason, per_side = "draw", SIM_CAP_REASON, (0.5,) * players
+    else:
+        kind, reason, per_side = run.kind, run.reason or run.kind, tuple(float(r) for r in run.results)
+    names = [a.name for a in game.actions]
+    used = Counter(names[m[0]] for m in run.moves)
+    return {
+        "index": index,
+        "seed": seed,
+        "seat_agents": seat_agent,
+        "first_seat": first_seat,
+        "results_by_seat": list(by_seat(end, per_side)),
+        "results_by_side": list(per_side),
+        "final_seats": list(end.seats),
+        "kind": kind,
+        "reason": reason,
+        "plies": run.plies,
+        "branching": run.branching,
+        "positions": run.plies,
+        "passes": used["pass"],
+        "actions": dict(used),
+        "statistics": end.statistics(),
+        "backend": "native",
+    }
+
+
 def _run_batch(args: tuple, seed: int, max_plies: int, indices: list) -> list:
     return _run_chunk(*args, indices, seed, max_plies)
 
 
-def _run_chunk(ruleset: str, options: dict, agents: tuple, indices: list, seed: int, max_plies: int) -> list:
+def _run_chunk(ruleset: str, options: dict, agents: tuple, backend: str, indices: list, seed: int,
+               max_plies: int) -> list:
     """Play the games `indices` of a study (in a worker process, or on a Dask worker)."""
     game = ziggurat.load(ruleset, options or None)
+    if backend == "native":
+        from .interpreter.native.game import native  # Numba is imported only when asked for
+
+        fast = native(game)
+        return [play_native_game(game, fast, i, seed, max_plies) for i in indices]
     return [play_game(game, agents, i, seed, max_plies) for i in indices]
 
 
@@ -208,7 +255,7 @@ def run_study(spec: StudySpec, *, workers: Optional[int] = None, client=None,
     skip = set(skip)
     todo = [i for i in range(spec.games) if i not in skip]
     chunks = _chunks(todo, workers if client is None else max(1, dask_threads(client)))
-    args = (ref, dict(spec.options), tuple(spec.agents))
+    args = (ref, dict(spec.options), tuple(spec.agents), spec.backend)
     run = functools.partial(_run_batch, args, spec.seed, spec.max_plies)
 
     def finished(i, part):
@@ -273,7 +320,7 @@ def study_key(spec: StudySpec) -> dict:
         digest = None
     return {"ruleset": ref, "ruleset_sha256": digest, "options": {k: str(v) for k, v in spec.options.items()},
             "agents": list(spec.agents), "seed": spec.seed, "max_plies": spec.max_plies,
-            "version": ziggurat.__version__}
+            "version": ziggurat.__version__, **({"backend": spec.backend} if spec.backend != "python" else {})}
 
 
 class Journal:

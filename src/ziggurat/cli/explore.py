@@ -12,6 +12,7 @@ from rich.text import Text
 import ziggurat
 
 from ..records import reason_text, result_text
+from .backend import PERFT_LEAF_SECONDS, backend_option, choose
 from .board import draw
 from .options import (echo_json, json_option, load_state, position_option, ruleset_argument, set_option, side_index,
                       viewer_option)
@@ -43,13 +44,21 @@ def moves(ruleset, position, options, as_json):
 @click.option("--divide", is_flag=True, help="Split the count by first move.")
 @position_option
 @set_option
+@backend_option
 @json_option
-def perft(ruleset, depth, divide, position, options, as_json):
+def perft(ruleset, depth, divide, position, options, backend, as_json):
     """Count the leaves of the move tree to a depth, with the time taken."""
     state = load_state(ruleset, options, position)
+    fast = choose(state.game, backend, max(1, len(state.moves())) ** depth * PERFT_LEAF_SECONDS)
     start = time.perf_counter()
-    split = ziggurat.divide(state, depth) if divide and depth > 0 else None
-    leaves = sum(n for _, n in split) if split is not None else ziggurat.perft(state, depth)
+    split = None
+    if fast is not None:
+        split, leaves = _native_perft(fast, state, depth, divide)
+        if leaves is None:
+            start = time.perf_counter()
+    if fast is None or leaves is None:
+        split = ziggurat.divide(state, depth) if divide and depth > 0 else None
+        leaves = sum(n for _, n in split) if split is not None else ziggurat.perft(state, depth)
     seconds = time.perf_counter() - start
     rate = leaves / seconds if seconds > 0 else 0.0
     if as_json:
@@ -71,6 +80,27 @@ def perft(ruleset, depth, divide, position, options, as_json):
         table.add_column(name, justify="right")
     table.add_row(str(depth), str(leaves), f"{seconds:.4f}", f"{rate:,.0f}")
     console.print(table)
+
+
+def _native_perft(fast, state, depth: int, divide: bool) -> tuple:
+    """(split or None, leaves) counted by the native backend; (None, None) after saying why the
+    Python backend counts instead (a position it cannot start from)."""
+    from ..interpreter.native.exprs import Unsupported
+
+    try:
+        if not (divide and depth > 0):
+            return None, fast.perft(state, depth)
+        split = []
+        for m in state.moves():
+            state.push(m)
+            try:
+                split.append((state.move_text(m), fast.perft(state, depth - 1)))
+            finally:
+                state.pop()
+        return split, sum(n for _, n in split)
+    except Unsupported as why:
+        click.echo(why.line(), err=True)
+        return None, None
 
 
 @click.command()

@@ -22,6 +22,7 @@ import signal
 import threading
 from pathlib import Path
 
+import attrs
 import click
 from rich.console import Console
 from rich.markup import escape
@@ -35,6 +36,7 @@ import ziggurat
 from .. import simulate as sim
 from ..agents import AGENTS
 from ..outputs import atomic_open, check_writable, write_text
+from .backend import GAME_SECONDS, backend_option, choose, only_random
 from .options import parse_sets, ruleset_argument, set_option
 
 
@@ -93,6 +95,7 @@ EXIT_INTERRUPTED = {"Ctrl-C": 130, "SIGTERM": 143}  # 128 + the signal's number,
 @click.option("--max-plies", type=click.IntRange(1), default=1000, show_default=True,
               help=f"Stop a game after this many plies (scored a draw, reason 'max plies (simulator)'); "
                    f"at most {sim.MAX_PLIES_LIMIT:,}.")
+@backend_option
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
 @click.option("--csv", "csv_file", type=click.Path(dir_okay=False), default=None,
               help="Write one row per game to this CSV file.")
@@ -109,7 +112,7 @@ EXIT_INTERRUPTED = {"Ctrl-C": 130, "SIGTERM": 143}  # 128 + the signal's number,
               help="Go on with an interrupted study: the games in its journal are kept, the others played.")
 @click.pass_context
 def simulate(ctx, ruleset, games, agents, options, variants, others, seed, workers, cluster, scheduler_file,
-             worker_timeout, max_plies, as_json, csv_file, plot_dir, report_file, title, journal_file, resume):
+             worker_timeout, max_plies, backend, as_json, csv_file, plot_dir, report_file, title, journal_file, resume):
     """Play many games between agents and show balance statistics with 95% confidence intervals.
 
     Ctrl-C (or SIGTERM) stops at once: the games finished are written to the outputs, marked
@@ -138,8 +141,11 @@ def simulate(ctx, ruleset, games, agents, options, variants, others, seed, worke
     for rs, opts in studies:
         game = ziggurat.load(rs, opts or None)  # a bad ruleset or option stops here, with its message
         spec_agents = agents or ("random",) * len(game.players)
+        only_random(spec_agents, backend)
         spec = sim.StudySpec(rs, tuple(spec_agents), games, opts, seed=seed, max_plies=max_plies)
         sim.check_spec(spec)
+        if all(a == "random" for a in spec_agents) and choose(game, backend, games * GAME_SECONDS) is not None:
+            spec = attrs.evolve(spec, backend="native")
         specs.append((spec, game))
 
     journal = sim.Journal(journal_path, [spec for spec, _ in specs]) if journal_path is not None else None
@@ -288,6 +294,8 @@ def _command(a: dict) -> str:
     for o in a["others"]:
         words += ["--vs", o]
     words += ["--seed", str(a["seed"]), "--max-plies", str(a["max_plies"])]
+    if any(spec.backend == "native" for spec, _ in a["specs"]):  # the native backend's games are its own
+        words += ["--backend", "native"]
     if a["plot_dir"]:
         words += ["--plot", a["plot_dir"]]
     words += ["--report", a["report_file"]]

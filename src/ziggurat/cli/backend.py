@@ -1,0 +1,76 @@
+"""`--backend python|native|auto`: which backend runs a command's whole loop (perft, random games).
+
+The Python backend is the reference and runs everything; the native one (Numba,
+`ziggurat.interpreter.native`) runs whole loops at compiled speed once it is compiled, which
+takes tens of seconds the first time and a second or two from the cache. `auto` picks native when
+the loop is large enough to repay that: compiled already (in the cache), or large work. The
+command says on stderr which backend ran, and why Python when native was asked for and cannot be.
+"""
+
+from __future__ import annotations
+
+import click
+
+from ..errors import GameError
+
+CHOICES = ("python", "native", "auto")
+# auto: the Python backend's estimated seconds above which compiling natively pays: a cold compile
+# takes 10-30 s, a load from the cache one or two.
+COLD_SECONDS = 20.0
+CACHED_SECONDS = 1.0
+PERFT_LEAF_SECONDS = 1e-6  # the Python backend's perft, about a million leaves a second
+GAME_SECONDS = 3e-3  # a random game in the Python backend's simulate: about 100 plies of 30 us
+
+
+def backend_option(fn):
+    return click.option("--backend", type=click.Choice(CHOICES), default="auto", show_default=True,
+                        help="Which backend runs the loop: python (the reference), native (compiled with "
+                             "Numba: pip install 'ziggurat[native]'), or auto (native when the work "
+                             "repays compiling it).")(fn)
+
+
+def say(text: str) -> None:
+    click.echo(text, err=True)
+
+
+def choose(game, backend: str, seconds: float):
+    """The native game (ziggurat.interpreter.native.game.NativeGame) to run the loop with, or None
+    for Python; says on stderr which, and why not native when it was asked for. `seconds`: the
+    Python backend's estimated time for the loop (what `auto` weighs against compiling)."""
+    if backend == "python":
+        say("backend: python")
+        return None
+    from ..interpreter.native.exprs import Unsupported
+    from ..interpreter.native.game import available, is_cached, native, source
+
+    missing = available()
+    if missing is not None:
+        if backend == "native":
+            say(missing)
+        say("backend: python")
+        return None
+    try:
+        source(game)
+    except Unsupported as why:
+        if backend == "native":
+            say(why.line())
+        say("backend: python")
+        return None
+    if backend == "auto" and seconds < (CACHED_SECONDS if is_cached(game) else COLD_SECONDS):
+        say("backend: python (auto: too little work to repay compiling natively)")
+        return None
+    try:
+        fast = native(game)
+    except Unsupported as why:
+        say(why.line())
+        say("backend: python")
+        return None
+    say(f"backend: native (ready in {fast.compile_seconds:.1f} s)")
+    return fast
+
+
+def only_random(agents, backend: str) -> None:
+    """--backend native plays random agents only (their whole games run natively)."""
+    if backend == "native" and agents and any(a.split(":")[0] != "random" for a in agents):
+        raise GameError(f"--backend native plays random agents only, not {','.join(agents)}: "
+                        "use --backend python (or auto) for other agents")

@@ -1,0 +1,188 @@
+"""The native backend (ziggurat.interpreter.native) against the Python backend, the reference.
+
+Differential: native perft equals Python perft; native random playouts are legal games when their
+moves are replayed in the Python backend, and end as the Python backend says they end. Compiling
+a game natively takes tens of seconds, so the default suite compiles three (Clobber, Tic-tac-toe
+and Stacktics, which between them use every construct the backend handles: stacks, rays, tables,
+sums, zones, `last`, repetition), once each for the whole module; ZIGGURAT_SLOW=1 checks every
+ruleset it compiles, at its default and small options, deeper.
+"""
+
+import json
+import os
+
+import pytest
+from click.testing import CliRunner
+
+import ziggurat
+from ziggurat.cli.main import cli
+from ziggurat.interpreter.games import small_options
+from ziggurat.interpreter.native.exprs import Unsupported
+from ziggurat.interpreter.native.game import source
+from ziggurat.interpreter.native.layout import pack, unpack
+from ziggurat.interpreter.runtime import perft
+from ziggurat.simulate import StudySpec, run_study
+
+numba = pytest.importorskip("numba")
+
+SLOW = os.environ.get("ZIGGURAT_SLOW") == "1"
+SHIPPED = ["clobber", "tic-tac-toe", "stacktics"]  # compiled in the default suite
+MORE = ["breakthrough", "othello", "stacktics-3x5", "stacktics-ground-attack", "green", "greener", "greenest"]
+DEPTH = {"clobber": 3, "tic-tac-toe": 4, "stacktics": 3, "breakthrough": 3, "othello": 4}
+
+_compiled: dict = {}
+
+
+def fast(name: str, options=None):
+    """The game and its native functions, compiled once for the whole test module."""
+    from ziggurat.interpreter.native.game import native
+
+    key = (name, tuple(sorted((options or {}).items())))
+    if key not in _compiled:
+        game = ziggurat.load(name, options or None)
+        _compiled[key] = (game, native(game))
+    return _compiled[key]
+
+
+def replay(game, playout) -> object:
+    """The Python backend's state after a native playout's moves, each checked legal first."""
+    state = game.new()
+    for k, m in enumerate(playout.moves):
+        assert m in state.moves(), f"ply {k}: {state.move_text(m) if m[0] < len(game.actions) else m} is not legal"
+        state.push(m)
+    return state
+
+
+@pytest.mark.parametrize("name", SHIPPED + (MORE if SLOW else []))
+def test_native_perft_equals_python_perft(name):
+    game, native = fast(name)
+    state = game.new()
+    depth = DEPTH.get(name, 3) + (1 if SLOW else 0)
+    for d in range(depth + 1):
+        assert native.perft(state, d) == perft(state, d), f"depth {d}"
+
+
+@pytest.mark.parametrize("name", SHIPPED + (MORE if SLOW else []))
+def test_native_playouts_are_legal_games_ending_as_python_says(name):
+    game, native = fast(name)
+    start = game.new()
+    for seed in range(12 if not SLOW else 100):
+        p = native.playout(start, seed, 400)
+        state = replay(game, p)
+        assert len(p.moves) == p.plies == len(state.stack)
+        outcome = state.outcome()
+        if p.kind is None:  # cut at max plies: the game goes on
+            assert p.plies == 400 and outcome is None
+            continue
+        assert outcome is not None
+        assert (outcome.kind, outcome.player, outcome.reason) == (p.kind, p.who, p.reason)
+        assert tuple(outcome.results) == pytest.approx(p.results)
+        assert native.state(p.final).cells == state.cells
+
+
+def test_a_seed_gives_the_same_native_game_and_playouts_are_seeded_one_by_one():
+    game, native = fast("clobber")
+    start = game.new()
+    assert native.playout(start, 7, 200).moves == native.playout(start, 7, 200).moves
+    assert native.playout(start, 7, 200).moves != native.playout(start, 8, 200).moves
+    results, plies, codes = native.playouts(start, 6, 40, 200)
+    for i in range(6):
+        one = native.playout(start, 40 + i, 200)
+        assert plies[i] == one.plies
+        assert tuple(results[i]) == pytest.approx(one.results)
+
+
+def test_a_playout_cut_at_max_plies_has_no_outcome():
+    game, native = fast("stacktics")
+    p = native.playout(game.new(), 3, 5)
+    assert p.plies == 5 and p.kind is None and p.results == ()
+    assert replay(game, p).outcome() is None
+
+
+def test_native_perft_from_a_position_other_than_the_start():
+    game, native = fast("tic-tac-toe")
+    state = game.position(game.new().text())
+    state.play("b2")
+    state.play("a1")
+    assert native.perft(state, 4) == perft(state, 4)
+
+
+def test_positions_and_moves_convert_both_ways():
+    game, native = fast("stacktics")
+    p = native.playout(game.new(), 11, 60)
+    state = replay(game, p)
+    v = native.layout.vector(state)
+    back = native.state(v)
+    assert back.cells == state.cells and back.side == state.side and back.seats == state.seats
+    assert sorted(map(sorted, back.zones)) == sorted(map(sorted, state.zones))
+    for m in state.moves():
+        assert unpack(pack(m), len(m) - 1) == m
+
+
+@pytest.mark.parametrize("name, construct, line", [
+    ("rgb", "the after block", "rgb.rules:"),
+    ("konane", "a repeated part (repeat ... while)", "konane.rules:"),
+    ("amazons", "effects followed by more choices", "amazons.rules:"),
+])
+def test_what_the_native_backend_cannot_compile_is_named_with_its_line(name, construct, line):
+    with pytest.raises(Unsupported) as caught:
+        source(ziggurat.load(name))
+    text = caught.value.line()
+    assert text.startswith(f"the native backend cannot compile {construct} ({line}")
+    assert text.endswith("); using Python")
+    place = text.split("(" + line)[1].split(")")[0]
+    row, col = place.split(":")
+    assert int(row) > 0 and int(col) > 0
+
+
+def run(*args):
+    result = CliRunner().invoke(cli, [str(a) for a in args])
+    assert "Traceback" not in result.output
+    return result
+
+
+def test_perft_command_with_the_native_backend_counts_as_python_and_says_so():
+    fast("clobber")
+    native = run("perft", "clobber", "-d", 3, "--backend", "native", "--json")
+    python = run("perft", "clobber", "-d", 3, "--backend", "python", "--json")
+    assert native.exit_code == python.exit_code == 0
+    assert json.loads(native.stdout)["leaves"] == json.loads(python.stdout)["leaves"] == perft(
+        ziggurat.load("clobber").new(), 3)
+    assert "backend: native" in native.stderr and "backend: python" in python.stderr
+
+
+def test_perft_command_falls_back_to_python_with_one_line_naming_the_construct():
+    result = run("perft", "rgb", "-d", 1, "--backend", "native", "--json")
+    assert result.exit_code == 0
+    assert "the native backend cannot compile the after block (rgb.rules:" in result.stderr
+    assert "backend: python" in result.stderr
+
+
+def test_simulate_native_is_for_random_agents_only():
+    result = run("simulate", "clobber", "-n", 2, "--agents", "mcts,random", "--backend", "native")
+    assert result.exit_code != 0
+    assert "--backend native plays random agents only" in result.output
+
+
+def test_a_native_study_records_its_backend_and_legal_lengths():
+    game, _native = fast("clobber")
+    spec = StudySpec("clobber", ("random", "random"), 8, {}, seed=3, max_plies=300, backend="native")
+    records = run_study(spec, workers=1)
+    assert [r["index"] for r in records] == list(range(8))
+    for r in records:
+        assert r["backend"] == "native"
+        assert sorted(r["results_by_seat"]) == [0.0, 1.0]  # clobber has no draws
+        assert r["kind"] == "lose" and r["reason"] == "no legal move"
+        assert r["actions"] == {"clobber": r["plies"]}
+    again = run_study(spec, workers=1)
+    assert [r["plies"] for r in again] == [r["plies"] for r in records]
+
+
+@pytest.mark.skipif(not SLOW, reason="compiles every ruleset the native backend handles at small options (ZIGGURAT_SLOW=1)")
+@pytest.mark.parametrize("name", ["clobber", "breakthrough", "othello", "tic-tac-toe", "stacktics"])
+def test_native_perft_at_small_options(name):
+    options = small_options(name)
+    game, native = fast(name, options)
+    state = game.new()
+    for d in range(5):
+        assert native.perft(state, d) == perft(state, d), f"depth {d} at {options}"
