@@ -82,6 +82,7 @@ def test_a_person_moves_then_the_agent_answers_one_ply_a_request(client):
     assert moved["last"] == {"number": 1, "side": "south", "text": "b1:3-a2", "cells": ["b1", "a2"]}
     answered = client.post(f"/api/tables/{view['id']}/step").json()
     assert answered["status"] == "human" and answered["ply"] == 2
+    assert answered["reason"].startswith("north (greedy): one ply ahead")  # why it chose that move
     assert answered["last"]["side"] == "north" and answered["last"]["text"] == answered["played"]
     undone = client.post(f"/api/tables/{view['id']}/undo").json()
     assert undone["ply"] == 0 and undone["history"] == [] and not undone["can_undo"]

@@ -170,6 +170,7 @@ class Table:
         self.humans = [seat for seat, spec in enumerate(self.specs) if spec == HUMAN]
         self.nature = random.Random(seat_seed(seed, NATURE_SEAT))
         self.marks: list = []  # len(state.stack) before each person's move
+        self.reason = ""  # why the last agent chose its move ('searched 3 plies deep: value 2')
         self.lock = threading.Lock()
 
     @property
@@ -214,6 +215,7 @@ class Table:
             played = self.state.move_text(move)
             self.marks.append(len(self.state.stack))
             self.state.push(move)
+            self.reason = ""
             return played
 
     def step(self) -> str | None:
@@ -225,7 +227,9 @@ class Table:
             if status == "nature":
                 move = st.game.sample_chance(st, self.nature)
             elif status == "agent":
-                move = self.agents[self.seat_to_move].choose(st)
+                agent = self.agents[self.seat_to_move]
+                move = agent.choose(st)
+                self.reason = f"{st.mover_name} ({agent.spec()}): {agent.reason}" if agent.reason else ""
             else:
                 return None
             viewer = self.viewer()
@@ -241,6 +245,7 @@ class Table:
             target, before = self.marks.pop(), len(self.state.stack)
             while len(self.state.stack) > target:
                 self.state.pop()
+            self.reason = ""
             return before - target
 
     def record(self):
@@ -257,6 +262,8 @@ class Table:
             out.update(kind="table", id=self.id, status=status, seats=self.specs,
                        seat_of_mover=self.specs[self.seat_to_move] if status != "over" else None,
                        can_undo=bool(self.marks), seed=self.seed,
+                       # an agent's reason may tell what it knows: not shown to a person it hides from
+                       reason="" if self.state.game.has_secrets and self.humans else self.reason,
                        moves=clickable_moves(self.state) if status == "human" else [])
             return out
 

@@ -129,6 +129,8 @@ function showView(view) {
   drawBoard(view);
   $("title").textContent = view.title;
   $("status").textContent = statusText(view);
+  $("reason").hidden = !view.reason;
+  $("reason").textContent = view.reason ? `why: ${view.reason}` : "";
   $("outcome").hidden = !view.outcome;
   $("outcome").textContent = view.outcome ? view.outcome.text : "";
   const hidden = view.hidden || [];
