@@ -151,6 +151,7 @@ function showView(view) {
     $("save-record").hidden = $("to-replay").hidden = secret;
     const watching = view.seats.every((s) => s !== "human");
     $("watch-controls").hidden = !watching;
+    $("undo").hidden = watching;
     $("pause").textContent = page.running ? "Pause" : "Run";
     $("tally").textContent = Object.entries(page.tally).map(([r, n]) => `${r}: ${n}`).join(", ");
   } else {
