@@ -146,13 +146,13 @@ class TestColours:
         """With the fill taken by the colour, the two armies' outlines differ, and neither is a
         layer's colour."""
         state = ziggurat.load("rgb").new()
-        svg = render.svg(state)
+        drawn = shapes(render.svg(state), "piece-")
         world = state.game.world
         strokes = {}
         for c, stack in enumerate(state.cells):
             for level, code in enumerate(stack, 1):
                 owner = state.game.owner_attribute.value_name(world.attr_tables["owner"][code])
-                strokes.setdefault(owner, set()).add(shapes(svg, "piece-")[f"piece-{world.cell_name(c)}-{level}"][1])
+                strokes.setdefault(owner, set()).add(drawn[f"piece-{world.cell_name(c)}-{level}"][1])
         assert set(strokes) == {"south", "north"}
         assert all(len(s) == 1 for s in strokes.values())
         south, north = strokes["south"].pop(), strokes["north"].pop()
@@ -261,6 +261,14 @@ class TestLastMove:
             assert "last-" not in svg
         state = played("stacktics", 4)
         assert "last-" not in render.svg(state, last=None)
+
+
+    def test_a_bad_last_move_is_named(self):
+        """render.svg(state, last=...) with something that is not a move of the game is a GameError."""
+        state = ziggurat.load("stacktics").new()
+        for bad in [(99, 1), "b1:3-a2", ()]:
+            with pytest.raises(ziggurat.GameError, match="is not a move of Stacktics"):
+                render.svg(state, last=bad)
 
 
 class TestRecordPly:

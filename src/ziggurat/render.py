@@ -283,9 +283,12 @@ def figure(state, style: str = "pyramids", title: str | None = None, *, last=...
     panel_h = max((sum(h for h, _ in col) for col in columns), default=0)
     height = max(board_h, panel_h)
     move = last_move(state) if last is ... else last
+    if move is not None and not (isinstance(move, tuple) and move and isinstance(move[0], int)
+                                 and 0 <= move[0] < len(game.actions)):
+        raise GameError(f"last={move!r:.60} is not a move of {game.title} (a tuple from state.moves())")
     x_lo, x_hi = -0.7, board_w + (0.4 + PANEL_WIDTH * len(columns) if columns else 0.2)
     # Room for the caption and the last move under a small board (text about 0.6 em a letter).
-    lines = [(_caption_line(state), 11), (f"last move: {_move_text(state, move)}" if move is not None else "", 10)]
+    lines = [(_caption_line(state), 11), (f"last move: {state.move_text(move)}" if move is not None else "", 10)]
     x_hi = max([x_hi] + [x_lo + 0.5 + 0.6 * size / PT_PER_CELL * len(text) for text, size in lines])
     y_lo, y_hi = -1.65 if move is not None else -1.2, height + 0.9
     inch = 0.85
@@ -306,20 +309,9 @@ def figure(state, style: str = "pyramids", title: str | None = None, *, last=...
             fontsize=14, fontweight="bold")
     _draw_caption(ax, state, look, -0.6, -0.95)
     if move is not None:
-        ax.text(-0.6, -1.38, f"last move: {_move_text(state, move)}", ha="left", va="center",
+        ax.text(-0.6, -1.38, f"last move: {state.move_text(move)}", ha="left", va="center",
                 fontsize=10, color="#333333", gid="last-move")
     return fig
-
-
-def _move_text(state, move) -> str:
-    """The last move in notation, read at the position before it when the state holds it."""
-    if state.stack and state.stack[-1] == move:
-        state.pop()
-        try:
-            return state.move_text(move)
-        finally:
-            state.push(move)
-    return state.move_text(move)
 
 
 # ---- spaces: one pair of functions per kind of space (its size in cells; drawing it) ----------
