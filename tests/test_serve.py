@@ -248,3 +248,40 @@ def test_a_hidden_game_s_record_waits_for_its_end_while_a_person_plays(client):
         assert "shows every hand" in error(method(url))
     agents = table(client, ["random", "random"], ruleset="kuhn-poker", options={}, seed=5)
     assert client.get(f"/api/tables/{agents['id']}/record").text.startswith("# Ziggurat game record")
+
+
+PEEK = '''
+game "Peek" "A test game whose end reads a hand the first player cannot see."
+players first, second
+board:
+    files: 1
+    ranks: 1
+piece:
+    card: jack = 1 as "J", queen = 2 as "Q"
+zone hand per player hidden
+counter bets = 0
+setup:
+    add(hand[first], [piece(jack)])
+    add(hand[second], [piece(queen)])
+action bet "bet":
+    do:
+        bets += 1
+end:
+    if count(hand[second]) == 0:
+        draw "no card"
+    if bets >= 3:
+        draw "enough"
+'''
+
+
+def test_a_seat_view_the_rules_would_end_is_shown_as_text_not_drawn(tmp_path):
+    # Drawn for the first seat, the second hand would be empty, and the rules would end the game
+    # there ("no card") while the real game goes on: the page gets the observation's text instead.
+    path = tmp_path / "peek.rules"
+    path.write_text(PEEK)
+    with TestClient(create_app(str(path))) as c:
+        view = c.post("/api/tables", json={"ruleset": str(path), "seats": ["human", "random"]}).json()
+        assert view["status"] == "human" and view["outcome"] is None
+        assert view["svg"] is None and "hand.second=?1" in view["position"]
+        agents = c.post("/api/tables", json={"ruleset": str(path), "seats": ["random", "random"]}).json()
+        assert agents["svg"].startswith("<?xml")  # seen by everyone, the real position is drawn
