@@ -64,6 +64,9 @@ def _line_editing(completer) -> bool:
     return True
 
 
+SPLIT_ABOVE = 30  # an action with more legal moves than this is listed by its first choice's value
+
+
 class Session:
     """One game: a state, who sits in each seat (a person or an agent), and the person's undo marks."""
 
@@ -200,11 +203,20 @@ class Session:
         return False
 
     def list_moves(self) -> None:
-        """The legal moves in columns, grouped by action (a move is never broken across lines)."""
+        """The legal moves in columns, grouped by action (a move is never broken across lines);
+        an action with many moves is grouped further by its first choice (Chaos: by colour)."""
         st = self.state
-        groups: dict = {}
+        by_action: dict = {}
         for m in st.moves():
-            groups.setdefault(st.game.actions[m[0]].name, []).append(st.move_text(m))
+            by_action.setdefault(m[0], []).append(m)
+        groups: dict = {}
+        for index, ms in by_action.items():
+            action = st.game.actions[index]
+            split = len(ms) > SPLIT_ABOVE and len(action.choices) >= 2 and len({m[1] for m in ms}) > 1
+            for m in ms:
+                key = (f"{action.name} {st.game.value_text(action.choices[0][1], m[1])}" if split
+                       else action.name)
+                groups.setdefault(key, []).append(st.move_text(m))
         total = sum(len(t) for t in groups.values())
         for name, texts in groups.items():
             if len(groups) > 1:

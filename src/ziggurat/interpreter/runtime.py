@@ -223,6 +223,10 @@ class Game:
                 out[p] = out.get(p, 0) + 1
         return out
 
+    def value_text(self, typ, value) -> str:
+        """A choice's value as moves write it (its type from `spec.actions[i].choices`)."""
+        return self._notation.value_text(typ, value)
+
     def counter_text(self, slot: int, value: int) -> str:
         """A counter's value as positions write it: a number, or a cell's name ('-' for none)."""
         return self._notation._counter_text(slot, value)
