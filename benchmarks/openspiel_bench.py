@@ -5,7 +5,9 @@
 `rows(quick)` gives one row per game: Ziggurat's perft leaves/s and random playouts/s, OpenSpiel's
 perft leaves/s driven from Python (`state.child(action)` per node), its random playouts/s driven
 from Python (`legal_actions` / `apply_action` per ply) and played whole inside C++
-(`pyspiel.evaluate_bots` with two uniform random bots), and the ratios Ziggurat / OpenSpiel.
+(`pyspiel.evaluate_bots` with two uniform random bots), and the ratios Ziggurat / OpenSpiel;
+beside them the native backend's perft and playouts (`native_bench.native_rates`), where it
+compiles the game, and its ratio to OpenSpiel's all-C++ playouts.
 Perft is counted in whole turns in both engines (an Amazons turn is three OpenSpiel actions, a Checkers jump chain one a jump), so
 both count the same leaves; the row says so when they differ. Without `pyspiel` installed,
 `rows` returns no rows and `available()` is false.
@@ -18,6 +20,8 @@ import sys
 import time
 
 import ziggurat
+
+import native_bench
 
 try:
     import pyspiel
@@ -110,6 +114,7 @@ def rows(quick: bool = False) -> list:
         z_play, _ = best_rate(lambda: zg_playouts(zg, playouts), lambda plies: playouts, repeats)
         o_play_py, _ = best_rate(lambda: os_playouts_python(og, playouts), lambda plies: playouts, repeats)
         o_play_cpp, _ = best_rate(lambda: os_playouts_cpp(og, playouts), int, repeats)
+        native = native_bench.native_rates(zg, depth, playouts * 10, repeats) if native_bench.available() else None
         out.append({
             "game": label,
             "perft_depth": depth,
@@ -123,6 +128,9 @@ def rows(quick: bool = False) -> list:
             "os_cpp_playouts_per_s": o_play_cpp,
             "playout_ratio_py": z_play / o_play_py if o_play_py else None,
             "playout_ratio_cpp": z_play / o_play_cpp if o_play_cpp else None,
+            "native_perft_per_s": native[0] if native else None,
+            "native_playouts_per_s": native[1] if native else None,
+            "native_ratio_cpp": native[1] / o_play_cpp if native and o_play_cpp else None,
         })
     return out
 
@@ -141,7 +149,8 @@ def table(rows: list):
 
     table = Table(title="Ziggurat and OpenSpiel, same machine, same run (ratio: Ziggurat / OpenSpiel)")
     for col in ("game", "perft d", "leaves", "zig leaves/s", "OS(py) leaves/s", "ratio",
-                "zig playouts/s", "OS(py) playouts/s", "OS(C++) playouts/s", "ratio py", "ratio C++"):
+                "zig playouts/s", "OS(py) playouts/s", "OS(C++) playouts/s", "ratio py", "ratio C++",
+                "native leaves/s", "native playouts/s", "native / C++"):
         table.add_column(col, justify="left" if col == "game" else "right")
     for r in rows:
         table.add_row(r["game"], str(r["perft_depth"]),
@@ -149,8 +158,14 @@ def table(rows: list):
                       f"{r['zig_perft_per_s']:,.0f}", f"{r['os_py_perft_per_s']:,.0f}", f"{r['perft_ratio']:.2f}",
                       f"{r['zig_playouts_per_s']:,.1f}", f"{r['os_py_playouts_per_s']:,.1f}",
                       f"{r['os_cpp_playouts_per_s']:,.1f}", f"{r['playout_ratio_py']:.2f}",
-                      f"{r['playout_ratio_cpp']:.3f}")
+                      f"{r['playout_ratio_cpp']:.3f}",
+                      _number(r["native_perft_per_s"], ",.0f"), _number(r["native_playouts_per_s"], ",.1f"),
+                      _number(r["native_ratio_cpp"], ".2f"))
     return table
+
+
+def _number(value, fmt: str) -> str:
+    return "-" if value is None else format(value, fmt)
 
 
 if __name__ == "__main__":

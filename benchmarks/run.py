@@ -9,7 +9,10 @@ same run, interleaved with the engine, and the table gives the ratio compiled / 
 (above 1.0: the specialised code is faster). Each number is the best of several repetitions,
 which keeps out most of the noise of a shared machine. A second table (benchmarks/agents.py)
 gives the speed of the AI agents and the simulator: games and decisions per second; a third
-(benchmarks/openspiel_bench.py) sets the classic games beside OpenSpiel's, when pyspiel is there.
+(benchmarks/openspiel_bench.py) sets the classic games beside OpenSpiel's, when pyspiel is there,
+with the native backend's numbers beside both; a fourth (benchmarks/native_bench.py) sets the
+native backend beside the Python one, with its compile time cold and from the cache, when Numba
+is there.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import agents as agent_bench  # noqa: E402
+import native_bench  # noqa: E402
 import openspiel_bench  # noqa: E402
 import handwritten_stacktics as handwritten  # noqa: E402
 from rich.console import Console  # noqa: E402
@@ -165,8 +169,10 @@ def main(argv=None) -> int:
     rows = measure(args.quick)
     agent_rows = [] if args.no_agents else agent_bench.measure(args.quick)
     os_rows = openspiel_bench.rows(args.quick)  # empty without pyspiel (the test extra)
+    native_rows = native_bench.rows(args.quick)  # empty without numba (the native extra)
     if args.json:
-        print(json.dumps({"engine": rows, "agents": agent_rows, "openspiel": os_rows}, indent=2))
+        print(json.dumps({"engine": rows, "agents": agent_rows, "openspiel": os_rows, "native": native_rows},
+                         indent=2))
     else:
         console = Console(width=max(140, Console().width))
         console.print(table(rows))
@@ -176,6 +182,10 @@ def main(argv=None) -> int:
             console.print(openspiel_bench.table(os_rows))
         else:
             console.print("OpenSpiel comparison skipped: pyspiel is not installed (pip install -e '.[test]')")
+        if native_rows:
+            console.print(native_bench.table(native_rows))
+        else:
+            console.print("Native backend skipped: Numba is not installed (pip install -e '.[native]')")
     return 0
 
 
