@@ -129,13 +129,11 @@ def scheme(game) -> Scheme:
 
     used = {colour_in(v) for v in colour.values} - {None} if colour is not None else set()
     players = _player_colours(game.players, used)
-    any_named = colour is not None and bool(used)
 
     def value(attr, code):
         return attr.value_name(tables[attr.name][code])
 
     fill, outline, width, pips, marks = [], [], [], [], []
-    palette = [NAMED[p] for p in PALETTE]
     for code in range(n):
         own = value(owner, code) if owner is not None else None
         own_colour = players[game.players.index(own)] if own in game.players else None
@@ -143,9 +141,7 @@ def scheme(game) -> Scheme:
         if colour is not None:
             name = value(colour, code) or ""
             tone = colour_in(name)
-            if tone is None and not any_named and name in colour.values:
-                tone = palette[colour.values.index(name) % len(palette)]  # values that are no colours
-            if colour_of(name) is None and name in colour.values and any_named:
+            if colour_of(name) is None and name in colour.values:
                 mark = colour.codes[colour.values.index(name)]  # red1, or a value with no colour
             fill.append(tone or own_colour or NEUTRAL)
             outline.append(own_colour if tone is not None else None)
