@@ -201,3 +201,33 @@ def test_agents_alone_are_watched_game_after_game(server, browser, shots):
     page.wait_for_timeout(800)
     assert page.locator("#history li").count() == played
     assert errors == []
+
+
+def test_people_sharing_the_screen_in_a_hidden_game_pass_it_before_each_view(server, browser):
+    page = browser.new_page(viewport={"width": 1100, "height": 700})
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server)
+    page.wait_for_selector("#option-size")
+    page.select_option("#ruleset", "kuhn-poker")
+    page.wait_for_selector("#seat-1")
+    page.wait_for_function("() => !document.getElementById('option-size')")
+    page.fill("#seat-0", "human")
+    page.fill("#seat-1", "human")
+    page.fill("#seed", "2")
+    page.click("#start")
+    for player, move in (("first", "pass"), ("second", "bet")):
+        # The cards are dealt; the screen asks for the player before showing their card.
+        page.wait_for_selector("#pass-screen:not([hidden])")
+        assert page.inner_text("#pass-to") == f"Pass the screen to {player}" and page.is_hidden("#board-view")
+        page.click("#pass-show")
+        other = "second" if player == "first" else "first"
+        assert page.inner_text("#hidden-zones").startswith(f"Seen by {player}: hidden")
+        assert f"hand.{other} (1 piece)" in page.inner_text("#hidden-zones")
+        page.click(f'#other-moves button[data-move="{move}"]')
+    page.wait_for_selector("#pass-screen:not([hidden])")
+    page.click("#pass-show")
+    page.click('#other-moves button[data-move="bet"]')  # first calls: the showdown, for everyone
+    page.wait_for_function("() => document.getElementById('status').textContent === 'Game over'")
+    assert page.is_hidden("#pass-screen") and page.is_hidden("#hidden-zones")
+    assert errors == []

@@ -198,7 +198,7 @@ class Table:
             return side_of(st.game, asked)
         if len(self.humans) == 1:
             return st.seats.index(self.humans[0])
-        return st.side if self.seat_to_move in self.humans else NOBODY
+        return st.side if self.seat_to_move in self.humans and not st.is_chance else NOBODY
 
     def play(self, text) -> str:
         """A person's move, typed or clicked; GameError says why it cannot be played."""

@@ -36,7 +36,7 @@ function say(text) {
 }
 
 function show(section) {
-  for (const id of ["setup", "open-record", "board-view"]) $(id).hidden = id !== section;
+  for (const id of ["setup", "open-record", "pass-screen", "board-view"]) $(id).hidden = id !== section;
 }
 
 // ---- a new game ------------------------------------------------------------------------------
@@ -117,6 +117,7 @@ async function startTable(settings) {
   page.running = true;
   const view = await api("POST", "/api/tables", settings);
   page.viewer = "";
+  page.shownTo = null;
   showView(view);
 }
 
@@ -125,6 +126,15 @@ async function startTable(settings) {
 function showView(view) {
   page.view = view;
   page.picked = [];
+  // People sharing the screen in a game that hides something: before it shows one seat's view,
+  // the screen asks for that player, so the one who just moved does not see it.
+  const people = view.kind === "table" ? view.seats.filter((s) => s === "human").length : 0;
+  if (people > 1 && view.viewer && view.viewer !== "nobody" && view.viewer !== page.shownTo) {
+    page.pending = view;
+    $("pass-to").textContent = `Pass the screen to ${view.viewer}`;
+    show("pass-screen");
+    return;
+  }
   show("board-view");
   drawBoard(view);
   $("title").textContent = view.title;
@@ -422,6 +432,10 @@ $("viewer").addEventListener("change", async () => {
     if (view.kind === "replay") await gotoPly(view.at);
     else showView(await api("GET", `/api/tables/${view.id}${page.viewer ? "?as=" + encodeURIComponent(page.viewer) : ""}`));
   } catch (e) { say(e.message); }
+});
+$("pass-show").addEventListener("click", () => {
+  page.shownTo = page.pending.viewer;
+  showView(page.pending);
 });
 $("first").addEventListener("click", () => gotoPly(0));
 $("prev").addEventListener("click", () => gotoPly(Math.max(0, page.view.at - 1)));
