@@ -153,8 +153,13 @@ def scheme(game) -> Scheme:
         if size is not None:
             lo, hi = min(size.numbers), max(size.numbers)
             number = tables[size.name][code]
-            width.append(0.62 if hi == lo else 0.42 + 0.46 * (number - lo) / (hi - lo))
-            pips.append(number if 0 < number <= 5 and all(0 < x <= 5 for x in size.numbers) else 0)
+            countable = all(0 < x <= 5 for x in size.numbers)
+            # Widths follow a size, or a number small enough to count; a die's faces are all one width.
+            graded = hi != lo and (countable or size.name == "size")
+            width.append(0.42 + 0.46 * (number - lo) / (hi - lo) if graded else 0.62)
+            pips.append(number if countable else 0)
+            if not countable and number in size.numbers:  # a die's six: its code instead of pips
+                marks[-1] += size.codes[size.numbers.index(number)]
         else:
             width.append(0.62)
             pips.append(0)
@@ -254,10 +259,11 @@ def last_move(state):
 # ---- drawing --------------------------------------------------------------------------------
 
 PANEL_WIDTH = 3.8  # board cells of room for one column of zones and counters
-ZONE_ROW = 0.5  # height of one row of zone pieces, in cells
+ZONE_ROW = 0.6  # height of one row of zone pieces, in cells
+ZONE_SCALE = 0.55  # a zone piece's size, of the same piece's on the board
 TITLE_ROW = 0.5  # height of a zone's title line
 COUNTER_ROW = 0.42
-PER_ROW = 8  # zone pieces to a row
+PER_ROW = 7  # zone pieces to a row
 KINDS_PER_ROW = 4  # kinds to a row when a zone is drawn by kind, each with its count
 
 
@@ -508,12 +514,12 @@ def _zone_item(state, look, slot, title):
         slot_w = (PANEL_WIDTH - 0.3) / per_row
         for i, (code, count, gid) in enumerate(shown):
             row, col = divmod(i, per_row)
-            width = look.width[code] * 0.42
+            width = look.width[code] * ZONE_SCALE
             x = x0 + 0.25 + col * slot_w
             base = top - TITLE_ROW - (row + 1) * ZONE_ROW + 0.08
             _piece(ax, look, code, x, base, width, 0.85 * width, "pyramids", gid)
             if count is not None:
-                ax.text(x + 0.22, base + 0.12, f"\u00d7{count}", ha="left", va="center", fontsize=9,
+                ax.text(x + width / 2 + 0.04, base + 0.12, f"\u00d7{count}", ha="left", va="center", fontsize=9,
                         color="#333333", gid=f"count-{gid}")
     return height, draw
 
