@@ -192,6 +192,17 @@ def fills_of(svg, state, stack):
     return [colour_name(drawn[f"piece-{name}-{i}"][0]) for i in (1, 2, 3)] == ["red", "green", "blue"]
 
 
+def test_a_die_shows_its_face():
+    """Liar's Dice's faces (1 to 9: too many for pips) are written on the dice in the cups."""
+    state = played("liars-dice", 3, seed=1)
+    world, face = state.game.world, state.game.attributes[0]
+    dice = {f"label-zone-{world.zone_names[z]}-{i}": face.codes[face.numbers.index(world.attr_tables[face.name][p])]
+            for z, pieces in enumerate(state.zones) for i, p in enumerate(pieces, 1)}
+    assert dice
+    got = texts(render.svg(state), "label-zone-")
+    assert got == dice
+
+
 class TestWords:
     def test_zone_titles_say_whose_and_how_many(self):
         """A `per player` zone is titled '<zone> of <player>' with what it holds; no raw slot name."""
