@@ -23,7 +23,7 @@ SMALL = {"size": "2", "pie": "false", "ply_cap": "20"}
 
 @pytest.fixture(scope="module")
 def client():
-    with TestClient(create_app("stacktics", SMALL)) as c:
+    with TestClient(create_app("stacktics", SMALL), base_url="http://127.0.0.1") as c:
         yield c
 
 
@@ -168,7 +168,7 @@ def test_bad_moves_and_bad_requests_are_named(client):
     url = f"/api/tables/{view['id']}"
     assert "b1:3-e9" in error(client.post(f"{url}/move", json={"move": "b1:3-e9"}))
     assert error(client.post(f"{url}/move", json={})).startswith("no move given")
-    assert error(client.post(f"{url}/move", content=b"{not json")) == "the request body is not JSON"
+    assert error(client.post(f"{url}/move", content=b"{not json", headers={"content-type": "application/json"})) == "the request body is not JSON"
     assert error(client.post(f"{url}/move", json=["b1:3-a2"])) == "the request body must be a JSON object"
     assert error(client.post(f"{url}/undo")).startswith("nothing to take back")
     assert client.post(f"{url}/step").json()["played"] is None  # a person to move: no agent plays
@@ -279,9 +279,18 @@ def test_a_seat_view_the_rules_would_end_is_shown_as_text_not_drawn(tmp_path):
     # there ("no card") while the real game goes on: the page gets the observation's text instead.
     path = tmp_path / "peek.rules"
     path.write_text(PEEK)
-    with TestClient(create_app(str(path))) as c:
+    with TestClient(create_app(str(path)), base_url="http://127.0.0.1") as c:
         view = c.post("/api/tables", json={"ruleset": str(path), "seats": ["human", "random"]}).json()
         assert view["status"] == "human" and view["outcome"] is None
         assert view["svg"] is None and "hand.second=?1" in view["position"]
         agents = c.post("/api/tables", json={"ruleset": str(path), "seats": ["random", "random"]}).json()
         assert agents["svg"].startswith("<?xml")  # seen by everyone, the real position is drawn
+
+
+def test_only_this_machine_s_names_and_json_bodies_are_answered(client):
+    assert client.get("/api/rulesets", headers={"host": "evil.example"}).status_code == 400
+    assert client.get("/api/rulesets", headers={"host": "localhost:8000"}).status_code == 200
+    # A form or text post (what another site's page may send without asking) is refused.
+    body = '{"ruleset": "stacktics"}'
+    assert error(client.post("/api/tables", content=body, headers={"content-type": "text/plain"})) == \
+        "send the request body as JSON (Content-Type: application/json)"

@@ -26,6 +26,8 @@ import threading
 from pathlib import Path
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse
@@ -39,6 +41,7 @@ from ..errors import GameError, ZigguratError, did_you_mean, shown
 from .tables import Replay, Table
 
 STATIC = Path(__file__).parent / "static"
+HOSTS = ["127.0.0.1", "localhost"]  # the names the app answers to
 KEEP = 100  # tables and replays kept in memory; the oldest goes when one more is made
 
 
@@ -101,6 +104,9 @@ async def _body(request: Request) -> dict:
     raw = await request.body()
     if not raw.strip():
         return {}
+    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+        # Only JSON is read: a page of another site cannot post JSON here without asking first.
+        raise GameError("send the request body as JSON (Content-Type: application/json)")
     try:
         data = json.loads(raw)
     except (ValueError, UnicodeDecodeError):
@@ -258,7 +264,9 @@ def create_app(ruleset: str | None = None, options: dict | None = None) -> Starl
         Route("/api/replays/{id}", answers(replay_view)),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    return Starlette(routes=routes)
+    # Only this machine's names are answered: another site's name resolved to 127.0.0.1 (DNS
+    # rebinding) is refused.
+    return Starlette(routes=routes, middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=HOSTS)])
 
 
 def _option_value(value):
