@@ -2,8 +2,9 @@
 
 The board is the grid with file letters and rank numbers. Each stack is drawn from the side as
 stacked pyramids (the bottom piece lowest, each piece resting a little higher on the one below) or,
-with `style="layers"`, as layered squares. A piece's width follows the ruleset's size attribute
-(numeric) when it has one, and its fill follows its colour: the attribute whose value names are
+with `style="layers"`, as layered squares. A piece's width and pips follow the ruleset's size
+attribute (numeric) when it has one (a number too large for pips, a die's six, is written on the
+piece instead), and its fill follows its colour: the attribute whose value names are
 colour names (red, green, blue, yellow, ... whatever numbers they carry, `red = 1` too) gives those
 colours, and a value that only begins with one (`red1`) gives it as well; otherwise the owner (a
 players-valued attribute) picks its own colour when it is named after one (black, white) or one
