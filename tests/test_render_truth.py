@@ -338,12 +338,12 @@ class TestRecordPly:
         assert not out.exists()
 
 
-def mark_boxes(state):
+def mark_boxes(state, style="pyramids"):
     """Per piece (cell-level or zone piece): the window boxes of its text marks and its pips, and
     the box of each piece shape, from matplotlib's own layout of the figure."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
-    fig = render.figure(state)
+    fig = render.figure(state, style)
     renderer = FigureCanvasAgg(fig).get_renderer()
     ax = fig.axes[0]
     marks, pieces = [], {}
@@ -387,9 +387,9 @@ class TestMarks:
 
     def test_marks_in_a_cell_do_not_overlap(self, marked):
         """No two marks (layer letters, a king's K, the height count, pips of different pieces)
-        share a place, and no mark covers a pip, whatever the stack."""
-        for state in self.positions(marked):
-            marks, _ = mark_boxes(state)
+        share a place, and no mark covers a pip, whatever the stack, in both styles."""
+        for state, style in [(s, "pyramids") for s in self.positions(marked)] + [(marked.new(), "layers")]:
+            marks, _ = mark_boxes(state, style)
             labels = [m for m in marks if not m[0].startswith("pip-")]
             assert labels or state.game.name != "marked"
             for i, (ga, a) in enumerate(marks):
