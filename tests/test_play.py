@@ -131,22 +131,22 @@ class TestSave:
 
 
 def test_tab_completes_commands_and_moves():
-    """The completer offers the commands and the legal moves that start with what is typed."""
+    """Tab completes the commands and the legal moves of the position (tests/test_play_prompt.py
+    types them at prompt_toolkit's prompt)."""
     from rich.console import Console
 
-    from ziggurat.cli.play import Session
+    from ziggurat.cli.play import COMMANDS, Session
 
     state = ziggurat.load("stacktics").new()
     session = Session(state, ["human", "human"], 1, Console())
-    words = [session.complete("b1:1", k) for k in range(5)]
-    assert words[:4] and words[-1] is None
-    assert sorted(words[:-1]) == sorted(t for t in (state.move_text(m) for m in state.moves()) if t.startswith("b1:1"))
-    assert session.complete("h", 0) == "hint" and session.complete("zz", 0) is None
+    assert session.words() == list(COMMANDS) + [state.move_text(m) for m in state.moves()]
+    state.play(state.moves()[0])
+    assert session.words() == list(COMMANDS) + [state.move_text(m) for m in state.moves()]  # the new position's
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="a pseudo-terminal is POSIX")
 def test_a_terminal_gets_line_editing_and_tab_completion():
-    """At a terminal, `q` then Tab completes to `quit` (readline), and the game is left."""
+    """At a terminal, `q` then Tab completes to `quit` (prompt_toolkit), and the game is left."""
     import os
     import pty
     import select
@@ -166,7 +166,7 @@ def test_a_terminal_gets_line_editing_and_tab_completion():
                     out += os.read(main, 4096)
                 except OSError:
                     break
-            if not sent and b"to move> " in out:
+            if not sent and b"to move>" in out:  # prompt_toolkit draws the space as a cursor move
                 os.write(main, b"q\t\r")
                 sent = True
     finally:

@@ -4,8 +4,9 @@ Each seat holds `human` or an agent spec (`random`, `greedy`, `mcts:iterations=2
 `ziggurat.agents`). By default the person plays the side named by `--as` (the first side) and a
 random mover plays the others; `--seats human,mcts` says it seat by seat instead. A rule that
 swaps seats (the pie rule) moves each seat's occupant with it. Input is read line by line, so a
-pipe works as well as a keyboard; end of input ends the game quietly. `--save FILE` writes the
-game as a record (see `ziggurat.records`), finished or not.
+pipe works as well as a keyboard; end of input ends the game quietly. At a terminal, lines are
+read with prompt_toolkit (cli/prompt.py): history, and Tab completion of the commands and the
+legal moves. `--save FILE` writes the game as a record (see `ziggurat.records`), finished or not.
 """
 
 from __future__ import annotations
@@ -48,22 +49,6 @@ def seat_seed(seed, seat: int):
     return None if seed is None else seed * 1000 + seat
 
 
-def _line_editing(completer) -> bool:
-    """Turn on the standard library's readline for input(): editing, history, Tab completion by
-    `completer`. False where Python has no readline (Windows without pyreadline3)."""
-    try:
-        import readline
-    except ImportError:
-        return False
-    readline.set_completer_delims("\n")
-    readline.set_completer(completer)
-    if "libedit" in (readline.__doc__ or ""):  # macOS's readline is libedit, with its own syntax
-        readline.parse_and_bind("bind ^I rl_complete")
-    else:
-        readline.parse_and_bind("tab: complete")
-    return True
-
-
 SPLIT_ABOVE = 30  # an action with more legal moves than this is listed by its first choice's value
 
 
@@ -81,7 +66,7 @@ class Session:
         self.nature = random.Random(seat_seed(seed, NATURE_SEAT))  # dice and draws: a stream of their own
         self.marks: list = []  # len(state.stack) before each person's move, for undo
         self.stdin = sys.stdin  # one reader for the whole game: a new one would lose buffered lines
-        self.editing = self.stdin.isatty() and _line_editing(self.complete)
+        self.reader = self.terminal_reader()  # None: lines are read from the pipe
         self._completions: tuple = (None, [])  # (position, words) of the last completion asked for
 
     @property
@@ -147,11 +132,9 @@ class Session:
         """Read lines until a move is played or undone (True) or the person leaves (False)."""
         while True:
             prompt = f"{self.state.mover_name} (you) to move> "
-            if self.editing:  # a terminal: line editing, history (Up) and Tab completion
-                try:
-                    line = input(prompt) + "\n"
-                except EOFError:
-                    line = ""
+            if self.reader is not None:  # a terminal: line editing, history (Up) and Tab completion
+                got = self.reader.read(prompt)
+                line = "" if got is None else got + "\n"
             else:
                 click.echo(prompt, nl=False)
                 line = self.stdin.readline()
@@ -167,15 +150,21 @@ class Session:
             if text and self.command(text):
                 return True
 
-    def complete(self, text: str, k: int):
-        """The k-th word (a command, or a legal move's text) that starts with `text`; readline's
-        completer (the whole line is the word: moves may hold spaces)."""
+    def terminal_reader(self):
+        """prompt_toolkit's line reader when both ends are a terminal, else None (a pipe, a file)."""
+        if not (self.stdin.isatty() and sys.stdout.isatty()):
+            return None
+        from .prompt import LineReader  # prompt_toolkit: loaded only for a person at a terminal
+
+        return LineReader(self.words)
+
+    def words(self) -> list:
+        """What Tab completes: the commands and the legal moves' texts (kept for the position)."""
         here = self.state.text()
         if self._completions[0] != here:
             moves = [self.state.move_text(m) for m in self.state.moves()]
             self._completions = (here, list(COMMANDS) + moves)
-        hits = [w for w in self._completions[1] if w.startswith(text)]
-        return hits[k] if k < len(hits) else None
+        return self._completions[1]
 
     def command(self, text: str) -> bool:
         """Do what the person typed; True when the position changed (a move, or an undo)."""
