@@ -27,8 +27,9 @@ numba = pytest.importorskip("numba")
 
 SLOW = os.environ.get("ZIGGURAT_SLOW") == "1"
 SHIPPED = ["clobber", "tic-tac-toe", "stacktics"]  # compiled in the default suite
-MORE = ["breakthrough", "othello", "stacktics-3x5", "stacktics-ground-attack", "green", "greener", "greenest"]
-DEPTH = {"clobber": 3, "tic-tac-toe": 4, "stacktics": 3, "breakthrough": 3, "othello": 4}
+MORE = ["breakthrough", "othello", "amazons", "stacktics-3x5", "stacktics-ground-attack", "green", "greener",
+        "greenest"]
+DEPTH = {"clobber": 3, "tic-tac-toe": 4, "stacktics": 3, "breakthrough": 3, "othello": 4, "amazons": 1}
 
 _compiled: dict = {}
 
@@ -122,7 +123,7 @@ def test_positions_and_moves_convert_both_ways():
 @pytest.mark.parametrize("name, construct, line", [
     ("rgb", "the after block", "rgb.rules:"),
     ("konane", "a repeated part (repeat ... while)", "konane.rules:"),
-    ("amazons", "effects followed by more choices", "amazons.rules:"),
+    ("lines-of-action", "a loop over this comprehension", "lines-of-action.rules:"),
 ])
 def test_what_the_native_backend_cannot_compile_is_named_with_its_line(name, construct, line):
     with pytest.raises(Unsupported) as caught:
@@ -179,7 +180,7 @@ def test_a_native_study_records_its_backend_and_legal_lengths():
 
 
 @pytest.mark.skipif(not SLOW, reason="compiles every ruleset the native backend handles at small options (ZIGGURAT_SLOW=1)")
-@pytest.mark.parametrize("name", ["clobber", "breakthrough", "othello", "tic-tac-toe", "stacktics"])
+@pytest.mark.parametrize("name", ["clobber", "breakthrough", "othello", "tic-tac-toe", "stacktics", "amazons"])
 def test_native_perft_at_small_options(name):
     options = small_options(name)
     game, native = fast(name, options)

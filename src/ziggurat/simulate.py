@@ -211,8 +211,16 @@ def _run_chunk(ruleset: str, options: dict, agents: tuple, backend: str, indices
     if backend == "native":
         from .interpreter.native.game import native  # Numba is imported only when asked for
 
+        from .interpreter.native.exprs import Unsupported
+
         fast = native(game)
-        return [play_native_game(game, fast, i, seed, max_plies) for i in indices]
+        out = []
+        for i in indices:
+            try:
+                out.append(play_native_game(game, fast, i, seed, max_plies))
+            except Unsupported:  # a game the native loop could not hold (a stack past its room)
+                out.append(play_game(game, agents, i, seed, max_plies))
+        return out
     return [play_game(game, agents, i, seed, max_plies) for i in indices]
 
 

@@ -14,6 +14,8 @@ Python backend; what this backend does not compile raises `exprs.Unsupported`.
 
 from __future__ import annotations
 
+from typing import Optional
+
 from ...dsl import ir
 from ...dsl import types as T
 from .. import steps as P
@@ -29,10 +31,32 @@ CAP = 16  # the deepest stack a native position holds (a deeper one: the loop fa
 
 
 def plan_layout(folded, supply: int) -> Layout:
-    """The layout of a game whose setup places `supply` pieces (0: moves make pieces, no bound)."""
+    """The layout of a game whose setup places `supply` pieces (0: moves make pieces, no bound).
+    A stack holds at most the pieces there are, at most CAP, and at most what an invariant
+    `all(height(c) <= K for c in cells)` declares; a stack that outgrows it anyway stops the
+    native loop (the position's OVER flag), which then runs in Python."""
     w = folded.world
     cap = max(1, min(supply, CAP)) if supply else CAP
+    declared = height_bound(folded.plan)
+    if declared is not None:
+        cap = max(1, min(cap, declared))
     return Layout(len(folded.plan.players), w.ncells, cap, w.npieces, len(w.zone_names), len(w.counter_names))
+
+
+def height_bound(plan) -> Optional[int]:
+    """K of an invariant `all(height(c) <= K for c in cells)` (alone, or one part of an `and`)."""
+    for inv in plan.invariants:
+        parts = inv.expr.values if isinstance(inv.expr, ir.BoolOp) and inv.expr.op == "and" else (inv.expr,)
+        for e in parts:
+            if not (isinstance(e, ir.Comp) and e.func == "all" and len(e.fors) == 1 and e.fors[0].cond is None):
+                continue
+            f, elt = e.fors[0], e.elt
+            if (isinstance(f.iter, ir.Global) and f.iter.what == "cells" and isinstance(elt, ir.Compare)
+                    and elt.op == "<=" and isinstance(elt.left, ir.Call) and elt.left.fn == "height"
+                    and isinstance(elt.left.args[0], ir.Local) and elt.left.args[0].name == f.var
+                    and isinstance(elt.right, ir.Const) and isinstance(elt.right.value, int)):
+                return elt.right.value
+    return None
 
 
 class NativeWriter:
@@ -55,6 +79,11 @@ class NativeWriter:
         code("mover = s[SIDE]")
         code("ply = s[PLY]")
         code("n = 0")
+        stages = max([sum(isinstance(x, P.Stage) for x in p.steps) for p in self.plans] + [0])
+        if stages:  # effects made while generating are taken back from a copy of the position
+            code("nxt = NEXT[mover]")
+            code(f"saved = np.empty(({stages}, SIZE), np.int64)")
+        self.stage = 0
         groups: dict = {}
         for p in self.plans:
             if p.chance:
@@ -109,6 +138,14 @@ class NativeWriter:
             x.close_loop(levels, code)
         elif isinstance(s, P.Apply):
             self.gen(steps, i + 1, env, code)
+        elif isinstance(s, P.Stage):
+            k = self.stage
+            self.stage += 1
+            code(f"saved[{k}, :] = s")
+            self.block(s.body, env, code)
+            self.gen(steps, i + 1, env, code)
+            code(f"s[:] = saved[{k}, :]")
+            self.stage -= 1
         else:
             fail(s)
 
@@ -142,7 +179,7 @@ class NativeWriter:
                 var = pyname(s.var)
                 code(f"{var} = {self.x.expr(s.value, env, code)}")
                 env[s.var] = var
-            elif isinstance(s, P.Apply):
+            elif isinstance(s, (P.Apply, P.Stage)):
                 self.block(s.body, env, code)
             elif isinstance(s, (P.Guard, P.Choose)):
                 continue
