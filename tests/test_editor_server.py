@@ -158,3 +158,17 @@ def test_a_variant_is_checked_with_its_base(run, tmp_path):
     uri = (tmp_path / "big.rules").as_uri()
     found = run(lambda ed: ed.open(uri, text))
     assert found and all(d.range.start.line == 2 for d in found), found
+
+
+def test_without_pygls_the_command_says_what_to_install(monkeypatch):
+    """`ziggurat lsp` where pygls cannot be imported: one line naming the extra, exit 1."""
+    from click.testing import CliRunner
+
+    from ziggurat.cli.main import cli
+
+    monkeypatch.delitem(sys.modules, "ziggurat.editor.server", raising=False)
+    monkeypatch.setitem(sys.modules, "pygls.lsp.server", None)  # import of it fails, as if not installed
+    result = CliRunner().invoke(cli, ["lsp"])
+    assert result.exit_code == 1, result.output
+    assert "the language server needs pygls: pip install 'ziggurat[editor]'" in result.output
+    assert "Traceback" not in result.output

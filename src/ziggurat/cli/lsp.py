@@ -14,7 +14,8 @@ def lsp():
     try:
         from ..editor.server import serve_stdio  # pygls is loaded only for this command
     except ModuleNotFoundError as e:
-        if e.name not in ("pygls", "lsprotocol", "cattrs"):
+        missing = (e.name or "").split(".")[0]
+        if missing not in ("pygls", "lsprotocol", "cattrs"):
             raise
-        raise ZigguratError(f"the language server needs {e.name}: pip install 'ziggurat[editor]'") from None
+        raise ZigguratError(f"the language server needs {missing}: pip install 'ziggurat[editor]'") from None
     serve_stdio()
