@@ -57,6 +57,26 @@ def test_the_docs_tag_their_rules_blocks():
     assert len(doc_blocks()) >= 40
 
 
+def test_a_block_of_rules_without_a_language_is_tagged():
+    """A code block with no language that parses as a ruleset is rules left unhighlighted: tag it."""
+    from ziggurat.dsl.parser import parse
+    from ziggurat.errors import ZigguratError
+
+    untagged = []
+    for page in sorted((ROOT / "docs").rglob("*.md")) + [ROOT / "README.md"]:
+        text = page.read_text(encoding="utf-8")
+        for m in FENCE.finditer(text):
+            code = [line for line in m.group(2).splitlines() if line.strip() and not line.lstrip().startswith("#")]
+            if m.group(1) or not code:
+                continue
+            try:
+                parse(m.group(2), "block")
+            except ZigguratError:
+                continue
+            untagged.append(f"{page.relative_to(ROOT).as_posix()}:{text[:m.start()].count(chr(10)) + 1}")
+    assert untagged == []
+
+
 def test_an_action_header_names_its_action_and_its_notation_fields():
     toks = tokens('action move "{from}-{to}":\n')
     assert toks[0] == (Keyword.Declaration, "action")
