@@ -101,6 +101,13 @@ def test_choices_keywords_builtins_and_comments_have_their_kinds():
     assert (String.Double, "too low") in toks
 
 
+def test_a_variant_names_its_base_and_what_it_removes():
+    toks = tokens("extends green\nremove action pass\noverride def beats(a, b): true\n")
+    assert toks[:2] == [(Keyword.Declaration, "extends"), (Name.Namespace, "green")]
+    assert toks[2:5] == [(Keyword.Declaration, "remove"), (Keyword.Declaration, "action"), (Name, "pass")]
+    assert toks[5:8] == [(Keyword, "override"), (Keyword.Declaration, "def"), (Name.Function, "beats")]
+
+
 def test_a_name_that_is_not_a_call_is_not_a_builtin_function():
     """`top` is a function when called (`top(c)`), a plain name when it is an attribute's path."""
     toks = tokens("control: top.owner\nlet x = top(c)\n")

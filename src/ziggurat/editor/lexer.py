@@ -39,6 +39,8 @@ class RulesLexer(RegexLexer):
             (rf"^(option|zone|counter|table|directions)({_WS}+)({NAME})",
              bygroups(Keyword.Declaration, Whitespace, Name.Variable)),
             (rf"^(extends)({_WS}+)({NAME})", bygroups(Keyword.Declaration, Whitespace, Name.Namespace)),
+            (rf"^(remove)({_WS}+)({NAME})({_WS}+)({NAME})",  # remove action swap: the kind, then the name
+             bygroups(Keyword.Declaration, Whitespace, Keyword.Declaration, Whitespace, Name)),
             (words(W.DECLARATIONS, prefix="^", suffix=r"\b"), Keyword.Declaration),
             # An indented `name:` is a choice of an action, a board setting, a piece attribute or a
             # table entry's key (not `do:` or `else:`).
