@@ -35,10 +35,15 @@ class Progress:
         self._seen: dict = {}
 
     def clone(self) -> "Progress":
-        """An independent copy (the state replayed from the start, so its history is whole)."""
-        st = self.space.game.new(self.seed)
-        for m in self.state.stack:
-            st.push(m)
+        """An independent copy. Once every player's information state is kept here, the position
+        is copied (`State.copy`, without its undo history, which nothing asks for then); before,
+        the moves are replayed from the start so that the history is whole."""
+        if len(self._seen) == len(self.space.game.players):
+            st = self.state.copy()
+        else:
+            st = self.space.game.new(self.seed)
+            for m in self.state.stack:
+                st.push(m)
         out = Progress(self.space, st, seed=self.seed, payoff=self.payoff, max_length=self.max_length)
         out.prefix, out.length = list(self.prefix), self.length
         out._seen = {player: list(lines) for player, lines in self._seen.items()}
