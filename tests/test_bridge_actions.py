@@ -207,3 +207,12 @@ end:
     if c >= 3:
         draw "enough"
 '''
+
+
+def test_the_bounds_survive_the_cached_spec():
+    from ziggurat.interpreter.spec import GameSpec
+
+    spec = ziggurat.load("ryb").spec
+    again = GameSpec.from_json(spec.to_json())
+    assert [a.bounds for a in again.actions] == [a.bounds for a in spec.actions]
+    assert any(b is not None and b[1] > 0 for a in spec.actions for b in a.bounds.values())  # a * P: pieces
