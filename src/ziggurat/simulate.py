@@ -179,7 +179,7 @@ def play_native_game(game, fast, index: int, study_seed: int, max_plies: int) ->
     else:
         kind, reason, per_side = run.kind, run.reason or run.kind, tuple(float(r) for r in run.results)
     names = [a.name for a in game.actions]
-    used = Counter(names[m[0]] for m in run.moves)
+    used = Counter(names[a] for a in run.actions())
     return {
         "index": index,
         "seed": seed,

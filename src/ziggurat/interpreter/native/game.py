@@ -35,7 +35,7 @@ from ..cache import engine_fingerprint
 from ..python.module import uses_repetition
 from ..steps import lower
 from .exprs import Unsupported
-from .layout import Layout, pack, unpack
+from .layout import Layout, pack, unpack, unpack_all
 from .module import NativeWriter, plan_layout
 
 _LOADED: dict = {}  # module key -> NativeGame: compiled once per process
@@ -52,9 +52,10 @@ def available() -> Optional[str]:
 
 @frozen
 class Playout:
-    """One native random playout: the moves (as the Python backend's tuples), how it ended."""
+    """One native random playout: its moves, how it ended."""
 
-    moves: tuple
+    packed: object  # the moves, packed (numpy int64)
+    nchoices: list  # per action, its number of choices
     plies: int
     kind: Optional[str]  # win / lose / draw, or None when cut at max plies
     who: Optional[int]
@@ -62,6 +63,15 @@ class Playout:
     results: tuple  # per side (empty when cut)
     branching: int  # the legal moves summed over the positions played from
     final: object  # the position vector at the end
+
+    @property
+    def moves(self) -> tuple:
+        """The moves as the Python backend's tuples."""
+        return tuple(unpack_all(self.packed, self.nchoices))
+
+    def actions(self) -> list:
+        """The action of each move."""
+        return (self.packed & 0xFF).tolist()
 
 
 class NativeGame:
@@ -150,7 +160,7 @@ class NativeGame:
                                                         moves, res, hist, nhist, buf)
         self._check(code)
         kind, who, reason, results = self.ended(int(code), res)
-        return Playout(tuple(self.move(m) for m in moves[:plies]), int(plies), kind, who, reason, results,
+        return Playout(moves[:plies], self.nchoices, int(plies), kind, who, reason, results,
                        int(branching), v)
 
     def playouts(self, state, count: int, seed: int, max_plies: int = 1000) -> tuple:

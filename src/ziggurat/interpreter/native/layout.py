@@ -22,43 +22,26 @@ from __future__ import annotations
 from typing import Optional
 
 import numpy as np
-from attrs import frozen
 
 SIDE, PLY, LAST, OVER, SEATS = 0, 1, 2, 3, 4
 BIAS = 1 << 15  # a choice's value v is stored as v + BIAS in its 16 bits
 MAX_CHOICES = 3
 
 
-@frozen
 class Layout:
     """Where each part of a position lives in the vector of one game."""
 
-    nplayers: int
-    ncells: int
-    cap: int  # pieces a stack may hold
-    npieces: int
-    nzones: int
-    ncounters: int
+    def __init__(self, nplayers: int, ncells: int, cap: int, npieces: int, nzones: int, ncounters: int):
+        self.nplayers, self.ncells, self.cap = nplayers, ncells, cap  # cap: the pieces a stack may hold
+        self.npieces, self.nzones, self.ncounters = npieces, nzones, ncounters
+        self.cnt = SEATS + nplayers
+        self.zon = self.cnt + ncounters
+        self.hgt = self.zon + nzones * npieces
+        self.stk = self.hgt + ncells
+        self.size = self.stk + ncells * cap
 
-    @property
-    def cnt(self) -> int:
-        return SEATS + self.nplayers
-
-    @property
-    def zon(self) -> int:
-        return self.cnt + self.ncounters
-
-    @property
-    def hgt(self) -> int:
-        return self.zon + self.nzones * self.npieces
-
-    @property
-    def stk(self) -> int:
-        return self.hgt + self.ncells
-
-    @property
-    def size(self) -> int:
-        return self.stk + self.ncells * self.cap
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Layout) and self.constants() == other.constants()
 
     def constants(self) -> dict:
         return {"NPLAYERS": self.nplayers, "NC": self.ncells, "CAP": self.cap, "NPIECES": self.npieces,
@@ -69,24 +52,28 @@ class Layout:
     def vector(self, st) -> Optional[np.ndarray]:
         """The vector of a Python backend State; None when a stack is deeper than `cap`."""
         v = np.zeros(self.size, dtype=np.int64)
-        v[SIDE], v[PLY] = st.side, st.ply
-        v[LAST] = -1
+        v[SIDE], v[PLY], v[LAST] = st.side, st.ply, -1
         v[SEATS:SEATS + self.nplayers] = st.seats
         v[self.cnt:self.cnt + self.ncounters] = st.counters
+        zon, npieces = self.zon, self.npieces
         for z, pieces in enumerate(st.zones):
             for p in pieces:
-                v[self.zon + z * self.npieces + p] += 1
+                v[zon + z * npieces + p] += 1
+        heights = [len(stack) for stack in st.cells]
+        if heights and max(heights) > self.cap:
+            return None
+        v[self.hgt:self.stk] = heights
+        slots = v[self.stk:].reshape(self.ncells, self.cap)
         for c, stack in enumerate(st.cells):
-            if len(stack) > self.cap:
-                return None
-            v[self.hgt + c] = len(stack)
-            v[self.stk + c * self.cap:self.stk + c * self.cap + len(stack)] = stack
+            if stack:
+                slots[c, :len(stack)] = stack
         return v
 
     def cells(self, v: np.ndarray) -> list:
         """The stacks of a vector, as the Python backend holds them (tuples, bottom first)."""
-        return [tuple(int(p) for p in v[self.stk + c * self.cap:self.stk + c * self.cap + int(v[self.hgt + c])])
-                for c in range(self.ncells)]
+        heights = v[self.hgt:self.stk].tolist()
+        slots = v[self.stk:].reshape(self.ncells, self.cap).tolist()
+        return [tuple(row[:h]) if h else () for row, h in zip(slots, heights)]
 
 
 def pack(move: tuple) -> int:
@@ -95,6 +82,13 @@ def pack(move: tuple) -> int:
     for k, value in enumerate(move[1:]):
         m |= (int(value) + BIAS) << (8 + 16 * k)
     return m
+
+
+def unpack_all(moves: np.ndarray, nchoices: list) -> list:
+    """Packed moves as the Python backend's tuples (`nchoices[action]`: its number of choices)."""
+    actions = (moves & 0xFF).tolist()
+    fields = [(((moves >> (8 + 16 * k)) & 0xFFFF) - BIAS).tolist() for k in range(max(nchoices, default=0))]
+    return [(a,) + tuple(f[i] for f in fields[:nchoices[a]]) for i, a in enumerate(actions)]
 
 
 def unpack(m: int, nchoices: int) -> tuple:
