@@ -333,7 +333,8 @@ class ChaosReference:
         if move is None:
             if self.is_terminal():
                 raise ValueError(f"illegal move {text!r}: the game is over")
-            raise ValueError(f"illegal move {text!r}" + (" (the dice are to be rolled)" if not self.pending else ""))
+            why = " (the dice are to be rolled)" if not self.pending else ""
+            raise ValueError(f"illegal move {text!r}{why}")
         self.plies += 1
         if move[0] == "roll":
             self.pending = move[1]
