@@ -174,8 +174,10 @@ def test_an_attacker_may_not_overhang_a_narrower_side():
 
 
 @pytest.mark.parametrize("facing, expected", [
-    ("e", {"-0.375,1.375>n", "0,1.375>n", "0.375,1.375>n", "-0.375,-1.375>s", "0,-1.375>s", "0.375,-1.375>s"}),
-    ("n", {"1.375,-0.375>e", "1.375,0>e", "1.375,0.375>e", "-1.375,-0.375>w", "-1.375,0>w", "-1.375,0.375>w"}),
+    ("e", {"-0.375,1.375>n", "0,1.375>n", "0.375,1.375>n",
+           "-0.375,-1.375>s", "0,-1.375>s", "0.375,-1.375>s"}),
+    ("n", {"1.375,-0.375>e", "1.375,0>e", "1.375,0.375>e",
+           "-1.375,-0.375>w", "-1.375,0>w", "-1.375,0.375>w"}),
 ])
 def test_a_lying_anchor_offers_only_its_long_sides(facing, expected):
     pieces = [("red", "large", "0,20"), ("red", "large", "20,20"), ("red", "large", f"0,0>{facing}")]
@@ -258,7 +260,8 @@ def test_capture_is_blocked_by_a_nearer_piece():
     assert attack(("orange", "large", "5.5,0"), extra=[("blue", "small", "3.5,0")]).hands[0] == {}
     assert attack(("orange", "large", "5.5,0"), extra=[("blue", "small", "3.5,0>n")]).hands[0] == {}
     # the nearer piece, if it may be captured, is the one taken
-    assert attack(("orange", "large", "5.5,0"), extra=[("yellow", "small", "3.5,0")]).hands[0] == {"yellow": "large"}
+    nearer = attack(("orange", "large", "5.5,0"), extra=[("yellow", "small", "3.5,0")])
+    assert nearer.hands[0] == {"yellow": "large"}
 
 
 def test_capture_reaches_six_inches_exactly_and_not_beyond():
@@ -284,7 +287,8 @@ def test_a_lying_target_is_not_captured():
 
 def test_the_turn_passes_after_the_last_placement():
     ref = ChaosReference(players=3).play("red+blue").play("blue@0,0")
-    assert ref.mover == 0 and ref.legal() == {"red@" + as_spot(x, y) for x, y in lattice(1, [(0, 0)])} - {"red@0,0"}
+    assert ref.mover == 0
+    assert ref.legal() == {"red@" + as_spot(x, y) for x, y in lattice(1, [(0, 0)])} - {"red@0,0"}
     ref.play("red@1,0")
     assert ref.mover == 1 and ref.is_chance() and ref.plies == 3 and ref.pending == []
 
@@ -360,7 +364,8 @@ def test_scoring_ranks_captured_points(scoring, hands, expected):
 # ---- whole games and bad input -----------------------------------------------------------------
 
 @pytest.mark.parametrize("options", [
-    {"colours": "ten"}, {"colours": "six", "players": 3}, {"colours": "four", "players": 5, "offsets": "centred"}])
+    {"colours": "ten"}, {"colours": "six", "players": 3},
+    {"colours": "four", "players": 5, "offsets": "centred"}])
 def test_random_games_play_legal_moves_to_the_end_and_keep_every_piece(options):
     ref = ChaosReference(**options)
     moves = ref.random_game(7)
@@ -382,7 +387,8 @@ def test_bad_moves_and_options_are_named():
         with pytest.raises(ValueError, match="illegal move '" + text.replace("+", r"\+")):
             ref.play(text)
     for options, word in (({"players": 6}, "players"), ({"colours": "five"}, "colours"),
-                          ({"pitch": 0}, "pitch"), ({"offsets": "left"}, "offsets"), ({"ply_cap": -1}, "ply_cap")):
+                          ({"pitch": 0}, "pitch"), ({"offsets": "left"}, "offsets"),
+                          ({"ply_cap": -1}, "ply_cap")):
         with pytest.raises(ValueError, match=word):
             ChaosReference(**options)
     with pytest.raises(ValueError, match="1/3"):
@@ -392,4 +398,5 @@ def test_bad_moves_and_options_are_named():
 def test_lengths_are_written_with_as_few_decimals_as_exact():
     assert [inches(u) for u in (0, 12000, -4000, 2750, -800, 4875, -1)] == \
         ["0", "6", "-2", "1.375", "-0.4", "2.4375", "-0.0005"]
-    assert [units_of(t) for t in ("0", "6", "-2", "1.375", "-0.4", "2.4375")] == [0, 12000, -4000, 2750, -800, 4875]
+    assert [units_of(t) for t in ("0", "6", "-2", "1.375", "-0.4", "2.4375")] == \
+        [0, 12000, -4000, 2750, -800, 4875]
