@@ -216,3 +216,13 @@ def test_the_bounds_survive_the_cached_spec():
     again = GameSpec.from_json(spec.to_json())
     assert [a.bounds for a in again.actions] == [a.bounds for a in spec.actions]
     assert any(b is not None and b[1] > 0 for a in spec.actions for b in a.bounds.values())  # a * P: pieces
+
+
+@pytest.mark.parametrize("move,message", [((0, 99), "outside the action space"), ((7,), "is not a move of"),
+                                          ((0,), "has 1 choices"), ((0, 10 ** 500), "outside the action space"),
+                                          ("b2", "is not a move of")])
+def test_a_tuple_that_is_no_move_is_refused_with_a_short_message(move, message):
+    space = ActionSpace(ziggurat.load("tic-tac-toe"))
+    with pytest.raises(ziggurat.GameError, match=message) as e:
+        space.encode(move)
+    assert len(str(e.value)) < 200

@@ -89,3 +89,20 @@ def test_a_game_past_its_length_is_truncated():
             e.step(int(np.flatnonzero(obs["action_mask"])[0]))
             steps += 1
     assert steps == 4
+
+
+@pytest.mark.parametrize("action", [None, "4", 4.5, [4]])
+def test_an_action_that_is_no_id_is_refused_with_a_message(action):
+    e = env("tic-tac-toe")
+    e.reset(seed=0)
+    with pytest.raises(ziggurat.GameError, match="an action is an action id"):
+        e.step(action)
+
+
+def test_bad_arguments_are_game_errors():
+    with pytest.raises(ziggurat.GameError, match="max_length"):
+        env("tic-tac-toe", max_length=0)
+    with pytest.raises(ziggurat.GameError, match="render_mode"):
+        env("tic-tac-toe", render_mode="human")
+    with pytest.raises(ziggurat.GameError):
+        env("tic-tac-toe", k=40)

@@ -31,11 +31,18 @@ from typing import Optional
 
 from ..dsl import types as T
 from ..dsl.world import DIRECTION_NAMES
-from ..errors import GameError
+from ..errors import GameError, shown
 from ..interpreter.notation import MAX_PIECES
 
 JOINT_LIMIT = 1 << 16  # the most ids of one action's head; choices beyond it are decisions of their own
 END, NONE = "end", "none"  # the two ids that are no value: a list ends; an after block left out
+
+
+def _text(move) -> str:
+    """A move (or anything given as one) for a message: a tuple item by item, each as `shown`."""
+    if isinstance(move, tuple):
+        return "(" + ", ".join(_text(x) for x in move[:12]) + (", ..." if len(move) > 12 else "") + ")"
+    return shown(move)
 
 
 class _Values:
@@ -175,23 +182,23 @@ class ActionSpace:
     def _value_id(self, values: _Values, v, move) -> int:
         i = values.index(v) if v is not None else -1
         if not 0 <= i < values.size:
-            raise GameError(f"the move {move!r} holds {v!r}, outside the {values.key}s of the action space")
+            raise GameError(f"the move {_text(move)} holds {shown(v)}, outside the {values.key}s of the action space")
         return self._offsets[values.key] + i
 
     def encode(self, move) -> tuple:
         """The ids of a move, head first (GameError for a tuple that is no move of this game)."""
         move = tuple(move)
         if not move or not isinstance(move[0], int) or not 0 <= move[0] < len(self.layouts):
-            raise GameError(f"{move!r} is not a move of {self.game.name}")
+            raise GameError(f"{_text(move)} is not a move of {self.game.name}")
         layout = self.layouts[move[0]]
         if len(move) != 1 + len(layout.spec.choices):
-            raise GameError(f"{move!r} is not a move of {self.game.name}: "
+            raise GameError(f"{_text(move)} is not a move of {self.game.name}: "
                             f"'{layout.spec.name}' has {len(layout.spec.choices)} choices")
         head = 0
         for position, values in layout.head:
             i = values.index(move[1 + position]) if move[1 + position] is not None else -1
             if not 0 <= i < values.size:
-                raise GameError(f"the move {move!r} holds {move[1 + position]!r}, outside the action space")
+                raise GameError(f"the move {_text(move)} holds {shown(move[1 + position])}, outside the action space")
             head = head * values.size + i
         ids = [layout.offset + head]
         for step in layout.steps:
@@ -200,7 +207,7 @@ class ActionSpace:
                 ids.append(self.none_id)
             elif step.is_list:
                 if not isinstance(v, (tuple, list)):
-                    raise GameError(f"the move {move!r} holds {v!r} where '{step.name}' is a list")
+                    raise GameError(f"the move {_text(move)} holds {shown(v)} where '{step.name}' is a list")
                 ids.extend(self._value_id(step.values, x, move) for x in v)
                 ids.append(self.end_id)
             else:
@@ -241,7 +248,7 @@ class ActionSpace:
 
     def _head(self, i) -> tuple:
         if not isinstance(i, int) or not 0 <= i < self.heads:
-            raise GameError(f"{i!r} is not the first id of a move: those are 0 .. {self.heads - 1}")
+            raise GameError(f"{shown(i)} is not the first id of a move: those are 0 .. {self.heads - 1}")
         for layout in self.layouts:
             if i < layout.offset + layout.size:
                 rest, out = i - layout.offset, []
@@ -254,7 +261,7 @@ class ActionSpace:
     def _value(self, step: _Step, i):
         start = self._offsets[step.values.key]
         if not isinstance(i, int) or not start <= i < start + step.values.size:
-            raise GameError(f"{i!r} is not a {step.values.key} id for the choice '{step.name}': those are "
+            raise GameError(f"{shown(i)} is not a {step.values.key} id for the choice '{step.name}': those are "
                             f"{start} .. {start + step.values.size - 1}")
         return step.values.value(i - start)
 
@@ -272,7 +279,7 @@ class ActionSpace:
             values = self._by_key[key]
             if start <= i < start + values.size:
                 return str(values.text(values.value(i - start)))
-        raise GameError(f"{i!r} is not an action id: those are 0 .. {self.num_distinct_actions - 1}")
+        raise GameError(f"{shown(i)} is not an action id: those are 0 .. {self.num_distinct_actions - 1}")
 
     def layout_text(self) -> str:
         """The action space, one line per action, for documentation and errors."""
@@ -321,5 +328,5 @@ class Decisions:
         if any(code[:len(prefix)] == prefix for code in self.codes):
             return None
         allowed = sorted(self.next_ids(prefix[:-1]))
-        shown = ", ".join(map(str, allowed[:12])) + (", ..." if len(allowed) > 12 else "")
-        raise GameError(f"action id {i!r} is not legal here: the legal ids are {shown or 'none'}")
+        listed = ", ".join(map(str, allowed[:12])) + (", ..." if len(allowed) > 12 else "")
+        raise GameError(f"action id {shown(i)} is not legal here: the legal ids are {listed or 'none'}")

@@ -12,12 +12,13 @@ is truncated. Needs the `pettingzoo` extra (`pip install 'ziggurat[pettingzoo]'`
 
 from __future__ import annotations
 
+import operator
 import random
 from typing import Callable, Optional
 
 import numpy as np
 
-from ..errors import GameError
+from ..errors import GameError, shown
 from ..interpreter.games import load
 from . import need
 from .actions import ActionSpace
@@ -35,6 +36,14 @@ def env(ruleset: str, *, payoff: Optional[Callable] = None, max_length: int = MA
     return ZigguratEnv(ruleset, payoff=payoff, max_length=max_length, render_mode=render_mode, **options)
 
 
+def action_id(action) -> int:
+    """An action as a whole number (a numpy integer too); GameError for anything else."""
+    try:
+        return operator.index(action)
+    except TypeError:
+        raise GameError(f"an action is an action id (a whole number), not {shown(action)}") from None
+
+
 class ZigguratEnv(_pz.AECEnv):
     """A ruleset as an AEC environment (see the module's description)."""
 
@@ -43,9 +52,9 @@ class ZigguratEnv(_pz.AECEnv):
     def __init__(self, ruleset: str, *, payoff=None, max_length: int = MAX_LENGTH, render_mode=None, **options):
         super().__init__()
         if render_mode not in (None, "ansi"):
-            raise GameError(f"render_mode is 'ansi' or None, not {render_mode!r}")
+            raise GameError(f"render_mode is 'ansi' or None, not {shown(render_mode)}")
         if not isinstance(max_length, int) or max_length < 1:
-            raise GameError(f"max_length must be a whole number, 1 or more, not {max_length!r}")
+            raise GameError(f"max_length must be a whole number, 1 or more, not {shown(max_length)}")
         self.game = load(ruleset, options)
         self.space = ActionSpace(self.game)
         self.observer = Observer(self.game)
@@ -117,7 +126,7 @@ class ZigguratEnv(_pz.AECEnv):
         self._cumulative_rewards[agent] = 0.0
         for a in self.agents:
             self.rewards[a] = 0.0
-        self.progress.apply(int(action))  # GameError names an illegal id
+        self.progress.apply(action_id(action))  # GameError names an illegal id
         self._settle()
 
     def render(self):
