@@ -21,8 +21,8 @@ def run(code: str) -> str:
     return out.getvalue()
 
 
-def test_the_page_has_its_three_examples():
-    assert len(EXAMPLES) == 3
+def test_the_page_has_its_four_examples():
+    assert len(EXAMPLES) == 4
 
 
 def test_mcts_beats_random_in_the_example():
@@ -40,3 +40,8 @@ def test_the_pettingzoo_game_ends_with_a_reward_for_each_player():
     lines = run(EXAMPLES[2]).splitlines()
     rewards = {line.split()[0]: float(line.split()[1]) for line in lines}
     assert set(rewards) == {"south", "north"} and sum(rewards.values()) == 0
+
+
+def test_the_gymnasium_example_ends_with_the_learners_reward():
+    reward = float(run(EXAMPLES[3]).split(":")[-1])
+    assert reward in (-1.0, 0.0, 1.0)

@@ -41,7 +41,8 @@ def test_ziggurat_imports_and_plays_without_the_frameworks():
 
 
 @pytest.mark.parametrize("module,extra", [("ziggurat.bridges.openspiel", "openspiel"),
-                                          ("ziggurat.bridges.pettingzoo", "pettingzoo")])
+                                          ("ziggurat.bridges.pettingzoo", "pettingzoo"),
+                                          ("ziggurat.bridges.single_agent", "pettingzoo")])
 def test_a_bridge_without_its_framework_names_the_extra(module, extra):
     done = run(f'''
         try:

@@ -27,6 +27,7 @@ table) gives the ruleset no action space: `ActionSpace(game)` says which choice,
 
 from __future__ import annotations
 
+import operator
 from typing import Optional
 
 from ..dsl import types as T
@@ -36,6 +37,14 @@ from ..interpreter.notation import MAX_PIECES
 
 JOINT_LIMIT = 1 << 16  # the most ids of one action's head; choices beyond it are decisions of their own
 END, NONE = "end", "none"  # the two ids that are no value: a list ends; an after block left out
+
+
+def action_id(action) -> int:
+    """An action id as a whole number (a numpy integer too); GameError for anything else."""
+    try:
+        return operator.index(action)
+    except TypeError:
+        raise GameError(f"an action is an action id (a whole number), not {shown(action)}") from None
 
 
 def _text(move) -> str:

@@ -12,7 +12,6 @@ is truncated. Needs the `pettingzoo` extra (`pip install 'ziggurat[pettingzoo]'`
 
 from __future__ import annotations
 
-import operator
 import random
 from typing import Callable, Optional
 
@@ -21,7 +20,7 @@ import numpy as np
 from ..errors import GameError, shown
 from ..interpreter.games import load
 from . import need
-from .actions import ActionSpace
+from .actions import ActionSpace, action_id
 from .observations import Observer
 from .progress import MAX_LENGTH, Progress
 
@@ -34,14 +33,6 @@ def env(ruleset: str, *, payoff: Optional[Callable] = None, max_length: int = MA
     """The AEC environment of a ruleset (a shipped name or a path) at the given options; GameError
     for a bad ruleset or option, or a ruleset with no fixed action space."""
     return ZigguratEnv(ruleset, payoff=payoff, max_length=max_length, render_mode=render_mode, **options)
-
-
-def action_id(action) -> int:
-    """An action as a whole number (a numpy integer too); GameError for anything else."""
-    try:
-        return operator.index(action)
-    except TypeError:
-        raise GameError(f"an action is an action id (a whole number), not {shown(action)}") from None
 
 
 class ZigguratEnv(_pz.AECEnv):
