@@ -226,3 +226,55 @@ def test_a_tuple_that_is_no_move_is_refused_with_a_short_message(move, message):
     with pytest.raises(ziggurat.GameError, match=message) as e:
         space.encode(move)
     assert len(str(e.value)) < 200
+
+
+def test_a_number_is_bounded_through_a_counter_and_a_height(tmp_path):
+    path = tmp_path / "via.rules"
+    path.write_text(VIA)
+    game = ziggurat.load(str(path))
+    bounds = {a.name: a.bounds for a in game.actions}
+    # k is 0 or a v of 1..3, so n runs over k..2k+1 within 0..7; a height is at most the pieces (P).
+    assert bounds == {"set": {"v": (1, 0, 3)}, "pick": {"n": (0, 0, 7)}, "lift": {"h": (1, 1, 0)}}
+    space = ActionSpace(game)
+    assert space.num_distinct_actions == 3 + 8 + 2  # two pieces: lift 1..2
+    check_round_trips(game)
+
+
+VIA = '''game "Via" "A number set, then a number chosen up to twice it and one, and a height."
+
+players a, b
+
+board:
+    files: 2
+    ranks: 1
+
+piece:
+    owner: players
+
+counter k = 0
+
+setup:
+    place(piece(a), cells[1])
+    place(piece(b), cells[1])
+
+action set "set {v}":
+    when k == 0
+    v: 1..3
+    do:
+        k = v
+
+action pick "pick {n}":
+    when k > 0
+    n: k..k * 2 + 1
+    do:
+        k = 0
+
+action lift "lift {h}":
+    h: 1..height(cells[1])
+    do:
+        k = 0
+
+end:
+    if ply >= 6:
+        draw "enough"
+'''

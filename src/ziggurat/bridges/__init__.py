@@ -1,9 +1,10 @@
 """Bridges to the frameworks where games are studied with AI: every ruleset as an OpenSpiel game
-(`ziggurat.bridges.openspiel.load_game`) and as a PettingZoo environment
-(`ziggurat.bridges.pettingzoo.env`).
+(`ziggurat.bridges.openspiel.load_game`), as a PettingZoo environment
+(`ziggurat.bridges.pettingzoo.env`), and for one learner as a Gymnasium environment
+(`ziggurat.bridges.single_agent.single_agent_env`).
 
-Both share `actions` (a fixed, numbered action space for a game's moves) and `observations` (a
-tensor and the strings of a position as one player sees it). The frameworks are optional extras:
+All share `actions` (a fixed, numbered action space for a game's moves) `observations` (a
+tensor of a position as one player sees it) and `progress` (a state and the move under way in it). The frameworks are optional extras:
 `pip install 'ziggurat[openspiel]'` or `'ziggurat[pettingzoo]'`; `import ziggurat` never needs them.
 """
 
