@@ -3,9 +3,10 @@
 (`ziggurat.bridges.pettingzoo.env`), and for one learner as a Gymnasium environment
 (`ziggurat.bridges.single_agent.single_agent_env`).
 
-All share `actions` (a fixed, numbered action space for a game's moves) `observations` (a
-tensor of a position as one player sees it) and `progress` (a state and the move under way in it). The frameworks are optional extras:
-`pip install 'ziggurat[openspiel]'` or `'ziggurat[pettingzoo]'`; `import ziggurat` never needs them.
+All share `actions` (a fixed, numbered action space for a game's moves), `observations` (a
+tensor of a position as one player sees it) and `progress` (a state and the move under way in
+it). The frameworks are optional extras: `pip install 'ziggurat[openspiel]'` or
+`'ziggurat[pettingzoo]'` (which brings gymnasium); `import ziggurat` never needs them.
 """
 
 from __future__ import annotations
