@@ -27,7 +27,8 @@ from .loops import TEMPLATE
 MAXM = 4096  # moves one position may have in native code
 
 
-CAP = 16  # the deepest stack a native position holds (a deeper one: the loop falls back to Python)
+CAP = 64  # the deepest stack a native position holds (a deeper one: the loop falls back to Python)
+CAP_MADE = 16  # the same when moves make pieces (no supply bounds the stacks)
 
 
 def plan_layout(folded, supply: int) -> Layout:
@@ -36,7 +37,7 @@ def plan_layout(folded, supply: int) -> Layout:
     `all(height(c) <= K for c in cells)` declares; a stack that outgrows it anyway stops the
     native loop (the position's OVER flag), which then runs in Python."""
     w = folded.world
-    cap = max(1, min(supply, CAP)) if supply else CAP
+    cap = max(1, min(supply, CAP)) if supply else CAP_MADE
     declared = height_bound(folded.plan)
     if declared is not None:
         cap = max(1, min(cap, declared))
