@@ -13,7 +13,6 @@ None, and the bridge names that choice rather than guess.
 
 from __future__ import annotations
 
-from typing import Optional
 
 from ..dsl import ir
 from ..dsl import types as T
