@@ -37,6 +37,9 @@ HOWTO = {
     "stacktics-tall-stack.svg": ("stacktics", None, TALL),
     "green-start.svg": ("green", 1, "start"),
 }
+# Game pages whose start shows little (an empty table) show a position of a golden record instead,
+# as `ziggurat render --record tests/golden/records/FILE --ply N` draws it.
+GAME_RECORDS = {"chaos": ("chaos-1.zrec", 60)}
 TUTORIAL = DOCS / "tutorial" / "first-game.md"
 TOWERS = re.compile(r"^```rules\n(# Towers.*?)^```", re.M | re.S)
 
@@ -56,7 +59,10 @@ def pictures() -> dict:
     shipped = set(shipped_names())
     out = {}
     for page in sorted((DOCS / "games").glob("*.md")):
-        if page.stem in shipped:
+        if page.stem in GAME_RECORDS:
+            out[IMAGES / f"{page.stem}.svg"] = render.svg(record_state(RECORDS / GAME_RECORDS[page.stem][0],
+                                                                       GAME_RECORDS[page.stem][1]))
+        elif page.stem in shipped:
             out[IMAGES / f"{page.stem}.svg"] = render.svg(ziggurat.load(page.stem).new(0))
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "towers.rules"

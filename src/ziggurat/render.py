@@ -231,7 +231,8 @@ def zone_heading(title: str, pieces) -> str:
 
 
 def move_cells(game, move) -> list:
-    """The cells (numbers) a move names, in its order: its cell choices and lists of cells."""
+    """The cells (numbers) a move names, in its order: its cell choices and lists of cells (on an
+    open table, the spots it names)."""
     if not move:
         return []
     action = game.actions[move[0]]
@@ -245,9 +246,11 @@ def move_cells(game, move) -> list:
         elif getattr(kind, "name", None) == "cell" and isinstance(value, int) and 0 <= value < ncells:
             if value not in out:
                 out.append(value)
+        elif getattr(kind, "name", None) == "spot" and isinstance(value, int) and value >= 0:
+            out.append(value)  # a place on the open table
 
     for (_, kind), value in zip(action.choices, move[1:]):
-        if getattr(kind, "name", None) == "cell" or getattr(getattr(kind, "elem", None), "name", None) == "cell":
+        if getattr(kind, "name", None) in ("cell", "spot") or getattr(getattr(kind, "elem", None), "name", None) == "cell":
             take(kind, value)
     return out
 
@@ -281,7 +284,7 @@ def figure(state, style: str = "pyramids", title: str | None = None, *, last=...
     game = state.game
     look = scheme(game)
     space_size, draw_space = SPACES[space_kind(game)]
-    board_w, board_h = space_size(game)
+    board_w, board_h = space_size(state)
     columns = _panel_columns(state, look, board_h)
     panel_h = max((sum(h for h, _ in col) for col in columns), default=0)
     height = max(board_h, panel_h)
@@ -321,13 +324,13 @@ def figure(state, style: str = "pyramids", title: str | None = None, *, last=...
 
 
 def space_kind(game) -> str:
-    """The kind of space the game is played on: today always the grid of cells."""
-    return "grid"
+    """The kind of space the game is played on: the grid of cells, or an open table."""
+    return "table" if game.world.surface is not None else "grid"
 
 
-def grid_size(game) -> tuple:
+def grid_size(state) -> tuple:
     """(width, height) of the grid in cells."""
-    return game.world.files, game.world.ranks
+    return state.game.world.files, state.game.world.ranks
 
 
 def draw_grid(ax, state, look, style, marked) -> None:
@@ -354,7 +357,91 @@ def draw_grid(ax, state, look, style, marked) -> None:
             _draw_stack(ax, look, stack, c % w.files, c // w.files, w.cell_name(c), style)
 
 
-SPACES = {"grid": (grid_size, draw_grid)}  # kind of space -> (its size, its drawing)
+# ---- the open table ----------------------------------------------------------------------------
+
+TABLE_CELLS = 12.0  # the widest side of a table picture, in board cells
+TABLE_MARGIN = 1.2  # inches of table shown beyond the pieces
+
+
+def _table_frame(state) -> tuple:
+    """(x0, y0, scale): the table's lower left corner in inches and board cells per inch, so that
+    every piece fits in at most TABLE_CELLS cells."""
+    from .dsl import surface
+    from .interpreter.geometry import CODE_BITS, CODE_MASK, extents
+
+    w = state.game.world
+    _, width, length = w.surface
+    inch = surface.UNITS_PER_INCH
+    boxes = [extents(e >> CODE_BITS, e & CODE_MASK, width, length) for e in state.table[0]] or [(0, 0, 0, 0)]
+    x0 = min(x - hx for x, _, hx, _ in boxes) / inch - TABLE_MARGIN
+    x1 = max(x + hx for x, _, hx, _ in boxes) / inch + TABLE_MARGIN
+    y0 = min(y - hy for _, y, _, hy in boxes) / inch - TABLE_MARGIN
+    y1 = max(y + hy for _, y, _, hy in boxes) / inch + TABLE_MARGIN
+    scale = min(1.0, TABLE_CELLS / max(x1 - x0, y1 - y0))
+    return x0, y0, x1, y1, scale
+
+
+def table_size(state) -> tuple:
+    """(width, height) of a table picture in cells: the pieces' extent, scaled to fit."""
+    x0, y0, x1, y1, scale = _table_frame(state)
+    return (x1 - x0) * scale, (y1 - y0) * scale
+
+
+def draw_table(ax, state, look, style, marked) -> None:
+    """The table from above: a standing piece as a square with its pips, a lying one as a triangle
+    pointing the way it points, each in its colour; the origin marked, the last placed outlined."""
+    from matplotlib.patches import Polygon, Rectangle
+
+    from .dsl import surface
+    from .interpreter.geometry import CODE_BITS, CODE_MASK, extents
+
+    game, w = state.game, state.game.world
+    _, width, length = w.surface
+    inch = surface.UNITS_PER_INCH
+    x0, y0, x1, y1, k = _table_frame(state)
+
+    def at(x, y):
+        return (x / inch - x0) * k, (y / inch - y0) * k
+
+    ax.add_patch(Rectangle((0, 0), (x1 - x0) * k, (y1 - y0) * k, facecolor=LIGHT_SQUARE, edgecolor="#9b8a6a",
+                           linewidth=1.0, gid="table"))
+    ox, oy = at(0, 0)
+    ax.plot([ox - 0.15, ox + 0.15], [oy, oy], color="#9b8a6a", linewidth=0.8)
+    ax.plot([ox, ox], [oy - 0.15, oy + 0.15], color="#9b8a6a", linewidth=0.8)
+    ax.text((x1 - x0) * k / 2, -0.3, f"{x1 - x0:.0f} x {y1 - y0:.0f} inches of table; + is the origin",
+            ha="center", va="center", fontsize=9, color="#5a4b30")
+    marked = set(marked)
+    for e in state.table[0]:
+        s, code = e >> CODE_BITS, e & CODE_MASK
+        x, y, hx, hy = extents(s, code, width, length)
+        fill = look.fill[code]
+        edge = LAST_MOVE if s in marked else (look.owner[code] or _edge(fill))
+        lw = 2.4 if s in marked else 0.9
+        gid = "piece-" + surface.spot_text(s).replace(">", "-")  # an SVG id has no ">"
+        d = (s & 7) - 1
+        if d < 0:
+            (ax0, ay0), (ax1, ay1) = at(x - hx, y - hy), at(x + hx, y + hy)
+            ax.add_patch(Rectangle((ax0, ay0), ax1 - ax0, ay1 - ay0, facecolor=fill, edgecolor=edge,
+                                   linewidth=lw, gid=gid))
+            pips = look.pips[code]
+            if pips and (ax1 - ax0) > 0.12:
+                cx, cy = (ax0 + ax1) / 2, (ay0 + ay1) / 2
+                for i in range(pips):
+                    px = cx + (i - (pips - 1) / 2) * (ax1 - ax0) / (pips + 1)
+                    ax.plot([px], [cy], marker="o", markersize=max(1.0, 8 * (ax1 - ax0) / 3),
+                            color=_pip_colour(fill), linestyle="none")
+        else:
+            sx, sy = {0: (0, 1), 2: (1, 0), 4: (0, -1), 6: (-1, 0)}[d]
+            tip = at(x + sx * hx, y + sy * hy)
+            if sx == 0:
+                base = [at(x - hx, y - sy * hy), at(x + hx, y - sy * hy)]
+            else:
+                base = [at(x - sx * hx, y - hy), at(x - sx * hx, y + hy)]
+            ax.add_patch(Polygon([base[0], tip, base[1]], closed=True, facecolor=fill, edgecolor=edge,
+                                 linewidth=lw, gid=gid))
+
+
+SPACES = {"grid": (grid_size, draw_grid), "table": (table_size, draw_table)}  # kind -> (its size, its drawing)
 
 
 # ---- pieces and their marks ------------------------------------------------------------------
