@@ -92,6 +92,16 @@ class TestChecks:
         d = one_error(text)
         assert "can only be compared" in d.message and "distance(a, b) <= 6in" in d.hint
 
+    def test_nearest_is_typed(self):
+        text = TOWERS.replace("1.5in) where not overlaps(to, x)\n",
+                              "1.5in) where not overlaps(to, x)\n"
+                              "    require count(placed) == 0 or distance(to, nearest(to, placed)) <= 2in\n")
+        assert errors(text) == []
+        bad = TOWERS.replace("1.5in) where not overlaps(to, x)\n",
+                             "1.5in) where not overlaps(to, x)\n    require nearest(to, box[mover]) == to\n")
+        d = one_error(bad)
+        assert "argument 2 of nearest()" in d.message
+
     def test_a_distance_compared_with_a_length_is_checked(self):
         text = TOWERS.replace("1.5in) where not overlaps(to, x)\n",
                               "1.5in) where not overlaps(to, x)\n    require all(distance(to, s) >= 1in for s in placed)\n")
@@ -173,6 +183,11 @@ class TestGeometry:
     def test_a_line_along_an_edge_meets_nothing(self):
         t = self.table((1, "1.375,0>e"), (1, "5,0.5"))
         assert G._hit(t, self.W, self.L, surface.parse_spot("1.375,0>e"), 12000) == surface.NONE
+
+    def test_the_nearest_spot_of_a_list(self):
+        a, b, c = (surface.parse_spot(t) for t in ("0,0", "3,4", "-1,-1"))
+        assert G._nearest(a, (b, c)) == c and G._nearest(b, (a, c)) == a
+        assert G._nearest(a, ()) == surface.NONE
 
     def test_touching_is_not_overlapping(self):
         t = self.table((1, "0,0"))

@@ -114,6 +114,17 @@ def _dist2(a: int, b: int) -> int:
     return (ax - bx) ** 2 + (ay - by) ** 2
 
 
+def _nearest(s: int, spots) -> int:
+    """The spot of `spots` whose centre is nearest s's (the first of those equally near); none for
+    no spots."""
+    best, best_d = NONE, -1
+    for t in spots:
+        d = _dist2(s, t)
+        if best_d < 0 or d < best_d:
+            best, best_d = t, d
+    return best
+
+
 def _ceil_div(a: int, b: int) -> int:
     return -(-a // b)
 
@@ -218,4 +229,4 @@ def _hit(table: tuple, width: tuple, length: tuple, s: int, reach: int) -> int:
 
 
 GEOMETRY = {"_placed": _placed, "_piece_at": _piece_at, "_on_table": _on_table, "_dist2": _dist2,
-            "_lattice": _lattice, "_flush": _flush, "_overlaps": _overlaps, "_hit": _hit}
+            "_lattice": _lattice, "_nearest": _nearest, "_flush": _flush, "_overlaps": _overlaps, "_hit": _hit}

@@ -22,6 +22,7 @@ SURFACE_FUNCS = {
     "standing": (((T.SPOT,), T.BOOL),),
     "pointing": (((T.SPOT,), T.DIR),),
     "on_table": (((T.SPOT,), T.BOOL),),
+    "nearest": (((T.SPOT, SPOTS), T.SPOT),),
 }
 FORMS = {
     "lattice": "lattice(REACH) or lattice(REACH, AVOID, GAP)",

@@ -304,6 +304,7 @@ class Exprs:
         ("standing", 1): "_0 & 7 == 0",
         ("pointing", 1): "(_0 & 7) - 1",
         ("dist2", 2): "_dist2(_0, _1)",
+        ("nearest", 2): "_nearest(_0, _1)",
     }
 
     def x_Call(self, e, env):
