@@ -187,3 +187,25 @@ def test_native_perft_at_small_options(name):
     state = game.new()
     for d in range(5):
         assert native.perft(state, d) == perft(state, d), f"depth {d} at {options}"
+
+
+def test_mcts_with_native_rollouts_takes_a_win_in_one():
+    from ziggurat.agents import make_agent
+
+    game, _native = fast("tic-tac-toe")
+    state = game.new()
+    for move in ("a1", "a2", "b1", "b2"):  # x to move: c1 wins, and o threatens c2
+        state.play(move)
+    agent = make_agent("mcts:iterations=300:rollouts=native", 5)
+    assert state.move_text(agent.choose(state)) == "c1"
+    assert agent.spec() == "mcts:iterations=300:rollouts=native"
+
+
+def test_mcts_native_rollouts_name_what_the_native_backend_cannot_compile():
+    from ziggurat.agents import AgentError, make_agent
+
+    game = ziggurat.load("rgb")
+    with pytest.raises(AgentError, match=r"rollouts=native: the native backend cannot compile the after block \(rgb"):
+        make_agent("mcts:iterations=5:rollouts=native", 1).choose(game.new())
+    with pytest.raises(AgentError, match="rollouts must be python or native"):
+        make_agent("mcts:rollouts=fast")

@@ -20,7 +20,7 @@ from .random import RandomAgent
 AGENTS = {
     "random": (RandomAgent, {}),
     "greedy": (GreedyAgent, {}),
-    "mcts": (MCTSAgent, {"iterations": int, "time": float, "c": float, "rollout": int}),
+    "mcts": (MCTSAgent, {"iterations": int, "time": float, "c": float, "rollout": int, "rollouts": str}),
     "alphabeta": (AlphaBetaAgent, {"depth": int, "time": float}),
 }
 

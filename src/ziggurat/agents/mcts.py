@@ -15,6 +15,12 @@ Hidden information: in a game that hides anything, the search runs in `worlds` d
 the position as the mover sees it (`State.determinized`: the pieces it cannot see dealt again at
 random, the same way whatever they really are), so it never reads what its player cannot see.
 A determinization agrees with what the mover sees now, not with all it remembers.
+
+Native rollouts (`mcts:rollouts=native`): each playout from the tree's leaf runs whole in the
+native backend (ziggurat.interpreter.native, Numba), seeded from the agent's generator, with its
+own random moves (SplitMix64); a position there counts as repeated only from the playout's first
+position on (the native position hash starts there). A game the native backend cannot compile is
+an AgentError naming what it cannot compile.
 """
 
 from __future__ import annotations
@@ -24,6 +30,13 @@ import time
 from typing import Optional
 
 from .base import Agent, AgentError, Evaluator, by_seat, mover_seat, results_by_side
+
+
+class _Seats:
+    """What `by_seat` reads of a position: the seat playing each side."""
+
+    def __init__(self, seats: list):
+        self.seats = seats
 
 
 class Node:
@@ -58,7 +71,7 @@ class MCTSAgent(Agent):
     name = "mcts"
 
     def __init__(self, seed=None, iterations: int = 200, time: Optional[float] = None,
-                 c: float = 1.4, rollout: int = 200, worlds: int = 8):
+                 c: float = 1.4, rollout: int = 200, worlds: int = 8, rollouts: str = "python"):
         super().__init__(seed)
         if iterations < 1:
             raise AgentError(f"mcts: iterations must be at least 1, not {iterations!r}")
@@ -68,13 +81,17 @@ class MCTSAgent(Agent):
             raise AgentError(f"mcts: rollout must be at least 1, not {rollout!r}")
         if worlds < 1:
             raise AgentError(f"mcts: worlds must be at least 1, not {worlds!r}")
+        if rollouts not in ("python", "native"):
+            raise AgentError(f"mcts: rollouts must be python or native, not {rollouts!r}")
+        self.rollouts = rollouts
+        self._native: dict = {}
         self.iterations, self.time, self.c, self.rollout = iterations, time, c, rollout
         self.worlds = worlds
         self._evaluators: dict = {}
 
     def spec(self) -> str:
         budget = f"time={self.time:g}" if self.time is not None else f"iterations={self.iterations}"
-        return f"mcts:{budget}"
+        return f"mcts:{budget}" + (":rollouts=native" if self.rollouts == "native" else "")
 
     def _new_node(self, st, move, parent, nseats):
         moves = list(st.game.legal(st))
@@ -130,6 +147,7 @@ class MCTSAgent(Agent):
         legal, apply, undo, outcome = game.legal, game.apply, game.undo, game.outcome
         nseats = len(game.players)
         rng = self.rng
+        fast = self._fast(game) if self.rollouts == "native" else None
         root = Node(None, None, mover_seat(st), list(root_moves), nseats)
         rng.shuffle(root.untried)
         log_c = self.c
@@ -166,7 +184,10 @@ class MCTSAgent(Agent):
                 node.children.append(child)
                 node = child
             # simulation
-            result = self._playout(st, ev, nseats, legal, apply, outcome, rng)
+            if fast is not None:
+                result = self._native_playout(fast, st, ev, nseats, rng)
+            else:
+                result = self._playout(st, ev, nseats, legal, apply, outcome, rng)
             for _ in range(depth):
                 undo(st)
             # backpropagation
@@ -177,6 +198,33 @@ class MCTSAgent(Agent):
                     totals[i] += result[i]
                 node = node.parent
         return root
+
+    def _fast(self, game):
+        """The game's native functions (compiled once per process); AgentError when it cannot be."""
+        fast = self._native.get(id(game))
+        if fast is None:
+            from ..interpreter.native.exprs import Unsupported
+            from ..interpreter.native.game import native
+
+            try:
+                fast = self._native[id(game)] = native(game)
+            except Unsupported as why:
+                raise AgentError(f"mcts:rollouts=native: {why.line().replace('; using Python', '')}") from None
+        return fast
+
+    def _native_playout(self, fast, st, ev, nseats, rng) -> tuple:
+        """A native playout from st (unchanged), scored as `_playout` scores one."""
+        run = fast.playout(st, rng.getrandbits(64), self.rollout, history=False)
+        if run.kind is not None:
+            return by_seat(_Seats(run.final[4:4 + nseats].tolist()), run.results)
+        result = (0.5,) * nseats
+        if ev.has_heuristic:
+            end = fast.state(run.final)
+            per_side = ev.heuristic_by_side(end)
+            leaders = [i for i, v in enumerate(per_side) if v == max(per_side)]
+            if len(leaders) < nseats:
+                result = by_seat(end, [0.75 if i in leaders else 0.25 for i in range(nseats)])
+        return result
 
     def _playout(self, st, ev, nseats, legal, apply, outcome, rng) -> tuple:
         """Random moves to the end (or `rollout` plies); the result per seat. Undoes its moves."""

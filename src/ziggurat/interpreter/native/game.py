@@ -86,8 +86,10 @@ class NativeGame:
 
     # ---- positions --------------------------------------------------------------------------
 
-    def start(self, state) -> tuple:
-        """(vector, history of hashes, its length) for a Python backend state."""
+    def start(self, state, history: bool = True) -> tuple:
+        """(vector, history of hashes, its length) for a Python backend state. Where the rules
+        ask about repetition, a state with earlier positions is refused (Unsupported), unless
+        `history` is false: then repetitions count from this position on."""
         v = self.layout.vector(state)
         if v is None:
             raise Unsupported(f"a stack deeper than {self.layout.cap} pieces")
@@ -95,7 +97,7 @@ class NativeGame:
             v[2] = pack(state.last)
         hist = np.zeros(1, dtype=np.int64)
         if self.hashing:
-            if len(state.seen) > 1 or any(c > 1 for c in state.seen.values()):
+            if history and (len(state.seen) > 1 or any(c > 1 for c in state.seen.values())):
                 raise Unsupported("a position with earlier positions to repeat (repetition)")
             hist[0] = self.module.hash_state(v)
             return v, hist, 1
@@ -148,9 +150,10 @@ class NativeGame:
         self._check(n)
         return n
 
-    def playout(self, state, seed: int, max_plies: int = 1000) -> Playout:
-        """A random playout from `state` (left unchanged), seeded with `seed` (see `loops`)."""
-        v, hist0, nhist = self.start(state)
+    def playout(self, state, seed: int, max_plies: int = 1000, history: bool = True) -> Playout:
+        """A random playout from `state` (left unchanged), seeded with `seed` (see `loops`);
+        `history`: see `start`."""
+        v, hist0, nhist = self.start(state, history)
         hist = np.zeros(nhist + max_plies + 1, dtype=np.int64)
         hist[:nhist] = hist0[:nhist]
         moves = np.zeros(max_plies, dtype=np.int64)
