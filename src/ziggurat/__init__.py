@@ -1,9 +1,23 @@
-"""Ziggurat: a rules language and engine for games of stackable pieces."""
+"""Ziggurat: a rules language and engine for games of stackable pieces.
 
+The names below are imported when first used (PEP 562), so that `import ziggurat` (and the
+command line's `--help`) does not load the engine.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from .outputs import PICTURES
 from .version import __version__
-from .errors import GameError, RulesetError, ZigguratError
-from .interpreter.games import load
-from .interpreter.runtime import Game, LegalMoves, Outcome, State, divide, perft, random_playout
+
+_LAZY = {
+    "ZigguratError": "errors", "RulesetError": "errors", "GameError": "errors",
+    "load": "interpreter.games",
+    "Game": "interpreter.runtime", "LegalMoves": "interpreter.runtime", "Outcome": "interpreter.runtime",
+    "State": "interpreter.runtime", "divide": "interpreter.runtime", "perft": "interpreter.runtime",
+    "random_playout": "interpreter.runtime",
+}
 
 
 def _picture(kind: str):
@@ -14,9 +28,21 @@ def _picture(kind: str):
     return draw
 
 
-from .interpreter import runtime as _runtime  # noqa: E402
+PICTURES.update(svg=_picture("svg"), png=_picture("png"))
 
-_runtime.PICTURES.update(svg=_picture("svg"), png=_picture("png"))
+
+def __getattr__(name: str):
+    if name not in _LAZY:
+        raise AttributeError(f"module 'ziggurat' has no attribute {name!r}")
+    module = importlib.import_module(f".{_LAZY[name]}", __name__)
+    value = getattr(module, name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(list(globals()) + list(_LAZY))
+
 
 __all__ = ["__version__", "load", "Game", "State", "LegalMoves", "Outcome", "perft", "divide", "random_playout",
            "ZigguratError", "RulesetError", "GameError"]

@@ -7,6 +7,9 @@ and exits 3.
 
 from __future__ import annotations
 
+import ast
+import importlib
+import importlib.util
 import os
 import sys
 
@@ -14,14 +17,58 @@ import click
 
 import ziggurat
 
-from . import check, explore, info, lsp, play, proptest, render, replay, solve, simulate
-from . import serve
-
 EXIT_ERROR, EXIT_INTERNAL = 1, 3
+
+# The commands: name -> (module of this package, function). A command's module is imported when
+# the command runs, so `ziggurat --help` loads no engine; the help lists each command's first line
+# read from its module's source.
+COMMANDS = {
+    "census": ("solve", "census"), "check": ("check", "check"), "compile": ("info", "compile_"),
+    "lsp": ("lsp", "lsp"), "match": ("solve", "match"), "moves": ("explore", "moves"),
+    "perft": ("explore", "perft"), "play": ("play", "play"), "render": ("render", "render"),
+    "replay": ("replay", "replay"), "rulesets": ("info", "rulesets"), "serve": ("serve", "serve"),
+    "show": ("explore", "show"), "simulate": ("simulate", "simulate"), "solve": ("solve", "solve"),
+    "test": ("proptest", "test"),
+}
+
+
+def command_help(module: str, function: str) -> str:
+    """The help text of a command function, read from its module's source without importing it."""
+    spec = importlib.util.find_spec(f"{__package__}.{module}")
+    with open(spec.origin, encoding="utf-8") as f:
+        tree = ast.parse(f.read())
+    node = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == function)
+    return (ast.get_docstring(node) or "").split("\f")[0]
 
 
 class ZigguratGroup(click.Group):
-    """A click group that turns exceptions into messages and exit codes."""
+    """A click group that loads each command when it is used, and turns exceptions into messages
+    and exit codes."""
+
+    def list_commands(self, ctx):
+        return sorted(set(COMMANDS) | set(self.commands))
+
+    def get_command(self, ctx, name):
+        if name in self.commands:
+            return self.commands[name]
+        if name not in COMMANDS:
+            return None
+        module, function = COMMANDS[name]
+        return getattr(importlib.import_module(f".{module}", __package__), function)
+
+    def format_commands(self, ctx, formatter):
+        names = self.list_commands(ctx)
+        if not names:
+            return
+        limit = formatter.width - 6 - max(len(n) for n in names)
+        rows = []
+        for name in names:
+            if name in self.commands:
+                rows.append((name, self.commands[name].get_short_help_str(limit)))
+            else:
+                rows.append((name, click.utils.make_default_short_help(command_help(*COMMANDS[name]), limit)))
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
     def invoke(self, ctx):
         try:
@@ -67,12 +114,6 @@ def cli():
     Every command takes a ruleset by shipped name (see `ziggurat rulesets`) or by path.
     """
 
-
-for command in (check.check, explore.moves, explore.perft, explore.show, info.compile_, info.rulesets,
-                proptest.test, play.play, solve.solve, solve.census, solve.match, simulate.simulate,
-                render.render, replay.replay, lsp.lsp):
-    cli.add_command(command)
-cli.add_command(serve.serve)
 
 
 def main(argv=None):

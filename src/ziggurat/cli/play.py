@@ -49,7 +49,9 @@ def seat_seed(seed, seat: int):
     return None if seed is None else seed * 1000 + seat
 
 
-SPLIT_ABOVE = 30  # an action with more legal moves than this is listed by its first choice's value
+# An action with more legal moves than this whose first choice is a kind (a colour, a player, a
+# piece) is listed by that choice's value (Chaos: by colour).
+SPLIT_ABOVE = 30
 
 
 class Session:
@@ -201,7 +203,9 @@ class Session:
         groups: dict = {}
         for index, ms in by_action.items():
             action = st.game.actions[index]
-            split = len(ms) > SPLIT_ABOVE and len(action.choices) >= 2 and len({m[1] for m in ms}) > 1
+            kind = action.choices[0][1] if action.choices else None
+            split = (len(ms) > SPLIT_ABOVE and len(action.choices) >= 2 and len({m[1] for m in ms}) > 1
+                     and getattr(kind, "name", None) in ("enum", "player", "piece"))
             for m in ms:
                 key = (f"{action.name} {st.game.value_text(action.choices[0][1], m[1])}" if split
                        else action.name)

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from . import ast, budgets, windows, words
 from ..errors import Diagnostic, GameError, Reporter, RulesetError, did_you_mean
-from .model import Model, build_model, check_budgets
-from .parser import parse, too_large
+# The parser (lark) and the model are imported where a file is parsed, not here: finding and
+# reading a ruleset, all that loading a game from the cache needs, stays light.
 
 SUFFIX = ".rules"
 
@@ -81,6 +81,8 @@ def read_text(path: Path) -> str:
     try:
         size = path.stat().st_size
         if size > budgets.MAX_SOURCE_BYTES:  # refused before it is read (budgets)
+            from .parser import too_large
+
             raise RulesetError([too_large(str(path), size)])
         return path.read_text(encoding="utf-8")
     except UnicodeDecodeError as e:
@@ -99,6 +101,8 @@ def load_files(name_or_path: str, text: str | None = None) -> list:
         path = find(name_or_path)
         source = read_text(path)
     while True:
+        from .parser import parse
+
         rules = parse(source, str(path))
         rep = rules.file  # the parsed file (cached): start its diagnostics afresh for this load
         rep.diagnostics.clear()
@@ -126,8 +130,10 @@ def load_files(name_or_path: str, text: str | None = None) -> list:
     return chain
 
 
-def load_model(name_or_path: str, text: str | None = None) -> Model:
+def load_model(name_or_path: str, text: str | None = None) -> "Model":  # noqa: F821 (dsl.model)
     """Parse and merge a ruleset; raise RulesetError with every problem found so far."""
+    from .model import build_model, check_budgets
+
     files = load_files(name_or_path, text)
     model, reporters = build_model([(rules, rep) for rules, rep, _ in files])
     words.check([(rules, rep) for rules, rep, _ in files])  # no keyword names what a rule binds

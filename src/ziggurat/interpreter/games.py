@@ -6,11 +6,18 @@ from __future__ import annotations
 from collections import OrderedDict
 from pathlib import Path
 
-from ..dsl.loader import find, load_model, read_text
+from ..dsl.loader import find, read_text
 from ..errors import GameError
 from . import cache
-from .compile import compile_model
 from .runtime import Game
+
+def compile_model(model, options: dict, stem: str):
+    """The compiler, imported only when a game is not in the cache (so that loading a cached
+    game, the usual start of `play`, does not import it)."""
+    from .compile import compile_model as compile_
+
+    return compile_(model, options, stem)
+
 
 MEMORY_SIZE = 64  # games kept in memory by one process (the least recently used go first)
 _MEMORY: OrderedDict = OrderedDict()
@@ -38,6 +45,8 @@ def load(name_or_path: str, options: dict | None = None, *, text: str | None = N
     if hit is not None:
         spec, source, filename = hit
     else:
+        from ..dsl.loader import load_model  # the parser too is imported only on a miss
+
         model = load_model(source_name, text)  # the text read above: the key and the game agree
         stem = Path(model.files[-1]).stem
         compiled = compile_model(model, options, stem)

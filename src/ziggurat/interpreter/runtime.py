@@ -14,14 +14,14 @@ from attrs import frozen
 
 from ..dsl.world import World
 from ..errors import GameError, shown
+from ..outputs import PICTURES  # "svg" / "png" -> a drawing function (the package fills it)
 from . import linemap, notation
 from .geometry import CODE_MASK
 from .linemap import rules_failures
-from .python.module import load_module
+from .python.load import load_module
 from .spec import GameSpec
 
 SEED_OPTION = "seed"  # an option of this name seeds the setup when new() is given no seed
-PICTURES: dict = {}  # "svg" / "png" -> a function drawing a state (filled by the ziggurat package)
 
 
 @frozen

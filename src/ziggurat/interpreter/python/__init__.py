@@ -4,5 +4,6 @@
 - `exprs`: folded expressions, with what the generator knows about its locals;
 - `effects`: statements and effects, every change logged for undo;
 - `generate`, `apply`, `explain`: legal(st), do_N(st, m), explain_N(st, m), each from the step plans;
-- `module`: the whole module, its constants, and its loading (count derived from legal).
+- `module`: the whole module and its constants;
+- `load`: running a written module (count derived from legal), without the writers.
 """

@@ -27,6 +27,7 @@ from .explain import Explainer
 from .measure import Reader, measured
 from .exprs import Env, Exprs, table_name
 from .generate import MAX_PASSES, Generator
+from .load import derive_count, load_module
 
 
 def uses_repetition(plan: ir.Plan) -> bool:
@@ -214,59 +215,6 @@ class ModuleWriter:
         body = head + self.constants(used) + tidied
         text, linemap = render(body, label)
         return text, linemap, tables
-
-
-# ---- loading ------------------------------------------------------------------------------------
-
-
-class _Count(ast.NodeTransformer):
-    """legal -> count: `add(move)` becomes `n += 1`, the list of moves its length."""
-
-    def visit_Expr(self, node):
-        c = node.value
-        if isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id == "add":
-            return ast.copy_location(ast.AugAssign(ast.Name("n", ast.Store()), ast.Add(), ast.Constant(1)), node)
-        return self.generic_visit(node)
-
-    def visit_Call(self, node):
-        if (isinstance(node.func, ast.Name) and node.func.id == "len" and len(node.args) == 1
-                and isinstance(node.args[0], ast.Name) and node.args[0].id == "out"):
-            return ast.copy_location(ast.Name("n", ast.Load()), node)
-        return self.generic_visit(node)
-
-    def visit_Name(self, node):
-        if node.id == "out" and isinstance(node.ctx, ast.Load):
-            return ast.copy_location(ast.Name("n", ast.Load()), node)
-        return node
-
-    def visit_Assign(self, node):
-        t = node.targets[0]
-        if isinstance(t, ast.Name) and t.id in ("out", "add"):
-            if t.id == "add":
-                return None
-            return ast.copy_location(ast.Assign([ast.Name("n", ast.Store())], ast.Constant(0)), node)
-        return self.generic_visit(node)
-
-
-def derive_count(tree: ast.Module) -> None:
-    """Add `count` to a parsed module, made from its `legal` (keeping its line numbers)."""
-    legal = next(f for f in tree.body if isinstance(f, ast.FunctionDef) and f.name == "legal")
-    count = _Count().visit(clone(legal))
-    count.name = "count"
-    declare_nonlocals(count)
-    ast.fix_missing_locations(count)
-    tree.body.append(count)
-
-
-def load_module(text: str, filename: str, world: World, tables: list) -> dict:
-    """Run a module's text (with count derived) in a namespace holding the helpers and the board
-    tables it uses; the namespace."""
-    tree = ast.parse(text, filename)
-    derive_count(tree)
-    namespace = {"__name__": "ziggurat_generated", **HELPERS}
-    namespace.update({t: world.table(t) for t in tables})
-    exec(compile(tree, filename, "exec"), namespace)
-    return namespace
 
 
 __all__ = ["ModuleWriter", "load_module", "derive_count", "itertools", "os", "P"]
