@@ -108,6 +108,13 @@ def test_native_perft_from_a_position_other_than_the_start():
     assert native.perft(state, 4) == perft(state, 4)
 
 
+def test_native_divide_equals_python_divide_where_repetition_is_tracked():
+    game, native = fast("stacktics")  # its end block asks repeated(3): children carry their history
+    state = game.new()
+    split = [(state.move_text(m), n) for m, n in native.divide(state, 3)]
+    assert split == ziggurat.divide(state, 3)
+
+
 def test_positions_and_moves_convert_both_ways():
     game, native = fast("stacktics")
     p = native.playout(game.new(), 11, 60)

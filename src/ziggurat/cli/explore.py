@@ -90,13 +90,7 @@ def _native_perft(fast, state, depth: int, divide: bool) -> tuple:
     try:
         if not (divide and depth > 0):
             return None, fast.perft(state, depth)
-        split = []
-        for m in state.moves():
-            state.push(m)
-            try:
-                split.append((state.move_text(m), fast.perft(state, depth - 1)))
-            finally:
-                state.pop()
+        split = [(state.move_text(m), n) for m, n in fast.divide(state, depth)]
         return split, sum(n for _, n in split)
     except Unsupported as why:
         click.echo(why.line(), err=True)

@@ -150,6 +150,25 @@ class NativeGame:
         self._check(n)
         return n
 
+    def divide(self, state, depth: int) -> list:
+        """[(move, leaves)]: perft split by first move (the moves in the Python backend's order),
+        each child made natively so that its repetition history is known."""
+        v, hist, nhist = self.start(state)
+        out = []
+        for m in state.moves():
+            child = v.copy()
+            self.module.apply(child, pack(m))
+            if child[3]:
+                self._check(-2)
+            h = np.zeros(nhist + 1, dtype=np.int64)
+            h[:nhist] = hist[:nhist]
+            if self.hashing:
+                h[nhist] = self.module.hash_state(child)
+            n = int(self.module.perft(child, max(0, depth - 1), h, nhist + 1 if self.hashing else 0))
+            self._check(n)
+            out.append((m, n))
+        return out
+
     def playout(self, state, seed: int, max_plies: int = 1000, history: bool = True) -> Playout:
         """A random playout from `state` (left unchanged), seeded with `seed` (see `loops`);
         `history`: see `start`."""
