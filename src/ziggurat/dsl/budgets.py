@@ -9,7 +9,6 @@ several times what the shipped rulesets use.
 
 from __future__ import annotations
 
-from . import ast
 
 MAX_SOURCE_BYTES = 64 * 1024
 """The size of one rules file, in bytes (UTF-8): the largest shipped ruleset is about 27 KB. A
@@ -101,6 +100,8 @@ def statements_too_deep(stmts, levels: int = 1, loops: int = 0):
     """The first statement (in source order) at which nested ifs and fors, starting from `levels`
     and `loops`, go over MAX_PYTHON_LEVELS or MAX_PYTHON_LOOPS, with the levels and loops reached
     there; None if they stay within both."""
+    from . import ast  # here, not above: the loader reads the limits without the AST
+
     stack = [(s, levels, loops) for s in reversed(stmts)]
     while stack:
         s, lv, lp = stack.pop()
@@ -121,6 +122,8 @@ def items_too_deep(items, levels: int = 1, loops: int = 0):
     each nested in the one before, goes over MAX_PYTHON_LEVELS or MAX_PYTHON_LOOPS, with the
     levels and loops reached there; None if it stays within both. Returns (found, levels,
     loops) where found is None when nothing went over (levels and loops: where it ended)."""
+    from . import ast
+
     for it in items:
         if isinstance(it, ast.Choice):
             levels, loops = levels + _CHOICE[0], loops + _CHOICE[1]

@@ -6,7 +6,7 @@ import os
 from importlib import resources
 from pathlib import Path
 
-from . import ast, budgets, windows, words
+from . import budgets
 from ..errors import Diagnostic, GameError, Reporter, RulesetError, did_you_mean
 # The parser (lark) and the model are imported where a file is parsed, not here: finding and
 # reading a ruleset, all that loading a game from the cache needs, stays light.
@@ -108,6 +108,8 @@ def load_files(name_or_path: str, text: str | None = None) -> list:
         rep.diagnostics.clear()
         chain.append((rules, rep, source))
         seen.append(path.resolve() if path.exists() else path)
+        from . import ast
+
         ext = [d for d in rules.decls if isinstance(d, ast.Extends)]
         if len(ext) > 1:
             rep.error(ext[1].pos, "a ruleset extends at most one other")
@@ -132,6 +134,7 @@ def load_files(name_or_path: str, text: str | None = None) -> list:
 
 def load_model(name_or_path: str, text: str | None = None) -> "Model":  # noqa: F821 (dsl.model)
     """Parse and merge a ruleset; raise RulesetError with every problem found so far."""
+    from . import windows, words
     from .model import build_model, check_budgets
 
     files = load_files(name_or_path, text)

@@ -17,10 +17,8 @@ PLAYER_VALUES = "players"  # `owner: players` makes an attribute whose values ar
 # `colour: players, green` adds neutral values after the players: their numbers come after the
 # players' indices, and a stack they top is controlled by nobody.
 
-BUILTIN_DIRECTIONS = {
-    "n": (0, 1), "ne": (1, 1), "e": (1, 0), "se": (1, -1),
-    "s": (0, -1), "sw": (-1, -1), "w": (-1, 0), "nw": (-1, 1),
-}
+from .types import BUILTIN_DIRECTIONS  # noqa: E402 (kept light for the runtime: dsl.world)
+
 BUILTIN_DIRSETS = {
     "orthogonal": ("n", "e", "s", "w"),
     "diagonal": ("ne", "se", "sw", "nw"),

@@ -73,3 +73,15 @@ def a(t: Type) -> str:
     """The type's name with its article, for messages: 'a cell', 'an owner value'."""
     text = str(t)
     return ("an " if text[:1] in "aeiou" else "a ") + text
+
+
+# The eight directions of a grid, as (files, ranks) steps: `n` towards higher ranks, `e` towards
+# later files. Here, in the lightest module of the language, so the runtime reads them without it.
+BUILTIN_DIRECTIONS = {
+    "n": (0, 1), "ne": (1, 1), "e": (1, 0), "se": (1, -1),
+    "s": (0, -1), "sw": (-1, -1), "w": (-1, 0), "nw": (-1, 1),
+}
+
+# The counters the engine gives a ruleset that opens response windows (dsl.windows): who is asked,
+# in order, and who asked.
+WINDOW_COUNTERS = ("asked", "asker")

@@ -23,7 +23,7 @@ import attrs
 from . import ast
 
 MACROS = ("ask", "pass_on", "close")
-COUNTERS = ("asked", "asker")
+from .types import WINDOW_COUNTERS as COUNTERS  # noqa: E402 (the runtime reads them there)
 ARGUMENT = "asked_players_"  # stands for ask()'s argument in its template
 
 TEMPLATES = {

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from functools import cached_property
 
-from .model import BUILTIN_DIRECTIONS
+from .types import BUILTIN_DIRECTIONS
 
 DIRECTION_NAMES = list(BUILTIN_DIRECTIONS)
 

@@ -26,7 +26,8 @@ from ..dsl.resolve import resolve_model
 from ..errors import RulesetError, diagnostic_at
 from .python.module import ModuleWriter
 from .bounds import choice_bounds
-from .spec import AttributeSpec, GameSpec, OptionSpec, nonnegative_counters
+from .nonnegative import nonnegative_counters
+from .spec import AttributeSpec, GameSpec, OptionSpec
 from .steps import lower
 
 

@@ -17,8 +17,8 @@ import string
 from typing import Optional
 
 from ..dsl import types as T
+from ..dsl.types import WINDOW_COUNTERS
 from ..errors import GameError, did_you_mean, shown
-from ..dsl.windows import COUNTERS as WINDOW_COUNTERS
 from ..dsl import surface
 from ..dsl.world import DIRECTION_NAMES
 from .geometry import CODE_BITS, CODE_MASK
