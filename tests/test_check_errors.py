@@ -349,7 +349,8 @@ class TestDeclarations:
 
     def test_choice_made_twice(self):
         """An action making the same choice twice is reported at the second."""
-        text = edit("    level: 1..height(from)\n", "    level: 1..height(from)\n    level: 1..3\n")
+        line = '    level: 1..height(from) else "the stack is not that tall"\n'
+        text = edit(line, line + "    level: 1..3\n")
         d = the_error(text)
         assert where(d) == at(text, "level: 1..3")
         assert d.message == "move: choice 'level' is made twice"

@@ -188,7 +188,10 @@ class TestChanceAndHiddenProperties:
 
     def test_an_outcome_without_a_positive_weight_is_caught(self, tmp_path):
         """A die whose 1 has weight 0."""
-        pig = Path(find("pig")).read_text().replace("    face: 1..sides\n", "    face: 1..sides\n    weight face - 1\n")
+        line = '    face: 1..sides else "the die has no such face"\n'
+        pig = Path(find("pig")).read_text()
+        assert line in pig
+        pig = pig.replace(line, line + "    weight face - 1\n")
         report = run_properties(write(tmp_path, pig, "pig"), examples=10, max_plies=10, seed=0)
         assert [f.property for f in report.failures] == ["chance"]
         assert "weight 0" in report.failures[0].message

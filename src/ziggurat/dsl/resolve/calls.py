@@ -122,7 +122,8 @@ def call(r: Resolver, node: ast.Call, ctx: Ctx):
         return earlier(r, node, ctx)
     if fn in EFFECTS:
         r.fail(node, f"{fn}() is an effect: it belongs on a line of its own in a 'do:' or 'setup:' block")
-    known = list(r.m.defs) + list(CELL_FUNCS) + OTHER_FUNCS + list(SURFACE_FUNCS)
+    space = list(SURFACE_FUNCS) if r.m.surface_node is not None else list(CELL_FUNCS)  # those of its space
+    known = list(r.m.defs) + space + OTHER_FUNCS
     r.fail(node, f"unknown function {fn!r}", hint=did_you_mean(fn, known))
 
 
