@@ -66,6 +66,15 @@ class TestStatistics:
         assert p["rate"] == k / n
         assert p["lo"] == pytest.approx(ci.low) and p["hi"] == pytest.approx(ci.high)
 
+    def test_wilson_interval_holds_its_rate(self):
+        """lo <= rate <= hi for every count, with no successes exactly 0 below and all of them
+        exactly 1 above (rounding put lo 5.6e-17 above a rate of 0, and the results plot failed)."""
+        for n in (1, 2, 3, 7, 30, 100, 199):
+            for k in range(n + 1):
+                p = proportion(k, n)
+                assert p["lo"] <= p["rate"] <= p["hi"], (k, n, p)
+            assert proportion(0, n)["lo"] == 0.0 and proportion(n, n)["hi"] == 1.0
+
     def test_mean_interval_is_students_t_interval(self):
         """A mean's 95% interval is mean ± t(0.975, n-1)·s/√n, with t from scipy.stats."""
         from scipy.stats import t

@@ -472,7 +472,11 @@ def proportion(k: int, n: int) -> dict:
     z = float(ndtri((1 + CONFIDENCE) / 2))
     centre = (k + z * z / 2) / (n + z * z)
     half = z / (n + z * z) * math.sqrt(k * (n - k) / n + z * z / 4)
-    return {"k": k, "n": n, "rate": k / n, "lo": max(0.0, centre - half), "hi": min(1.0, centre + half)}
+    # Exactly 0 below no successes and 1 above all of them (rounding left 5.6e-17 above a rate of
+    # 0, which a plot's error bars refuse), and never on the wrong side of the rate.
+    lo = 0.0 if k == 0 else min(k / n, max(0.0, centre - half))
+    hi = 1.0 if k == n else max(k / n, min(1.0, centre + half))
+    return {"k": k, "n": n, "rate": k / n, "lo": lo, "hi": hi}
 
 
 def mean_interval(values: list, rate: bool = False) -> dict:
