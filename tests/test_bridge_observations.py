@@ -144,3 +144,20 @@ def test_the_information_state_kept_move_by_move_is_the_engines(name):
                 assert p.information_state_string(side) == p.state.information_state(side)
     clone = p.clone()
     assert [clone.information_state_string(s) for s in sides] == [p.state.information_state(s) for s in sides]
+
+
+def test_the_open_table_is_in_the_tensor():
+    """Each piece on the table is a row: its kind, its centre in inches, its pose."""
+    game = ziggurat.load("chaos")
+    st = game.new()
+    for text in ("red+blue", "red@0,0", "blue@6,0"):
+        st.play(text)
+    obs = Observer(game)
+    assert obs.shapes["table"] == (150, game.world.npieces + 7)
+    tensor = np.zeros(obs.size, dtype=np.float32)
+    obs.fill(tensor, Progress(ActionSpace(game), st), 0)
+    table, n = obs.views(tensor)["table"], game.world.npieces
+    red, blue = (game.world.piece_by_text()[c] for c in ("rd3", "bl3"))
+    assert table[0, red] == 1 and tuple(table[0, n:n + 3]) == (0, 0, 1)  # at 0,0, standing
+    assert table[1, blue] == 1 and tuple(table[1, n:n + 3]) == (6, 0, 1)
+    assert not table[2:].any()

@@ -24,7 +24,7 @@ def has_spot(name):
                for a in ziggurat.load(name).actions for _, t in a.choices)
 
 
-SIMULATED = [n for n in shipped_names() if (SLOW or n in FAST) and not has_spot(n)]
+SIMULATED = [n for n in shipped_names() if (SLOW or n in FAST)]
 
 
 @pytest.mark.parametrize("name", SIMULATED)

@@ -21,8 +21,11 @@ with a GameError saying why.
 
 A number choice's value space is `lo .. a * P + b` (see `interpreter.bounds`), P the most pieces a
 position holds (`Game.piece_supply().total`, or the engine's limit when moves make pieces). A
-choice with no fixed set of values (a number the compiler could not bound, a place on an open
-table) gives the ruleset no action space: `ActionSpace(game)` says which choice, in a GameError.
+place on an open table (a spot: its centre's coordinates are not bounded in advance) is spelled:
+one id per character of its text (`1.375,0>e`: the digits, `.`, `,`, `-`, `>` and the directions)
+then END, so the moves of a table game are a tree of ids over a space of a few dozen. A number
+choice the compiler could not bound gives the ruleset no action space: `ActionSpace(game)` says
+which choice, in a GameError.
 """
 
 from __future__ import annotations
@@ -30,11 +33,13 @@ from __future__ import annotations
 import operator
 from typing import Optional
 
+from ..dsl import surface
 from ..dsl import types as T
 from ..dsl.world import DIRECTION_NAMES
 from ..errors import GameError, shown
 from ..interpreter.notation import MAX_PIECES
 
+SPOT_CHARACTERS = "0123456789.,->nesw"  # what a spot's text is made of (dsl.surface.spot_text)
 JOINT_LIMIT = 1 << 16  # the most ids of one action's head; choices beyond it are decisions of their own
 END, NONE = "end", "none"  # the two ids that are no value: a list ends; an after block left out
 
@@ -64,9 +69,11 @@ class _Values:
 class _Step:
     """One choice after the head: its position in the move, its values, and its shape."""
 
-    def __init__(self, position: int, name: str, values: _Values, is_list: bool, optional: bool):
+    def __init__(self, position: int, name: str, values: _Values, is_list: bool, optional: bool,
+                 spelled: bool = False):
         self.position, self.name, self.values = position, name, values
         self.is_list, self.optional = is_list, optional
+        self.spelled = spelled  # a spot: one id per character of its text, then END
 
 
 class _Layout:
@@ -103,7 +110,7 @@ class ActionSpace:
                 if step.values.key not in self._offsets:
                     self._offsets[step.values.key] = offset
                     offset += step.values.size
-        self.needs_end = any(s.is_list for lay in self.layouts for s in lay.steps)
+        self.needs_end = any(s.is_list or s.spelled for lay in self.layouts for s in lay.steps)
         self.needs_none = any(s.optional for lay in self.layouts for s in lay.steps)
         self.end_id = offset if self.needs_end else None
         offset += self.needs_end
@@ -152,6 +159,9 @@ class ActionSpace:
             attr = next(a for a in game.attributes if a.name == typ.attr)
             key, size = f"{attr.name} value", len(attr.numbers)
             index, value, text = attr.numbers.index, attr.numbers.__getitem__, attr.value_name
+        elif typ == T.SPOT:
+            key, size, text = "spot character", len(SPOT_CHARACTERS), str
+            index, value = SPOT_CHARACTERS.index, SPOT_CHARACTERS.__getitem__
         elif typ == T.INT:
             lo, hi = self._numbers
             key, size, index, value, text = "number", hi - lo + 1, lambda v: v - lo, lambda i: i + lo, str
@@ -178,6 +188,13 @@ class ActionSpace:
             values = self._values(elem, name, spec.name)
             after = position >= spec.nbase
             own = self._own_numbers(spec, name) if elem == T.INT else values  # in the head: its own range
+            if elem == T.SPOT:
+                if is_list:
+                    raise GameError(f"the choice '{name}' of the action '{spec.name}' is a list of places on the "
+                                    f"table, which has no action ids yet")
+                joint = False
+                steps.append(_Step(position, name, values, False, after, spelled=True))
+                continue
             if joint and not is_list and not after and size * own.size <= JOINT_LIMIT:
                 head.append((position, own))
                 size *= own.size
@@ -214,6 +231,11 @@ class ActionSpace:
             v = move[1 + step.position]
             if v is None and step.optional:
                 ids.append(self.none_id)
+            elif step.spelled:
+                if not isinstance(v, int) or v < 0:
+                    raise GameError(f"the move {_text(move)} holds {shown(v)} where '{step.name}' is a place on the table")
+                ids.extend(self._value_id(step.values, ch, move) for ch in surface.spot_text(v))
+                ids.append(self.end_id)
             elif step.is_list:
                 if not isinstance(v, (tuple, list)):
                     raise GameError(f"the move {_text(move)} holds {shown(v)} where '{step.name}' is a list")
@@ -239,15 +261,22 @@ class ActionSpace:
             if step.optional and ids[k] == self.none_id:
                 k += 1
                 continue
-            if step.is_list:
+            if step.is_list or step.spelled:
                 items = []
                 while k < len(ids) and ids[k] != self.end_id:
                     items.append(self._value(step, ids[k]))
                     k += 1
                 if k >= len(ids):
-                    raise GameError(f"the list '{step.name}' of '{layout.spec.name}' has no end (id {self.end_id})")
+                    raise GameError(f"the {'spot' if step.spelled else 'list'} '{step.name}' of '{layout.spec.name}' "
+                                    f"has no end (id {self.end_id})")
                 k += 1
-                move[1 + step.position] = tuple(items)
+                if step.spelled:
+                    spot = surface.parse_spot("".join(items))
+                    if spot is None:
+                        raise GameError(f"{shown(''.join(items))} is not a place on the table")
+                    move[1 + step.position] = spot
+                else:
+                    move[1 + step.position] = tuple(items)
             else:
                 move[1 + step.position] = self._value(step, ids[k])
                 k += 1
@@ -295,7 +324,7 @@ class ActionSpace:
         lines = []
         for layout in self.layouts:
             head = " x ".join(f"{layout.spec.choices[p][0]} ({v.size})" for p, v in layout.head) or "-"
-            rest = ", ".join(s.name + ("[]" if s.is_list else "") for s in layout.steps)
+            rest = ", ".join(s.name + ("[]" if s.is_list else " (spelled)" if s.spelled else "") for s in layout.steps)
             lines.append(f"{layout.spec.name}: ids {layout.offset}..{layout.offset + layout.size - 1}"
                          f" (head: {head})" + (f", then {rest}" if rest else ""))
         return "\n".join(lines)

@@ -9,6 +9,10 @@ a block of the flat float32 vector; `Observer.shapes` gives their shapes):
 - `zones` (zone slots, npieces + 1): per zone slot, how many pieces of each kind it holds, then how
   many it holds in all. A zone hidden from the player (`Game.zone_viewers`) shows only its total,
   as `State.observation` writes it (`deck=?12`): what it cannot see is never in its tensor;
+- `table` (pieces, npieces + 7), in a game on an open table (none otherwise): one row per piece on
+  the table, in the order they were placed, up to the most pieces a position holds: its kind
+  (one-hot), its centre's x and y in inches, its pose (one-hot: standing, or lying towards n, e, s,
+  w); rows past the last piece are 0;
 - `counters` (counter slots,): each counter's value (a cell counter: the cell's number + 1, 0
   for none);
 - `mover` (players + 1,): 1 at the side to move, the last place for nature;
@@ -25,6 +29,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..dsl import surface
+from ..interpreter.geometry import CODE_BITS, CODE_MASK
+from ..interpreter.notation import MAX_PIECES
+
 LEVELS = 8  # stack levels given planes of their own; the pieces above are counted per kind
 
 
@@ -38,6 +46,7 @@ class Observer:
         self.shapes = {
             "board": (world.npieces, levels + 1, world.ranks, world.files),
             "zones": (len(world.zone_names), world.npieces + 1),
+            **({"table": (self._table_rows(game), world.npieces + 7)} if world.surface is not None else {}),
             "counters": (len(world.counter_names),),
             "mover": (self.nplayers + 1,),
             "player": (self.nplayers,),
@@ -51,6 +60,11 @@ class Observer:
                 if c >= 0:
                     self.place[c] = (r, f)
         self.cell_counters = [i for i, (name, per_player, kind) in enumerate(self._counter_slots()) if kind == "cell"]
+
+    @staticmethod
+    def _table_rows(game) -> int:
+        supply = game.piece_supply()
+        return supply.total if supply is not None else MAX_PIECES
 
     def _counter_slots(self) -> list:
         """(name, per player, kind) for each counter slot, in `state.counters` order."""
@@ -89,6 +103,15 @@ class Observer:
             if seen:
                 for piece in pieces:
                     zones[slot, piece] += 1
+        if "table" in v:
+            table, n = v["table"], self.npieces
+            for row, e in enumerate(state.table[0][:len(table)]):
+                x, y = surface.centre(e >> CODE_BITS)
+                table[row, e & CODE_MASK] = 1
+                table[row, n] = x / surface.UNITS_PER_INCH
+                table[row, n + 1] = y / surface.UNITS_PER_INCH
+                pose = e >> CODE_BITS & 7  # 0 standing, 1 + the direction's number (n 0, e 2, s 4, w 6)
+                table[row, n + 2 + (0 if pose == 0 else 1 + (pose - 1) // 2)] = 1
         counters = v["counters"]
         for slot, value in enumerate(state.counters):
             counters[slot] = (value + 1 if value is not None and value >= 0 else 0) \
