@@ -29,14 +29,15 @@ def backend_option(fn):
                              "repays compiling it).")(fn)
 
 
-def say(text: str) -> None:
-    click.echo(text, err=True)
-
-
-def choose(game, backend: str, seconds: float):
+def choose(game, backend: str, seconds: float, quiet: bool = False):
     """The native game (ziggurat.interpreter.native.game.NativeGame) to run the loop with, or None
-    for Python; says on stderr which, and why not native when it was asked for. `seconds`: the
-    Python backend's estimated time for the loop (what `auto` weighs against compiling)."""
+    for Python; says on stderr which (unless `quiet`: a --json output says it itself), and why not
+    native when it was asked for. `seconds`: the Python backend's estimated time for the loop
+    (what `auto` weighs against compiling)."""
+
+    def say(text: str, always: bool = False) -> None:
+        if always or not quiet:
+            click.echo(text, err=True)
     if backend == "python":
         say("backend: python")
         return None
@@ -46,14 +47,14 @@ def choose(game, backend: str, seconds: float):
     missing = available()
     if missing is not None:
         if backend == "native":
-            say(missing)
+            say(missing, always=True)
         say("backend: python")
         return None
     try:
         source(game)
     except Unsupported as why:
         if backend == "native":
-            say(why.line())
+            say(why.line(), always=True)
         say("backend: python")
         return None
     if backend == "auto" and seconds < (CACHED_SECONDS if is_cached(game) else COLD_SECONDS):
@@ -62,7 +63,7 @@ def choose(game, backend: str, seconds: float):
     try:
         fast = native(game)
     except Unsupported as why:
-        say(why.line())
+        say(why.line(), always=True)
         say("backend: python")
         return None
     say(f"backend: native (ready in {fast.compile_seconds:.1f} s)")

@@ -49,12 +49,13 @@ def moves(ruleset, position, options, as_json):
 def perft(ruleset, depth, divide, position, options, backend, as_json):
     """Count the leaves of the move tree to a depth, with the time taken."""
     state = load_state(ruleset, options, position)
-    fast = choose(state.game, backend, max(1, len(state.moves())) ** depth * PERFT_LEAF_SECONDS)
+    fast = choose(state.game, backend, max(1, len(state.moves())) ** depth * PERFT_LEAF_SECONDS, quiet=as_json)
     start = time.perf_counter()
-    split = None
+    split, ran_native = None, fast is not None
     if fast is not None:
         split, leaves = _native_perft(fast, state, depth, divide)
         if leaves is None:
+            ran_native = False
             start = time.perf_counter()
     if fast is None or leaves is None:
         split = ziggurat.divide(state, depth) if divide and depth > 0 else None
@@ -62,7 +63,8 @@ def perft(ruleset, depth, divide, position, options, backend, as_json):
     seconds = time.perf_counter() - start
     rate = leaves / seconds if seconds > 0 else 0.0
     if as_json:
-        data = {"depth": depth, "leaves": leaves, "seconds": seconds, "leaves_per_second": rate}
+        data = {"depth": depth, "leaves": leaves, "seconds": seconds, "leaves_per_second": rate,
+                "backend": "native" if ran_native else "python"}
         if split is not None:
             data["divide"] = [{"move": text, "leaves": n} for text, n in split]
         echo_json(data)
