@@ -129,6 +129,20 @@ def _ceil_div(a: int, b: int) -> int:
     return -(-a // b)
 
 
+def _disc(cx: int, cy: int, r2: int, pitch: int):
+    """The standing spots on the lattice whose centre is at most sqrt(r2) from (cx, cy), column by
+    column (exact: integer square roots)."""
+    r = isqrt(r2)
+    for i in range(_ceil_div(cx - r, pitch), (cx + r) // pitch + 1):
+        rest = r2 - (i * pitch - cx) ** 2
+        if rest < 0:
+            continue
+        dy = isqrt(rest)  # |y - cy| <= dy exactly when (y - cy)^2 <= rest, y a whole number
+        x = i * pitch
+        for j in range(_ceil_div(cy - dy, pitch), (cy + dy) // pitch + 1):
+            yield spot(x, j * pitch)
+
+
 def _lattice(table: tuple, width: tuple, length: tuple, pitch: int, reach: int, avoid=(), gap: int = 0) -> tuple:
     """The standing spots on the lattice within `reach` of a piece on the table (centre to
     centre), and at least `gap` from every spot of `avoid`; the origin when the table is empty.
@@ -136,29 +150,12 @@ def _lattice(table: tuple, width: tuple, length: tuple, pitch: int, reach: int, 
     if not table:
         return (spot(0, 0),)
     found: dict = {}
-    r2 = reach * reach
     for e in table:
-        cx, cy = centre(e >> CODE_BITS)
-        for i in range(_ceil_div(cx - reach, pitch), (cx + reach) // pitch + 1):
-            rest = r2 - (i * pitch - cx) ** 2
-            if rest < 0:
-                continue
-            dy = isqrt(rest)
-            x = i * pitch
-            for j in range(_ceil_div(cy - dy, pitch), (cy + dy) // pitch + 1):
-                found[spot(x, j * pitch)] = None
+        found.update(dict.fromkeys(_disc(*centre(e >> CODE_BITS), reach * reach, pitch)))
     if gap > 0:
-        near = gap * gap - 1  # strictly closer than gap
         for a in avoid:
-            cx, cy = centre(a)
-            for i in range(_ceil_div(cx - gap, pitch), (cx + gap) // pitch + 1):
-                rest = near - (i * pitch - cx) ** 2
-                if rest < 0:
-                    continue
-                dy = isqrt(rest)
-                x = i * pitch
-                for j in range(_ceil_div(cy - dy, pitch), (cy + dy) // pitch + 1):
-                    found.pop(spot(x, j * pitch), None)
+            for s in _disc(*centre(a), gap * gap - 1, pitch):  # strictly closer than gap
+                found.pop(s, None)
     return tuple(found)
 
 
