@@ -213,7 +213,7 @@ def _run_chunk(ruleset: str, options: dict, agents: tuple, backend: str, indices
 
         from .interpreter.native.exprs import Unsupported
 
-        fast = native(game)
+        fast = native(game, ("playout",))
         out = []
         for i in indices:
             try:

@@ -207,7 +207,7 @@ class MCTSAgent(Agent):
             from ..interpreter.native.game import native
 
             try:
-                fast = self._native[id(game)] = native(game)
+                fast = self._native[id(game)] = native(game, ("playout",))
             except Unsupported as why:
                 raise AgentError(f"mcts:rollouts=native: {why.line().replace('; using Python', '')}") from None
         return fast

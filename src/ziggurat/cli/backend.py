@@ -29,11 +29,11 @@ def backend_option(fn):
                              "repays compiling it).")(fn)
 
 
-def choose(game, backend: str, seconds: float, quiet: bool = False):
+def choose(game, backend: str, seconds: float, quiet: bool = False, loop: str = "perft"):
     """The native game (ziggurat.interpreter.native.game.NativeGame) to run the loop with, or None
     for Python; says on stderr which (unless `quiet`: a --json output says it itself), and why not
     native when it was asked for. `seconds`: the Python backend's estimated time for the loop
-    (what `auto` weighs against compiling)."""
+    (what `auto` weighs against compiling); `loop`: the native loop it will run."""
 
     def say(text: str, always: bool = False) -> None:
         if always or not quiet:
@@ -61,7 +61,7 @@ def choose(game, backend: str, seconds: float, quiet: bool = False):
         say("backend: python (auto: too little work to repay compiling natively)")
         return None
     try:
-        fast = native(game)
+        fast = native(game, (loop,))
     except Unsupported as why:
         say(why.line(), always=True)
         say("backend: python")

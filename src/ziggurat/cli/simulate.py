@@ -144,8 +144,8 @@ def simulate(ctx, ruleset, games, agents, options, variants, others, seed, worke
         only_random(spec_agents, backend)
         spec = sim.StudySpec(rs, tuple(spec_agents), games, opts, seed=seed, max_plies=max_plies)
         sim.check_spec(spec)
-        if all(a == "random" for a in spec_agents) and choose(game, backend, games * GAME_SECONDS,
-                                                                 quiet=as_json) is not None:
+        if all(a == "random" for a in spec_agents) and choose(game, backend, games * GAME_SECONDS, quiet=as_json,
+                                                                 loop="playout") is not None:
             spec = attrs.evolve(spec, backend="native")
         specs.append((spec, game))
 

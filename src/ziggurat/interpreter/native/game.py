@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import os
 import sys
 import tempfile
 import time
@@ -254,9 +255,13 @@ def is_cached(game) -> bool:
     return key in _LOADED or path.with_suffix(".compiled").exists()
 
 
-def native(game) -> NativeGame:
-    """The native functions of a game, compiled (or loaded from Numba's cache) once per process.
-    Raises Unsupported for what this backend cannot compile, or when Numba is missing."""
+LOOPS = ("perft", "playouts", "playout")
+
+
+def native(game, loops: tuple = LOOPS) -> NativeGame:
+    """The native functions of a game, compiled (or loaded from Numba's cache) once per process:
+    `loops` now (so that no measurement includes it), any other at its first call. Raises
+    Unsupported for what this backend cannot compile, or when Numba is missing."""
     why = available()
     if why is not None:
         raise Unsupported("anything without Numba installed (pip install 'ziggurat[native]')")
@@ -265,7 +270,7 @@ def native(game) -> NativeGame:
     if key in _LOADED:
         return _LOADED[key]
     if not path.exists() or path.read_text(encoding="utf-8") != text:
-        tmp = path.with_suffix(".tmp")
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
         tmp.write_text(text, encoding="utf-8")
         tmp.replace(path)  # whole or not at all; a file rewritten alike would lose Numba's cache
     name = f"ziggurat_native_{key[:16]}"
@@ -276,10 +281,13 @@ def native(game) -> NativeGame:
     began = time.perf_counter()
     warm = game.new() if not game.has_chance else None
     ng = NativeGame(game, module, layout, outcomes, hashing, 0.0, str(path))
-    if warm is not None:  # compile (or load) every loop now, not in the middle of a measurement
-        ng.perft(warm, 1)
-        ng.playouts(warm, 1, 0, 1)
-        ng.playout(warm, 0, 1)
+    if warm is not None:  # compile (or load) the loops asked for now
+        if "perft" in loops:
+            ng.perft(warm, 1)
+        if "playouts" in loops:
+            ng.playouts(warm, 1, 0, 1)
+        if "playout" in loops:
+            ng.playout(warm, 0, 1)
     ng.compile_seconds = time.perf_counter() - began
     try:
         path.with_suffix(".compiled").write_text("", encoding="utf-8")
