@@ -15,6 +15,8 @@ import pytest
 from click.testing import CliRunner
 
 import ziggurat
+from ziggurat.dsl.surface import spot_text
+from ziggurat.interpreter.geometry import CODE_BITS, CODE_MASK
 from ziggurat import render
 from ziggurat.cli.main import cli
 from ziggurat.dsl.loader import shipped_names
@@ -169,6 +171,8 @@ class TestColours:
             drawn = shapes(svg, "piece-") | shapes(svg, "zone-")
             where = {f"piece-{world.cell_name(c)}-{level}": code
                      for c, stack in enumerate(state.cells) for level, code in enumerate(stack, 1)}
+            where |= {"piece-" + spot_text(e >> CODE_BITS).replace(">", "-"): e & CODE_MASK  # the open table
+                      for e in state.table[0]}
             for slot, pieces in enumerate(state.zones):
                 where |= {f"zone-{world.zone_names[slot]}-{i}": code for i, code in enumerate(pieces, 1)}
                 kinds = list(dict.fromkeys(pieces))  # a zone drawn by kind: in order of first appearance
