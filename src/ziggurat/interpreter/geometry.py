@@ -8,8 +8,9 @@ generated code. All measures are whole units: a footprint is the rectangle of a 
 extents around its centre, which are whole because every width and length is even.
 
 Work is kept to what a question needs: the lattice points near the pieces are enumerated disc by
-disc (never a scan of the plane), and overlap is asked of a bucket grid over the pieces, built
-once per table (the table is an immutable tuple, so it is remembered by identity).
+disc (never a scan of the plane) and kept for the questions that follow about the same table (the
+end of a turn asks it of every colour), and overlap is asked of a bucket grid over the pieces,
+built once per table (the table is an immutable tuple, so it is remembered by identity).
 """
 
 from __future__ import annotations
@@ -143,19 +144,27 @@ def _disc(cx: int, cy: int, r2: int, pitch: int):
             yield spot(x, j * pitch)
 
 
+_near: list = [None]  # (table, (reach, pitch), the lattice points near its pieces) asked about last
+
+
 def _lattice(table: tuple, width: tuple, length: tuple, pitch: int, reach: int, avoid=(), gap: int = 0) -> tuple:
     """The standing spots on the lattice within `reach` of a piece on the table (centre to
     centre), and at least `gap` from every spot of `avoid`; the origin when the table is empty.
     Each piece's disc is walked column by column, so the work is the points found."""
     if not table:
         return (spot(0, 0),)
-    found: dict = {}
-    for e in table:
-        found.update(dict.fromkeys(_disc(*centre(e >> CODE_BITS), reach * reach, pitch)))
-    if gap > 0:
-        for a in avoid:
-            for s in _disc(*centre(a), gap * gap - 1, pitch):  # strictly closer than gap
-                found.pop(s, None)
+    near = _near[0]
+    if near is None or near[0] is not table or near[1] != (reach, pitch):  # one table, many questions
+        points: dict = {}
+        for e in table:
+            points.update(dict.fromkeys(_disc(*centre(e >> CODE_BITS), reach * reach, pitch)))
+        near = _near[0] = (table, (reach, pitch), points)
+    if gap <= 0 or not avoid:
+        return tuple(near[2])
+    found = dict(near[2])
+    for a in avoid:
+        for s in _disc(*centre(a), gap * gap - 1, pitch):  # strictly closer than gap
+            found.pop(s, None)
     return tuple(found)
 
 
