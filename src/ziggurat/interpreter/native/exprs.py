@@ -306,8 +306,12 @@ class Exprs:
 
     STACK = {
         "height": "s[HGT + {c}]", "top": "s[STK + {c} * CAP + s[HGT + {c}] - 1]", "bottom": "s[STK + {c} * CAP]",
-        "empty": "(s[HGT + {c}] == 0)", "occupied": "(s[HGT + {c}] > 0)", "controller": "ctrl_of(s, {c})",
-        "mine": "(ctrl_of(s, {c}) == mover)", "theirs": "theirs(s, {c}, mover)",
+        "empty": "(s[HGT + {c}] == 0)", "occupied": "(s[HGT + {c}] > 0)",
+        # written out rather than called: Numba does not inline its calls, and these run in every loop
+        "controller": "(CTRL[s[STK + {c} * CAP + s[HGT + {c}] - 1]] if s[HGT + {c}] > 0 else -1)",
+        "mine": "(s[HGT + {c}] > 0 and CTRL[s[STK + {c} * CAP + s[HGT + {c}] - 1]] == mover)",
+        "theirs": "(s[HGT + {c}] > 0 and CTRL[s[STK + {c} * CAP + s[HGT + {c}] - 1]] != mover"
+                  " and CTRL[s[STK + {c} * CAP + s[HGT + {c}] - 1]] != -1)",
     }
 
     def x_Call(self, e, env, code):
