@@ -125,6 +125,14 @@ class TestChecks:
         d = one_error(TOWERS.replace("    length(x): foot[x.size].length\n", ""))
         assert "the length of each piece" in d.message
 
+    def test_a_length_on_a_board_is_a_mistake(self):
+        """A distance in inches means nothing on a grid, where distances are counted in cells."""
+        grid = "players a, b\nboard:\n    files: 2\n    ranks: 2\npiece:\n    owner: players\n" \
+               "action m:\n    c: cells where distance(c, c) <= 2in\n    do:\n        place(piece(mover), c)\n"
+        d = one_error(grid)
+        line = grid.splitlines()[7]
+        assert "measures an open table" in d.message and (d.line, d.col) == (8, line.index("2in") + 1)
+
     def test_placed_needs_a_table(self):
         grid = "players a, b\nboard:\n    files: 2\n    ranks: 2\npiece:\n    owner: players\n" \
                "action m:\n    c: cells where count(placed) == 0\n    do:\n        place(piece(mover), c)\n"

@@ -67,6 +67,7 @@ def name_pos(pos, name: str):
 class Num:
     value: int
     pos: Pos = NOWHERE
+    length: bool = False  # written as a length on the open table (`6in`): the value is in its units
 
 
 @frozen

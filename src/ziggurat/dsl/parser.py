@@ -105,7 +105,7 @@ class _ToAst(Transformer_NonRecursive):
         return ast.Num(int(c[0]), self._pos(meta))
 
     def length_lit(self, meta, c):
-        return ast.Num(surface.length_units(str(c[0])), self._pos(meta))
+        return ast.Num(surface.length_units(str(c[0])), self._pos(meta), length=True)
 
     def str_lit(self, meta, c):
         return ast.Str(_unquote(c[0]), self._pos(meta))

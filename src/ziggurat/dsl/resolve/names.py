@@ -169,6 +169,9 @@ def qualified(r: Resolver, node: ast.Attr) -> Optional[ir.Const]:
 
 @handles(EXPRESSIONS, ast.Num)
 def num(r, node, ctx):
+    if node.length and r.m.surface_node is None and ctx.where != Where.OPTION:
+        r.fail(node, "a length in inches measures an open table, and this game is played on a board",
+               hint="on a board, distances are counted in cells: distance(a, b) <= 2")
     return const(node.value, T.INT, node.pos)
 
 
