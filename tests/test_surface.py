@@ -197,6 +197,13 @@ class TestGeometry:
         assert G._nearest(a, (b, c)) == c and G._nearest(b, (a, c)) == a
         assert G._nearest(a, ()) == surface.NONE
 
+    def test_the_table_has_an_edge_the_engine_names(self):
+        """Spots are packed in 26 bits a coordinate: a question reaching past 16,777 inches is an
+        error, not a spot that wraps round to somewhere else."""
+        t = self.table((1, "16000,0"))
+        with pytest.raises(G.TableEdge, match="16,777 inches"):
+            G._lattice(t, self.W, self.L, 2000, 2000 * 1000)
+
     def test_touching_is_not_overlapping(self):
         t = self.table((1, "0,0"))
         assert not G._overlaps(t, self.W, self.L, surface.parse_spot("1,0"), 1)

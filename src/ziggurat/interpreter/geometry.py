@@ -130,10 +130,21 @@ def _ceil_div(a: int, b: int) -> int:
     return -(-a // b)
 
 
+class TableEdge(LookupError):
+    """A place past the edge of the table the engine can write (dsl.surface.BIAS units, about
+    16,777 inches, from the origin either way)."""
+
+
+def _within(x: int, y: int, r: int) -> None:
+    if not (-BIAS <= x - r and x + r < BIAS and -BIAS <= y - r and y + r < BIAS):
+        raise TableEdge("a place on the table more than 16,777 inches from the origin: the engine's table ends there")
+
+
 def _disc(cx: int, cy: int, r2: int, pitch: int):
     """The standing spots on the lattice whose centre is at most sqrt(r2) from (cx, cy), column by
     column (exact: integer square roots)."""
     r = isqrt(r2)
+    _within(cx, cy, r)
     for i in range(_ceil_div(cx - r, pitch), (cx + r) // pitch + 1):
         rest = r2 - (i * pitch - cx) ** 2
         if rest < 0:
@@ -186,6 +197,7 @@ def _flush(table: tuple, width: tuple, length: tuple, anchor: int, code: int, of
             continue  # the base would overhang the side
         along = {1: (0,), 2: (half - w2, w2 - half), 3: (half - w2, 0, w2 - half)}[offsets]
         bx, by = x + sx * (hx + l2), y + sy * (hy + l2)  # the centre, before any offset along the side
+        _within(bx, by, max(half, l2))
         for a in along:
             s = spot(bx + a, by) if sx == 0 else spot(bx, by + a)
             out[s | (d + 1)] = None
