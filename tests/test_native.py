@@ -195,7 +195,7 @@ def test_native_perft_at_small_options(name):
     options = small_options(name)
     game, native = fast(name, options)
     state = game.new()
-    for d in range(5):
+    for d in range(3 if name == "amazons" else 5):  # Amazons 6x6 has 91 million leaves at depth 3
         assert native.perft(state, d) == perft(state, d), f"depth {d} at {options}"
 
 
