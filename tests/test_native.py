@@ -219,3 +219,17 @@ def test_mcts_native_rollouts_name_what_the_native_backend_cannot_compile():
         make_agent("mcts:iterations=5:rollouts=native", 1).choose(game.new())
     with pytest.raises(AgentError, match="rollouts must be python or native"):
         make_agent("mcts:rollouts=fast")
+
+
+def test_code_numba_refuses_falls_back_with_one_line_not_a_traceback(monkeypatch):
+    from ziggurat.interpreter.native import game as native_game
+
+    game = ziggurat.load("clobber", {"width": 3, "height": 3})
+    text, layout, outcomes, hashing = native_game.source(game)
+    broken = text.replace("    n = 0\n", "    n = 'no number'\n", 1)  # legal's count: a str Numba cannot add to
+    assert broken != text
+    monkeypatch.setattr(native_game, "source", lambda g: (broken, layout, outcomes, hashing))
+    with pytest.raises(Unsupported) as caught:
+        native_game.native(game, ("perft",))
+    assert caught.value.line().startswith("the native backend cannot compile this ruleset (Numba refused the code")
+    assert caught.value.line().endswith("; using Python")

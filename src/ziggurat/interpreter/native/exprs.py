@@ -42,7 +42,8 @@ class Unsupported(Exception):
 
     def line(self) -> str:
         """The one line a command prints when it falls back."""
-        return f"the native backend cannot compile {self.what} ({self.where()}); using Python"
+        where = self.where()
+        return f"the native backend cannot compile {self.what}{f' ({where})' if where != '?' else ''}; using Python"
 
 
 class Code:

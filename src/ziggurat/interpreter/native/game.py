@@ -282,12 +282,20 @@ def native(game, loops: tuple = LOOPS) -> NativeGame:
     warm = game.new() if not game.has_chance else None
     ng = NativeGame(game, module, layout, outcomes, hashing, 0.0, str(path))
     if warm is not None:  # compile (or load) the loops asked for now
-        if "perft" in loops:
-            ng.perft(warm, 1)
-        if "playouts" in loops:
-            ng.playouts(warm, 1, 0, 1)
-        if "playout" in loops:
-            ng.playout(warm, 0, 1)
+        try:
+            if "perft" in loops:
+                ng.perft(warm, 1)
+            if "playouts" in loops:
+                ng.playouts(warm, 1, 0, 1)
+            if "playout" in loops:
+                ng.playout(warm, 0, 1)
+        except Exception as e:  # Numba refused the code written: a fault of this backend, not the rules
+            from numba.core.errors import NumbaError
+
+            if not isinstance(e, NumbaError):
+                raise
+            first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+            raise Unsupported(f"this ruleset (Numba refused the code written for it: {first[:120]})") from None
     ng.compile_seconds = time.perf_counter() - began
     try:
         path.with_suffix(".compiled").write_text("", encoding="utf-8")
