@@ -31,15 +31,16 @@ def backend_option(fn):
 
 def choose(game, backend: str, seconds: float, quiet: bool = False, loop: str = "perft"):
     """The native game (ziggurat.interpreter.native.game.NativeGame) to run the loop with, or None
-    for Python; says on stderr which (unless `quiet`: a --json output says it itself), and why not
-    native when it was asked for. `seconds`: the Python backend's estimated time for the loop
-    (what `auto` weighs against compiling); `loop`: the native loop it will run."""
+    for Python. Says on stderr when it runs natively (unless `quiet`: a --json output says it
+    itself), and why not when native was asked for and cannot be; Python by choice, or by `auto`'s
+    weighing, is the default and goes unsaid (an extra line on every command would be noise).
+    `seconds`: the Python backend's estimated time for the loop (what `auto` weighs against
+    compiling); `loop`: the native loop it will run."""
 
     def say(text: str, always: bool = False) -> None:
         if always or not quiet:
             click.echo(text, err=True)
     if backend == "python":
-        say("backend: python")
         return None
     from ..interpreter.native.exprs import Unsupported
     from ..interpreter.native.game import available, is_cached, native, source
@@ -48,23 +49,19 @@ def choose(game, backend: str, seconds: float, quiet: bool = False, loop: str = 
     if missing is not None:
         if backend == "native":
             say(missing, always=True)
-        say("backend: python")
         return None
     try:
         source(game)
     except Unsupported as why:
         if backend == "native":
             say(why.line(), always=True)
-        say("backend: python")
         return None
     if backend == "auto" and seconds < (CACHED_SECONDS if is_cached(game) else COLD_SECONDS):
-        say("backend: python (auto: too little work to repay compiling natively)")
         return None
     try:
         fast = native(game, (loop,))
     except Unsupported as why:
         say(why.line(), always=True)
-        say("backend: python")
         return None
     say(f"backend: native (ready in {fast.compile_seconds:.1f} s)")
     return fast
