@@ -205,6 +205,23 @@ class World:
         """The code of the piece with these attribute values (attribute -> number)."""
         return sum(self.stride[n] * self.value_index(n, v) for n, v in values.items())
 
+    def piece_terms(self, parts) -> tuple:
+        """How a piece made of attribute values (`piece(p, large)`: (attribute, value) pairs, each
+        value either fixed, with `.value`, or known only as the game is played) is computed:
+        (the fixed parts' sum, [(value, stride, the attribute, whether its numbers must be
+        looked up as value indices)] for the others). Every backend writes `piece(...)` from it."""
+        from . import ir  # the compiler's: imported here, so that loading a game does not import it
+
+        offset, terms = 0, []
+        for attr, v in parts:
+            a = self._attribute(attr)
+            stride = self.stride[attr]
+            if isinstance(v, ir.Const):
+                offset += stride * a.numbers.index(v.value)
+                continue
+            terms.append((v, stride, a, list(a.numbers) != list(range(len(a.numbers)))))
+        return offset, terms
+
     def piece_text(self, code: int) -> str:
         out = []
         for a in self.attributes:

@@ -231,16 +231,12 @@ class Exprs:
         return t
 
     def x_PieceLit(self, e, env, code):
-        w = self.world
-        offset, terms = 0, []
-        for attr, v in e.parts:
-            stride = w.stride[attr]
-            a = next(x for x in w.attributes if x.name == attr)
-            if isinstance(v, ir.Const):
-                offset += stride * a.numbers.index(v.value)
-                continue
+        offset, parts = self.world.piece_terms(e.parts)
+        terms = []
+        for v, stride, a, lookup in parts:
+            attr = a.name
             index = self.expr(v, env, code)
-            if list(a.numbers) != list(range(len(a.numbers))):
+            if lookup:
                 if min(a.numbers) < 0 or max(a.numbers) > 4096:
                     fail(e, f"a piece made from the attribute {attr}'s values")
                 row = [0] * (max(a.numbers) + 1)

@@ -222,17 +222,12 @@ class Exprs:
         raise AssertionError("a direction set union left after folding")
 
     def x_PieceLit(self, e, env):
-        w = self.world
-        offset, terms = 0, []
-        for attr, v in e.parts:
-            stride = w.stride[attr]
-            a = next(x for x in w.attributes if x.name == attr)
-            if isinstance(v, ir.Const):
-                offset += stride * a.numbers.index(v.value)
-                continue
+        offset, parts = self.world.piece_terms(e.parts)
+        terms = []
+        for v, stride, a, lookup in parts:
             index = self.expr(v, env)
-            if list(a.numbers) != list(range(len(a.numbers))):
-                index = E("VIDX_" + attr + "[_0]", index)
+            if lookup:
+                index = E("VIDX_" + a.name + "[_0]", index)
             terms.append(index if stride == 1 else E("_0 * _1", stride, index))
         out = terms[0] if terms else ast.Constant(offset)
         for t in terms[1:]:
