@@ -35,8 +35,8 @@ class TestHelp:
         for name, (module, function) in cli_main.COMMANDS.items():
             command = cli_main.cli.get_command(ctx, name)
             assert command is not None and command.name == name
-            assert click.utils.make_default_short_help(cli_main.command_help(module, function), 200) == \
-                command.get_short_help_str(200)
+            stand_in = click.Command(name, help=cli_main.command_help(module, function))
+            assert stand_in.get_short_help_str(200) == command.get_short_help_str(200)
 
     def test_an_unknown_command_is_named(self):
         out = subprocess.run([sys.executable, "-m", "ziggurat", "plya"], capture_output=True, text=True)

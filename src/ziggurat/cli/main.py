@@ -66,7 +66,8 @@ class ZigguratGroup(click.Group):
             if name in self.commands:
                 rows.append((name, self.commands[name].get_short_help_str(limit)))
             else:
-                rows.append((name, click.utils.make_default_short_help(command_help(*COMMANDS[name]), limit)))
+                # An unloaded command's help, shortened by click's own rule (a stand-in command).
+                rows.append((name, click.Command(name, help=command_help(*COMMANDS[name])).get_short_help_str(limit)))
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 
