@@ -336,3 +336,13 @@ class TestPositions:
             st.play("red@0,0")
         with pytest.raises(ziggurat.GameError, match="not a move of Chaos"):
             st.play("red@east")
+
+
+class TestProperties:
+    def test_the_engines_properties_hold_on_chaos(self):
+        """ziggurat test's properties (undo, notation, conservation of the pieces, now with those on
+        the table, invariants) hold on random Chaos games (it lost the table's pieces before)."""
+        from ziggurat.proptest import run_properties
+
+        report = run_properties("chaos", examples=3, max_plies=30, seed=0)
+        assert report.failures == []

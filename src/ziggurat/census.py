@@ -223,7 +223,7 @@ def setups(ruleset: str, options: Optional[dict] = None, *, seeds: Optional[Iter
             raise GameError("no seeds to draw setups from")
         distinct = list(seen.values())
         if any(s.side != start.side or s.zones != start.zones or s.counters != start.counters
-               or s.seats != start.seats for s in distinct):
+               or s.seats != start.seats or s.on_table() != start.on_table() for s in distinct):
             # Off-board parts differ between setups: each setup stands alone (no grouping of boards).
             return [(s.text(), 1) for s in distinct], draws
         boards = (tuple(s.cells) for s in distinct)

@@ -367,12 +367,9 @@ def _table_frame(state) -> tuple:
     """(x0, y0, scale): the table's lower left corner in inches and board cells per inch, so that
     every piece fits in at most TABLE_CELLS cells."""
     from .dsl import surface
-    from .interpreter.geometry import CODE_BITS, CODE_MASK, extents
-
-    w = state.game.world
-    _, width, length = w.surface
+    game = state.game
     inch = surface.UNITS_PER_INCH
-    boxes = [extents(e >> CODE_BITS, e & CODE_MASK, width, length) for e in state.table[0]] or [(0, 0, 0, 0)]
+    boxes = [game.footprint(piece, s) for piece, s in state.on_table()] or [(0, 0, 0, 0)]
     x0 = min(x - hx for x, _, hx, _ in boxes) / inch - TABLE_MARGIN
     x1 = max(x + hx for x, _, hx, _ in boxes) / inch + TABLE_MARGIN
     y0 = min(y - hy for _, y, _, hy in boxes) / inch - TABLE_MARGIN
@@ -393,10 +390,7 @@ def draw_table(ax, state, look, style, marked) -> None:
     from matplotlib.patches import Polygon, Rectangle
 
     from .dsl import surface
-    from .interpreter.geometry import CODE_BITS, CODE_MASK, extents
-
-    game, w = state.game, state.game.world
-    _, width, length = w.surface
+    game = state.game
     inch = surface.UNITS_PER_INCH
     x0, y0, x1, y1, k = _table_frame(state)
 
@@ -411,9 +405,8 @@ def draw_table(ax, state, look, style, marked) -> None:
     ax.text((x1 - x0) * k / 2, -0.3, f"{x1 - x0:.0f} x {y1 - y0:.0f} inches of table; + is the origin",
             ha="center", va="center", fontsize=9, color="#5a4b30")
     marked = set(marked)
-    for e in state.table[0]:
-        s, code = e >> CODE_BITS, e & CODE_MASK
-        x, y, hx, hy = extents(s, code, width, length)
+    for code, s in state.on_table():
+        x, y, hx, hy = game.footprint(code, s)
         fill = look.fill[code]
         edge = LAST_MOVE if s in marked else (look.owner[code] or _edge(fill))
         lw = 2.4 if s in marked else 0.9

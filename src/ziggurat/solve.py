@@ -108,7 +108,8 @@ class GameValue:
 
 def position_key(state, ignore_ply: bool = True) -> tuple:
     """The transposition-table key of a position: its content without the ply (or with it)."""
-    key = (state.side, tuple(state.cells), tuple(state.zones), tuple(state.counters), tuple(state.seats))
+    key = (state.side, tuple(state.cells), tuple(state.zones), tuple(state.counters), tuple(state.seats),
+           tuple(state.on_table()))
     return key if ignore_ply else key + (state.ply,)
 
 

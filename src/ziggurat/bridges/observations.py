@@ -30,7 +30,6 @@ from __future__ import annotations
 import numpy as np
 
 from ..dsl import surface
-from ..interpreter.geometry import CODE_BITS, CODE_MASK
 from ..interpreter.notation import MAX_PIECES
 
 LEVELS = 8  # stack levels given planes of their own; the pieces above are counted per kind
@@ -105,12 +104,12 @@ class Observer:
                     zones[slot, piece] += 1
         if "table" in v:
             table, n = v["table"], self.npieces
-            for row, e in enumerate(state.table[0][:len(table)]):
-                x, y = surface.centre(e >> CODE_BITS)
-                table[row, e & CODE_MASK] = 1
+            for row, (piece, spot) in enumerate(state.on_table()[:len(table)]):
+                x, y = surface.centre(spot)
+                table[row, piece] = 1
                 table[row, n] = x / surface.UNITS_PER_INCH
                 table[row, n + 1] = y / surface.UNITS_PER_INCH
-                pose = e >> CODE_BITS & 7  # 0 standing, 1 + the direction's number (n 0, e 2, s 4, w 6)
+                pose = surface.pose(spot)  # 0 standing, 1 + the direction's number (n 0, e 2, s 4, w 6)
                 table[row, n + 2 + (0 if pose == 0 else 1 + (pose - 1) // 2)] = 1
         counters = v["counters"]
         for slot, value in enumerate(state.counters):

@@ -95,15 +95,13 @@ def table_view(state, styles: dict) -> Group:
     """The open table: a map an inch to a character cell (a standing piece by its code, a lying one
     by an arrow to its point), then every piece at its spot, in the order they were placed."""
     from ..dsl import surface
-    from ..interpreter.geometry import CODE_BITS, CODE_MASK
 
-    game, entries = state.game, state.table[0]
+    game, entries = state.game, state.on_table()
     styles = colour_styles(game) or styles
     parts = []
     if not entries:
         return Group(Text("the table is empty", style="dim"))
-    spots = [(surface.centre(e >> CODE_BITS), (e & 7 << CODE_BITS) >> CODE_BITS, e & CODE_MASK)
-             for e in entries]
+    spots = [(surface.centre(s), surface.pose(s), code) for code, s in entries]
     inch = surface.UNITS_PER_INCH
     xs = [round(x / inch) for (x, _), _, _ in spots]
     ys = [round(y / inch) for (_, y), _, _ in spots]
@@ -122,9 +120,9 @@ def table_view(state, styles: dict) -> Group:
         parts.append(Text(f"     x from {min(xs)} to {max(xs)} inches, y from {min(ys)} to {max(ys)}; "
                           "+ is the origin", style="dim"))
     listing = Text("on the table: ", style="dim")
-    for e in entries:
-        listing.append(game.world.piece_text(e & CODE_MASK), style=styles.get(e & CODE_MASK, ""))
-        listing.append(f"@{surface.spot_text(e >> CODE_BITS)} ")
+    for code, s in entries:
+        listing.append(game.world.piece_text(code), style=styles.get(code, ""))
+        listing.append(f"@{surface.spot_text(s)} ")
     parts.append(listing)
     return Group(*parts)
 

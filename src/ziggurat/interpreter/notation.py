@@ -203,9 +203,9 @@ class Notation:
                 regex += f"(?P<{_group(field)}>{self.pattern(types[field])})"
         return regex
 
-    def parse_move(self, state, text: str) -> tuple:
+    def parse_move(self, state, text: str, legal: Optional[list] = None) -> tuple:
         text = " ".join(str(text).split())
-        moves = state.moves()
+        moves = state.moves() if legal is None else legal
         possible = set(moves)
         for _, m in self.decode(text):  # read the text, then check it against the legal moves
             if isinstance(m, tuple) and m in possible and self.move_text(m) == text:

@@ -16,7 +16,7 @@ from ..dsl.world import World
 from ..errors import GameError, shown
 from ..outputs import PICTURES  # "svg" / "png" -> a drawing function (the package fills it)
 from . import linemap, notation
-from .geometry import CODE_MASK
+from .geometry import CODE_BITS, CODE_MASK, extents
 from .linemap import rules_failures
 from .python.load import load_module
 from .spec import GameSpec
@@ -222,6 +222,12 @@ class Game:
             for p in stack:
                 out[p] = out.get(p, 0) + 1
         return out
+
+    def footprint(self, piece: int, spot: int) -> tuple:
+        """(x, y, half width across x, half height across y) in the table's units (1/2000 inch)
+        of a piece at a spot on the open table: its centre and the half extents of its rectangle."""
+        _, width, length = self.world.surface
+        return extents(spot, piece, width, length)
 
     def value_text(self, typ, value) -> str:
         """A choice's value as moves write it (its type from `spec.actions[i].choices`)."""
@@ -440,9 +446,10 @@ class State:
     def move_text(self, move) -> str:
         return self.game._notation.move_text(move)
 
-    def parse_move(self, text: str) -> tuple:
-        """The legal move written `text`; GameError explains a bad or illegal one."""
-        return self.game._notation.parse_move(self, text)
+    def parse_move(self, text: str, legal: Optional[list] = None) -> tuple:
+        """The legal move written `text`; GameError explains a bad or illegal one. `legal`: the
+        legal moves here, when the caller has them already (reading many moves of one position)."""
+        return self.game._notation.parse_move(self, text, legal)
 
     def explain(self, move) -> str:
         """Why `move` is not legal here (or 'legal')."""
@@ -465,6 +472,11 @@ class State:
                 return f"the move does not end there: it must go on while it can (as in {longer[0]!r})"
             return "another kind of move must be played first (an action of higher priority is possible)"
         return why
+
+    def on_table(self) -> list:
+        """The pieces on the open table, in the order they were placed: [(piece code, spot)]
+        (a spot's centre and pose: dsl.surface.centre, spot_text); empty for a game on a board."""
+        return [(e & CODE_MASK, e >> CODE_BITS) for e in self.table[0]]
 
     def text(self) -> str:
         return self.game._notation.position_text(self)

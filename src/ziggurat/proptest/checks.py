@@ -203,7 +203,7 @@ class GameUnderTest:
             self.fail("move notation", f"different moves print the same, {same!r}: {which}")
         for move, text in _spread(list(zip(moves, texts)), PARSE_SAMPLE, ply):
             with self.checking("move notation", f"reading {text!r}"):
-                back = state.parse_move(text)
+                back = state.parse_move(text, moves)
             if back != move:
                 self.fail("move notation", f"{text!r} is the move {move!r} but reads back as {back!r}")
 
@@ -246,6 +246,7 @@ def _snapshot(state: State) -> dict:
     """What undo must restore (the position text is derived from these)."""
     return {
         "cells": list(state.cells), "zones": list(state.zones), "counters": list(state.counters),
+        "table": state.on_table(),
         "side": state.side, "ply": state.ply, "seats": list(state.seats), "moves pushed": len(state.stack),
     }
 
@@ -260,6 +261,7 @@ def _pieces(state: State) -> Counter:
         out.update(stack)
     for zone in state.zones:
         out.update(zone)
+    out.update(piece for piece, _ in state.on_table())  # the open table's
     if state.game.changes_pieces:  # change() turns pieces into others: count them only
         return Counter({0: sum(out.values())})
     return out
