@@ -77,13 +77,20 @@ def _layout(raw: str) -> str:
     return "\n".join(out)
 
 
-_VOCAB = sorted(set(NAMES) - {t.pattern.value for t in grammar().terminals if isinstance(t.pattern, PatternStr)})
+def generating_grammar():
+    """The grammar built afresh, with its rules: one read back from the cache folder has none, and
+    hypothesis.extra.lark needs them (the fuzz failed whenever another process had cached it)."""
+    return grammar(cached=False)
+
+
+_VOCAB = sorted(set(NAMES) - {t.pattern.value for t in generating_grammar().terminals
+                              if isinstance(t.pattern, PatternStr)})
 
 
 def _grammar_programs(tidy: bool):
     """Strings from the grammar; tidy ones have spaced tokens, real names and real indentation."""
     if not tidy:
-        return from_lark(grammar(), explicit={"_INDENT": st.just(""), "_DEDENT": st.just("")})
+        return from_lark(generating_grammar(), explicit={"_INDENT": st.just(""), "_DEDENT": st.just("")})
     explicit = {
         "_INDENT": st.just(INDENT),
         "_DEDENT": st.just(DEDENT),
@@ -94,14 +101,14 @@ def _grammar_programs(tidy: bool):
         "INT": st.integers(0, 30).map(" {} ".format),
         "STRING": st.sampled_from(['"x"', '"{from}-{to}"', '"{c}"', '""', '"\\n"', '"{"']).map(" {} ".format),
     }
-    for t in grammar().terminals:
+    for t in generating_grammar().terminals:
         if isinstance(t.pattern, PatternStr) and t.name not in explicit:
             explicit[t.name] = st.just(" " + t.pattern.value + " ")
     operators = {"COMP_OP": [" == ", " != ", " <= ", " < "], "ADD_OP": [" + ", " - "],
                  "MUL_OP": [" * ", " // ", " % "], "AUG_OP": [" += ", " -= "]}
     for name, texts in operators.items():
         explicit[name] = st.sampled_from(texts)
-    return from_lark(grammar(), explicit=explicit).map(_layout)
+    return from_lark(generating_grammar(), explicit=explicit).map(_layout)
 
 
 # A small valid game: generated declarations appended to it reach the type checker, not just
