@@ -75,6 +75,12 @@ class RulesetError(ZigguratError):
         self.diagnostics = list(diagnostics)
         super().__init__("\n\n".join(d.render() for d in self.diagnostics))
 
+    def __reduce__(self):
+        # Made again from its diagnostics, not from its message: a study's worker sends it to the
+        # parent pickled (unpickled from the message, it failed, and the study said that its
+        # workers had died instead of naming the ruleset's mistake).
+        return (type(self), (self.diagnostics,))
+
 
 class GameError(ZigguratError):
     """A bad move, position, option or command: the message names what is wrong."""
