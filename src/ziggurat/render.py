@@ -106,7 +106,7 @@ _SCHEMES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # game -> i
 def colour_attribute(game):
     """The attribute whose values are colours, or None: one called colour (or color) with a value
     naming a colour, else the attribute, not the players, with the most values naming colours
-    (at least half of them). Numbers do not matter: RGB's `red = 1` is red."""
+    (at least half of them). Numbers do not matter: a value `red = 1` is red."""
     candidates = [a for a in game.attributes if not a.players and a.values]
     named = {a.name: sum(colour_in(v) is not None for v in a.values) for a in candidates}
     for a in candidates:
@@ -147,7 +147,7 @@ def scheme(game) -> Scheme:
             fill.append(tone or own_colour or NEUTRAL)
             outline.append(own_colour if tone is not None else None)
         else:
-            # A neutral owner value may name a colour itself (Greener's green pyramids).
+            # A neutral owner value may name a colour itself (a `green` that belongs to nobody).
             fill.append(own_colour or (colour_of(own) if own else None) or NEUTRAL)
             outline.append(None)
         marks.append(mark)

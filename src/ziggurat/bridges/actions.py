@@ -15,7 +15,7 @@ found: `ActionSpec.bounds`):
 
 So a move is the sequence `encode(move)`, and no sequence is the start of another (the head names
 the action, so the layout after it, and lists end with END): the moves of a position form a tree
-over ids, and a player or nature chooses a move one id at a time, as OpenSpiel's Checkers makes
+over ids, and a player or nature chooses a move one id at a time, as OpenSpiel's own draughts makes
 each jump a decision of its own. `decode` is the inverse; an id sequence that is no move is refused
 with a GameError saying why.
 

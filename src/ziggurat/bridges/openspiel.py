@@ -1,16 +1,16 @@
-"""Every ruleset as an OpenSpiel game: `load_game("kuhn-poker")` is a `pyspiel.Game`.
+"""Every ruleset as an OpenSpiel game: `load_game(RULESET, **options)` is a `pyspiel.Game`.
 
 The game is a Python game registered with `pyspiel.register_game`, as OpenSpiel's own Python games
 are (`open_spiel/python/games`): its short name is `ziggurat_` and the ruleset's name with `_` for
-`-` (`ziggurat_kuhn_poker`), and its parameters are the ruleset's options plus `max_game_length`,
-so once `load_game` has registered a ruleset, `pyspiel.load_game("ziggurat_stacktics(size=4)")`
+`-` (`ziggurat_my_game` for `my-game.rules`), and its parameters are the ruleset's options plus `max_game_length`,
+so once `load_game` has registered a ruleset, `pyspiel.load_game("ziggurat_my_game(size=4)")`
 loads it too. Its states hold Ziggurat states (`progress.Progress`); its actions are the ids of
 `actions.ActionSpace` (a move of several ids is several decisions of the same player, or of
 nature, whose probabilities are split over them); its observation tensor is
 `observations.Observer`'s and its strings are the engine's observation and information state.
 
 Returns are -1 / 1 (0 a draw) for two players, the results (0 to 1) for more; `payoff` replaces
-them with any function of the final state (`load_game("kuhn-poker", payoff=chips,
+them with any function of the final state (`load_game(RULESET, payoff=chips,
 payoff_range=(-2, 2), zero_sum=True)`). Needs the `openspiel` extra (`pip install
 'ziggurat[openspiel]'`).
 """
@@ -36,7 +36,7 @@ _REGISTERED: dict = {}  # short name -> the ruleset's path
 
 
 def short_name(ruleset: str) -> str:
-    """The name OpenSpiel knows a ruleset by: `ziggurat_kuhn_poker`."""
+    """The name OpenSpiel knows a ruleset by: `ziggurat_` and its file's stem, `-` as `_`."""
     stem = Path(str(find(ruleset))).stem
     return "ziggurat_" + "".join(c if c.isalnum() else "_" for c in stem)
 

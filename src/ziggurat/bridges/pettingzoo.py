@@ -1,4 +1,4 @@
-"""Every ruleset as a PettingZoo AEC environment: `env("stacktics")`.
+"""Every ruleset as a PettingZoo AEC environment: `env(RULESET, **options)`.
 
 The agents are the ruleset's players, by name. Each observes a dict: `observation`, the float32
 tensor of `observations.Observer` (its shape is `env.observer.shapes`), and `action_mask`, an int8

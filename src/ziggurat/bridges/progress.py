@@ -5,7 +5,7 @@
 game is over), which ids are legal (with their probabilities at nature's turn), what an id does,
 and the returns at the end. Returns are the game's results (`Outcome.results`: 1 a win, 0 a loss,
 1/2 a draw), as `2 * result - 1` for two players (zero-sum, -1 to 1), or a `payoff` function of
-the final state when one is given (Kuhn poker's chips, say). A game longer than `max_length` ids
+the final state when one is given (chips won, say). A game longer than `max_length` ids
 (nature's included) is stopped there as a draw.
 """
 

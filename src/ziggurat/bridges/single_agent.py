@@ -1,7 +1,7 @@
 """A ruleset as a Gymnasium single-agent environment: one player learns, the others are played
 by an opponent function (uniform random unless given).
 
-`single_agent_env("breakthrough", player=0)` is a `gymnasium.Env` whose observations are those of
+`single_agent_env(RULESET, player=0)` is a `gymnasium.Env` whose observations are those of
 the PettingZoo bridge (`observation`, the tensor of `observations.Observer`, and `action_mask`,
 the legal action ids now), whose actions are the ids of `actions.ActionSpace`, and whose reward is
 the learner's return when the game ends (0 before). `opponent(state, rng) -> move` chooses a

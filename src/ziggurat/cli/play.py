@@ -50,7 +50,7 @@ def seat_seed(seed, seat: int):
 
 
 # An action with more legal moves than this whose first choice is a kind (a colour, a player, a
-# piece) is listed by that choice's value (Chaos: by colour).
+# piece) is listed by that choice's value (a placement by the colour placed).
 SPLIT_ABOVE = 30
 
 
@@ -195,7 +195,7 @@ class Session:
 
     def list_moves(self) -> None:
         """The legal moves in columns, grouped by action (a move is never broken across lines);
-        an action with many moves is grouped further by its first choice (Chaos: by colour)."""
+        an action with many moves is grouped further by its first choice (a placement by the colour placed)."""
         st = self.state
         by_action: dict = {}
         for m in st.moves():

@@ -4,8 +4,8 @@ The page plays a move by clicks: a move's cells are the values of the action's o
 in their order (`from` before `to`; every cell of a repeated choice, a multi-jump's landings, in
 turn). Clicking cells narrows the legal moves to those whose cells begin with the clicks; the
 cells that may come next are highlighted; when the clicks are a whole move's cells and several
-moves share them (Stacktics' `level`, a promotion's piece, or choices made by an `after` block,
-as RGB's starvation, which are never clicked), the page offers those moves to pick from. Moves
+moves share them (a level of a stack, a promotion's piece, or choices made by an `after` block,
+which are never clicked), the page offers those moves to pick from. Moves
 that name no cell (`pass`, `swap`) are offered as buttons. Only the public kernel is read:
 `game.actions` (each choice's name and type, `nbase`) and `world.cell_name`.
 """
