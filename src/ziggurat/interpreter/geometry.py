@@ -17,15 +17,11 @@ from __future__ import annotations
 
 from math import isqrt
 
-from ..dsl.surface import BIAS, NONE, STEPS, spot
+from ..dsl.surface import BIAS, NONE, STEPS, centre, spot
 
 CODE_BITS = 12  # a piece code fits in 12 bits (dsl.budgets: at most 4,096 kinds of piece)
 CODE_MASK = (1 << CODE_BITS) - 1
 SIDES = {-1: (0, 2, 4, 6), 0: (2, 6), 4: (2, 6), 2: (0, 4), 6: (0, 4)}  # pose's direction -> the sides offered
-
-
-def centre(s: int) -> tuple:
-    return ((s >> 29) - BIAS, ((s >> 3) & ((1 << 26) - 1)) - BIAS)
 
 
 def extents(s: int, code: int, width: tuple, length: tuple) -> tuple:

@@ -344,10 +344,10 @@ class Notation:
             if s in spots:
                 raise GameError(f"two pieces are given at {where}: a spot holds one piece")
             spots.add(s)
-            supply.room(where, code)
-            (piece,) = supply.take(self.pieces(code, where), where) if len(code) == self.piece_width else (None,)
-            if piece is None:
+            if len(code) != self.piece_width:
                 raise GameError(f"{where}: {_shown(code)} is not one piece" + _hint(code, self.piece_codes))
+            supply.room(where, code)
+            (piece,) = supply.take(self.pieces(code, where), where)
             out.append((s << CODE_BITS) | piece)
         return tuple(out)
 

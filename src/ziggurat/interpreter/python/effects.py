@@ -8,6 +8,7 @@ import itertools
 
 from ...dsl import ir
 from ...dsl import types as T
+from ..geometry import CODE_BITS
 from .emit import at, expr as E, name, stmt as S, tag_all
 from .exprs import Env, Exprs, Var, pyname
 
@@ -159,11 +160,11 @@ class Statements:
             else:
                 k = self.temp(minus_one(x.expr(s.args[3], env)), "k", fresh, out)
                 self.write(out, "cells", c, E("cells[_0][:_1] + (_2,) + cells[_0][_1:]", c, k, p), fresh)
-        elif fn == "put_table":  # onto the open table: its entries are (spot << 12) | piece (interpreter/geometry.py)
+        elif fn == "put_table":  # onto the open table: its entries are (spot << CODE_BITS) | piece (geometry.py)
             z, p, c = arg(0, "z"), arg(1, "p"), arg(2, "c")
             out.append(S("_at = zones[_0].index(_1)", z, p))
             self.write(out, "zones", z, E("zones[_0][:_at] + zones[_0][_at + 1:]", z), fresh)
-            self.write(out, "table", ast.Constant(0), E("table[0] + ((_0 << 12) | _1,)", c, p), fresh)
+            self.write(out, "table", ast.Constant(0), E("table[0] + ((_0 << _2) | _1,)", c, p, CODE_BITS), fresh)
         elif fn == "insert_stack":
             a, j = arg(0, "a"), self.temp(minus_one(x.expr(s.args[1], env)), "j", fresh, out)
             c, k = arg(2, "c"), self.temp(minus_one(x.expr(s.args[3], env)), "k", fresh, out)
