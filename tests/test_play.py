@@ -174,3 +174,20 @@ def test_a_terminal_gets_line_editing_and_tab_completion():
         proc.wait()
         os.close(main)
     assert b"quit" in out and b"game left unfinished" in out, out[-500:]
+
+
+class TestBoardAfterNature:
+    def test_the_board_is_drawn_again_after_nature_moves_before_the_person_decides(self):
+        """Cards drawn by nature after the person's move show on a board before the next prompt:
+        the last board printed before the prompt holds the person's hand."""
+        result = run("play", "ryb", "--set", "players=3", "--seats", "human,random,random", "--seed", 3,
+                     input="refill\nquit\n")
+        assert result.exit_code == 0, result.output
+        before_prompt = result.output.split("chance: draw")[-1].split("al (you) to move>")[0]
+        hand = [line.split()[-1] for line in before_prompt.splitlines() if line.strip().startswith("hand.al")]
+        assert len(hand) == 1 and len(hand[0]) == 10, before_prompt  # five cards of two letters
+
+    def test_the_board_command_draws_the_position_again(self):
+        result = run("play", RULESET, "--seed", 3, input="board\nquit\n")
+        assert result.exit_code == 0, result.output
+        assert result.output.count("ply 0") == 2  # the start, then `board`

@@ -29,11 +29,12 @@ from .board import draw
 from .options import load_state, position_option, ruleset_argument, set_option
 
 HUMAN = "human"
-COMMANDS = ("moves", "hint", "undo", "help", "quit", "exit")
+COMMANDS = ("moves", "board", "hint", "undo", "help", "quit", "exit")
 
 HELP = """\
 Type a move in notation (for example {example}), or:
   moves   list the legal moves
+  board   show the position again
   hint    what {hint} would play here
   undo    take back to your previous decision (your last move and the replies to it)
   help    show this
@@ -70,6 +71,7 @@ class Session:
         self.stdin = sys.stdin  # one reader for the whole game: a new one would lose buffered lines
         self.reader = self.terminal_reader()  # None: lines are read from the pipe
         self._completions: tuple = (None, [])  # (position, words) of the last completion asked for
+        self.drawn_at = None  # len(state.stack) when the board was last drawn
 
     @property
     def seat_to_move(self) -> int:
@@ -94,6 +96,7 @@ class Session:
 
     def show(self) -> None:
         self.console.print(draw(self.state, self.viewer))
+        self.drawn_at = len(self.state.stack)
 
     def run(self) -> None:
         self.show()
@@ -132,6 +135,8 @@ class Session:
 
     def person_moves(self) -> bool:
         """Read lines until a move is played or undone (True) or the person leaves (False)."""
+        if self.drawn_at != len(self.state.stack):  # nature moved since (dice rolled, cards drawn)
+            self.show()
         while True:
             prompt = f"{self.state.mover_name} (you) to move> "
             if self.reader is not None:  # a terminal: line editing, history (Up) and Tab completion
@@ -175,6 +180,8 @@ class Session:
             click.echo(HELP.format(example=self.example(), hint=self.hint_spec))
         elif text == "moves":
             self.list_moves()
+        elif text == "board":
+            self.show()
         elif text == "hint":
             self.hint()
         elif text == "undo":
