@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 import ziggurat
+import ziggurat.dsl.loader
 from ziggurat.dsl.checks import check
 from ziggurat.errors import GameError
 from ziggurat.records import load_record

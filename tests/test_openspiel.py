@@ -22,6 +22,7 @@ from collections import Counter
 import pytest
 
 import ziggurat
+import ziggurat.dsl.loader
 
 pyspiel = pytest.importorskip(
     "pyspiel", reason="OpenSpiel is not installed (pip install open-spiel, part of the '.[test]' extra): "
