@@ -148,6 +148,26 @@ class TestCLI:
         for words in ("Agents", "win rate [95% CI]", "first player win rate", "branching", "Endings"):
             assert words in result.stdout
 
+    def test_games_cut_at_max_plies_are_counted_in_a_note(self):
+        """A game the simulator cuts before its rules end it is named on stderr, with the flag to raise;
+        a study whose games all end by their rules prints no such note."""
+        cut = run("simulate", "tic-tac-toe", "-n", 4, "--max-plies", 3, "--workers", 1, "--seed", 1)
+        assert cut.exit_code == 0, cut.output
+        assert "note: 4 of 4 games of tic-tac-toe were cut at --max-plies 3 before their rules ended them" in cut.stderr
+        whole = run("simulate", "tic-tac-toe", "-n", 4, "--workers", 1, "--seed", 1)
+        assert whole.exit_code == 0 and "were cut" not in whole.stderr
+
+    def test_default_max_plies_lets_a_long_card_game_end_by_its_rules(self):
+        """The default --max-plies is above the length of a random three-player card game (about
+        1,400 plies, the longest of the shipped games): none is cut."""
+        from ziggurat.simulate import DEFAULT_MAX_PLIES
+        from ziggurat.cli.simulate import simulate as command
+        assert next(p.default for p in command.params if p.name == "max_plies") == DEFAULT_MAX_PLIES
+        result = run("simulate", "ryb", "-n", 1, "--set", "players=3", "--workers", 1, "--seed", 2, "--json")
+        assert result.exit_code == 0, result.output
+        study = json.loads(result.stdout)["studies"][0]
+        assert study["max_plies_cutoffs"] == 0 and study["length"]["max"] > 1000
+
     def test_json_parses(self):
         """`--json` prints one study with a result for every game."""
         result = run("simulate", "stacktics", "-n", 6, "--set", "size=2", "--max-plies", 60, "--workers", 1,

@@ -44,6 +44,7 @@ CONFIDENCE = 0.95
 # The longest game a study plays: a game's moves stay in memory until it ends (some hundreds of
 # bytes a ply in every worker), so the cap bounds a worker's memory.
 MAX_PLIES_LIMIT = 100_000
+DEFAULT_MAX_PLIES = 10_000  # long enough for every shipped game to end by its own rules (a card game: ~2,000)
 
 
 @frozen

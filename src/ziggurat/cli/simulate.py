@@ -92,7 +92,7 @@ EXIT_INTERRUPTED = {"Ctrl-C": 130, "SIGTERM": 143}  # 128 + the signal's number,
 @click.option("--worker-timeout", type=click.FloatRange(0, min_open=True), default=sim.WORKER_TIMEOUT,
               show_default=True, metavar="SECONDS",
               help="With --cluster or --scheduler-file: fail when the cluster has had no worker this long.")
-@click.option("--max-plies", type=click.IntRange(1), default=1000, show_default=True,
+@click.option("--max-plies", type=click.IntRange(1), default=sim.DEFAULT_MAX_PLIES, show_default=True,
               help=f"Stop a game after this many plies (scored a draw, reason 'max plies (simulator)'); "
                    f"at most {sim.MAX_PLIES_LIMIT:,}.")
 @backend_option
@@ -229,6 +229,12 @@ def simulate(ctx, ruleset, games, agents, options, variants, others, seed, worke
             _show_comparison(out, summaries)
         for p in ([csv_file] if csv_file else []) + [str(p) for p in plots] + ([report_file] if report_file else []):
             out.print(f"wrote {p}", markup=False, highlight=False)
+    for summary in summaries:
+        cut, count = summary["max_plies_cutoffs"], summary["study"]["games"]
+        if cut:
+            click.echo(f"note: {cut:,} of {count:,} games of {summary['study']['label']} were cut at --max-plies "
+                       f"{max_plies:,} before their rules ended them (scored as draws): raise --max-plies "
+                       f"to let them finish", err=True)
     if interrupted:
         resume_hint = (f"; go on with the same command and --resume (journal {journal.path})"
                        if journal is not None else "; give --journal FILE (or --csv) to be able to resume")
