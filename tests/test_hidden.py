@@ -200,15 +200,35 @@ def test_a_determinization_keeps_what_its_player_sees_and_deals_the_rest(kuhn):
     assert st.determinized(0, random.Random(0)).observation(0) == st.observation(0)
 
 
-def test_mcts_decides_the_same_whatever_it_cannot_see(kuhn):
+@pytest.mark.parametrize("agent", ["mcts:iterations=60", "greedy", "alphabeta:depth=3", "alphabeta:depth=2:worlds=1"])
+@pytest.mark.parametrize("history", ["", "bet", "pass bet"])
+def test_an_agent_decides_the_same_whatever_it_cannot_see(kuhn, agent, history):
+    """Two positions that differ only in the card the mover cannot see give the same decision for
+    the same seed (at the start, facing a bet, and after passing then facing a bet: where a peek
+    at the other card would change a call into a fold)."""
     from ziggurat.agents import make_agent
     for seed in range(8):
         for mine in "JQK":
             decisions = set()
             for theirs in set("JQK") - {mine}:
-                st = dealt(kuhn, mine, theirs)
-                decisions.add(st.move_text(make_agent("mcts:iterations=60", seed).choose(st)))
+                first_moves = len(history.split()) % 2 == 0
+                st = dealt(kuhn, *((mine, theirs) if first_moves else (theirs, mine)))
+                for move in history.split():
+                    st.play(move)
+                decisions.add(st.move_text(make_agent(agent, seed).choose(st)))
             assert len(decisions) == 1, (seed, mine)
+
+
+@pytest.mark.parametrize("agent", ["greedy", "alphabeta:depth=2"])
+def test_an_agent_that_cannot_see_the_other_card_still_calls_a_bet_with_the_king(kuhn, agent):
+    """Calling with the King wins in every world the agent can imagine: it calls."""
+    from ziggurat.agents import make_agent
+    for theirs in "JQ":
+        st = dealt(kuhn, theirs, "K")
+        st.play("bet")
+        agent_here = make_agent(agent, 1)
+        assert st.move_text(agent_here.choose(st)) == "bet"
+        assert "worlds of hidden pieces" in agent_here.reason
 
 
 def test_mcts_with_the_king_calls_a_bet(kuhn):

@@ -19,9 +19,10 @@ from .random import RandomAgent
 # name -> (class, {parameter: type})
 AGENTS = {
     "random": (RandomAgent, {}),
-    "greedy": (GreedyAgent, {}),
-    "mcts": (MCTSAgent, {"iterations": int, "time": float, "c": float, "rollout": int, "rollouts": str}),
-    "alphabeta": (AlphaBetaAgent, {"depth": int, "time": float}),
+    "greedy": (GreedyAgent, {"worlds": int}),
+    "mcts": (MCTSAgent, {"iterations": int, "time": float, "c": float, "rollout": int, "worlds": int,
+                         "rollouts": str}),
+    "alphabeta": (AlphaBetaAgent, {"depth": int, "time": float, "worlds": int}),
 }
 
 

@@ -7,6 +7,12 @@ until `depth` or until `time` seconds run out, and plays the best move of the de
 finished, searching that move first at the next depth. Equal moves are broken by the seeded rng.
 Where nature moves (dice), a position's value is its outcomes' values weighed by their
 probabilities (expectimax), each searched with a full window.
+
+Hidden information: in a game that hides anything, the search never reads what the mover cannot
+see. It runs in `worlds` determinizations (default 4; the hidden pieces dealt again at random, see
+`State.determinized`) and plays the move that is best in most of them (perfect-information Monte
+Carlo). Two positions that differ only in what the mover cannot see give the same move for the same
+seed.
 """
 
 from __future__ import annotations
@@ -26,8 +32,11 @@ class AlphaBetaAgent(Agent):
 
     name = "alphabeta"
 
-    def __init__(self, seed=None, depth: int = 3, time: Optional[float] = None):
+    def __init__(self, seed=None, depth: int = 3, time: Optional[float] = None, worlds: int = 4):
         super().__init__(seed)
+        if worlds < 1:
+            raise AgentError(f"alphabeta: worlds must be at least 1, not {worlds!r}")
+        self.worlds = worlds
         if depth < 1:
             raise AgentError(f"alphabeta: depth must be at least 1, not {depth!r}")
         if time is not None and not (0 < time < float("inf")):  # nan fails too
@@ -46,15 +55,39 @@ class AlphaBetaAgent(Agent):
         ev = self._evaluators.get(id(game))
         if ev is None:
             ev = self._evaluators[id(game)] = Evaluator(game)
-        st = state.copy()
-        moves = list(game.legal(st))
+        moves = list(game.legal(state))
         if len(moves) == 1:
             self.reason = "the only legal move"
             return moves[0]
-        self.rng.shuffle(moves)
         deadline = None if self.time is None else _time.perf_counter() + self.time
+        if not game.has_secrets or state.is_chance:  # nature's draws are not the mover's to guess
+            return self._deepen(state.copy(), moves, ev, deadline)
+        return self._vote(state, moves, ev, deadline)
+
+    def _vote(self, state, moves, ev, deadline) -> tuple:
+        """Hidden information: the search never sees what the mover cannot. It searches `worlds`
+        determinizations (`State.determinized`: the pieces hidden from the mover dealt again) and
+        plays the move best in most of them (a share of a vote each when several tie)."""
+        votes = dict.fromkeys(moves, 0.0)
+        for k in range(self.worlds):
+            world = state.determinized(state.side, self.rng)
+            until = None if deadline is None else _time.perf_counter() + (deadline - _time.perf_counter()) / (self.worlds - k)
+            best = self._deepen(world, list(moves), ev, until, every=True)
+            for m in best:
+                votes[m] += 1 / len(best)
+        top = max(votes.values())
+        self.reason = (f"the best in most of {self.worlds} worlds of hidden pieces dealt at random "
+                       f"({top:g} of {self.worlds}), each searched to depth {self.depth}"
+                       if self.time is None else f"the best in most of {self.worlds} worlds of hidden pieces "
+                       f"dealt at random ({top:g} of {self.worlds}), each searched for a share of {self.time:g} s")
+        return self.rng.choice([m for m in moves if votes[m] == top])
+
+    def _deepen(self, st, moves, ev, deadline, every: bool = False):
+        """Iterative deepening from `st` (changed and restored): the move to play (or, with
+        `every`, all the moves tied best at the deepest search finished)."""
+        self.rng.shuffle(moves)
         max_depth = self.depth if self.time is None else 64
-        best_move = moves[0]
+        best_move, best = moves[0], [moves[0]]
         self.reason = "out of time before one ply was searched"
         for depth in range(1, max_depth + 1):
             try:
@@ -67,7 +100,7 @@ class AlphaBetaAgent(Agent):
             moves.insert(0, best_move)  # search the best move first next time: more cut-offs
             if value >= WIN - depth:  # a forced win found: no need to look deeper
                 break
-        return best_move
+        return best if every else best_move
 
     def _root(self, st, ev, moves, depth, deadline):
         me = mover_seat(st)
