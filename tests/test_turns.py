@@ -290,6 +290,14 @@ def test_window_mistakes_are_named(tmp_path):
     assert any("'asker' is kept by the response windows" in d.message for d in check(str(path)))
 
 
+def test_an_answer_that_opens_a_window_is_named_at_the_call(tmp_path):
+    """One window at a time: a counter that would ask the others in turn is refused at its ask()."""
+    path = tmp_path / "bad.rules"
+    path.write_text(SPELL.replace("        casting = 2\n        close()", "        casting = 2\n        ask(later(mover))"))
+    found = [d for d in check(str(path)) if "an answer cannot open a window" in d.message]
+    assert found and found[0].line == SPELL.splitlines().index("        close()") + 1
+
+
 def test_answer_in_the_after_block_is_named(tmp_path):
     path = tmp_path / "bad.rules"
     path.write_text(SPELL + "\nafter:\n    answer\n")

@@ -11,7 +11,8 @@ The engine needs nothing new for this: a ruleset that uses a window gets two cou
 (per player: the order it is asked in, 0 when it is not) and `asker` (the seat that opened the
 window, from 1; 0 when none is open), and its actions are rewritten on the AST before any name is
 checked. The rewritten statements are rules text (TEMPLATES below), placed at the call they
-replace, so a mistake in a call is reported there. One window is open at a time.
+replace, so a mistake in a call is reported there. One window is open at a time: an answer that
+would open another (`ask` in an action that answers) is reported at the call.
 """
 
 from __future__ import annotations
@@ -159,6 +160,15 @@ def apply(m) -> None:
             return
     if not m.actions or not uses_windows(list(m.actions.values()) + ([m.after] if m.after else [])):
         return  # without actions there is no window to open (and the missing actions are reported)
+    for action in m.actions.values():
+        if any(isinstance(i, ast.Answer) for i in action.items):
+            for node in ast.walk([action]):
+                if isinstance(node, ast.Call) and node.func == "ask":
+                    m.owner[id(action)].error(
+                        node.pos, "an answer cannot open a window: one window is open at a time, and this one "
+                                  "is still open while its players answer",
+                        hint="answer with pass_on() or close(), and let a move made after the window closes ask again")
+                    return
     first = next(iter(m.actions.values()))
     rep = m.owner[id(first)]
     for name in COUNTERS:
