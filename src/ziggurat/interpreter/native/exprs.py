@@ -49,10 +49,21 @@ class Unsupported(Exception):
 class Code:
     """Lines of Python with their indentation, and fresh local names."""
 
-    def __init__(self, fresh=None):
+    def __init__(self, fresh=None, top=None):
         self.lines: list = []
         self.depth = 0
         self._fresh = fresh if fresh is not None else [0]
+        self.top = top if top is not None else {}  # buffers allocated once, at the function's top
+
+    def sub(self) -> "Code":
+        """Lines written apart (to be pasted in later), sharing fresh names and buffers."""
+        return Code(self._fresh, self.top)
+
+    def buffer(self, name: str, *shape: int) -> None:
+        """A fixed int64 array `name` allocated once at the top of the function (not in a loop);
+        the same name asked for again gets the larger shape."""
+        old = self.top.get(name)
+        self.top[name] = tuple(max(a, b) for a, b in zip(old, shape)) if old else tuple(max(1, s) for s in shape)
 
     def __call__(self, text: str) -> None:
         self.lines.append("    " * self.depth + text)
@@ -72,7 +83,9 @@ class Code:
         self.depth -= 1
 
     def text(self) -> str:
-        return "\n".join(self.lines)
+        """The function's text; buffers go right after its `def` line (the second line)."""
+        alloc = [f"    {n} = np.empty({s[0] if len(s) == 1 else s}, np.int64)" for n, s in sorted(self.top.items())]
+        return "\n".join(self.lines[:2] + alloc + self.lines[2:])
 
 
 def fail(e, what: Optional[str] = None):
@@ -100,6 +113,8 @@ class Exprs:
         self.world = folded.world
         self.tables = tables  # name -> numpy-able rows (filled as the expressions use them)
         self.uses_last = False
+        self.cap = 64  # the deepest stack (the writer sets the layout's)
+        self.caps: dict = {}  # a list buffer's name -> the most items it holds
 
     # ---- values ---------------------------------------------------------------------------------
 
@@ -175,12 +190,124 @@ class Exprs:
         if e.op in ("in", "not in"):
             items = self.constant_items(e.right)
             if items is None:
-                fail(e, "'in' over a list that is not fixed")
+                found = self.member(left, e, env, code)
+                return found if e.op == "in" else f"(not {found})"
             t = code.fresh("x")
             code(f"{t} = {left}")
             test = " or ".join(f"{t} == {v}" for v in items) or "False"
             return f"({test})" if e.op == "in" else f"(not ({test}))"
         return f"({left} {e.op} {self.expr(e.right, env, code)})"
+
+    def member(self, left: str, e, env, code) -> str:
+        """Whether the value `left` is in the collection e.right: a zone's count, else a loop."""
+        if e.right.type == T.ZONE:
+            return f"(s[ZON + {self.zone(e.right, env, code)} * NPIECES + {left}] > 0)"
+        t = code.fresh("x")
+        code(f"{t} = {left}")
+        name = f"in#{t}"
+        elem = T.element(e.right.type) or e.left.type
+        local = ir.Local(name, elem)
+        probe = ir.Compare("==", local, ir.Local(f"{name}=", elem), T.BOOL)
+        return self.fold_fors("any", probe, [ir.CompFor(name, e.right, None)], {**env, f"{name}=": t}, code)
+
+    # ---- lists: a buffer `b` (an int64 array allocated once) and its length `b_n` ------------
+
+    def iter_cap(self, it, env) -> Optional[int]:
+        """The most values a loop over `it` binds (None: not known before the game runs)."""
+        w = self.world
+        if isinstance(it, ir.Global):
+            return {"cells": w.ncells, "players": len(self.game.plan.players)}.get(it.what)
+        if isinstance(it, ir.Local) and T.is_list(it.type):
+            return self.caps.get(env.get(it.name))
+        if isinstance(it, ir.Const) and isinstance(it.value, tuple):
+            return len(it.value)
+        if isinstance(it, ir.ListLit):
+            return len(it.items)
+        if isinstance(it, ir.Range):
+            if isinstance(it.lo, ir.Const) and isinstance(it.hi, ir.Const):
+                return max(0, it.hi.value - it.lo.value + 1)
+            if isinstance(it.hi, ir.Call) and it.hi.fn in ("height", "len") and isinstance(it.lo, ir.Const):
+                if it.hi.fn == "height":
+                    return self.cap
+                return self.iter_cap(it.hi.args[0], env)
+            return None
+        if it.type == T.DIRSET:
+            return 8
+        if isinstance(it, ir.Call):
+            if it.fn in ("stack", "above", "below"):
+                return self.cap
+            if it.fn == "between":
+                return max(1, w.longest)
+            if it.fn == "neighbours":
+                return 8
+            if it.fn in ("ray", "line"):
+                return 8 * max(1, w.longest)
+            if it.fn == "flanked":
+                return max(1, w.longest)
+        if isinstance(it, ir.Comp) and it.func == "list":
+            return self.comp_cap(it, env)
+        return None
+
+    def comp_cap(self, e, env) -> Optional[int]:
+        n = 1
+        inner = dict(env)
+        for f in e.fors:
+            k = self.iter_cap(f.iter, inner)
+            if k is None:
+                return None
+            n *= k
+            inner[f.var] = pyname(f.var)
+        return n
+
+    def list_cap(self, e, env) -> int:
+        cap = self.iter_cap(e, env)
+        if cap is None:
+            fail(e, f"a list whose length is not bounded ({_describe(e)})")
+        return cap
+
+    def bind_list(self, var: str, e, env, code) -> None:
+        """var (a buffer) and var_n := the list e."""
+        cap = self.list_cap(e, env)
+        code.buffer(var, cap)
+        self.caps[var] = cap
+        self.fill(e, env, code, lambda k: f"{var}[{k}]", f"{var}_n")
+
+    def fill(self, e, env, code, slot, n: str) -> None:
+        """Write the items of the list e into slot(0), slot(1), ... and their count into n."""
+        if isinstance(e, ir.Local) and T.is_list(e.type):
+            src = self.expr(e, env, code)
+            k = code.fresh("k")
+            code(f"for {k} in range({src}_n):")
+            code(f"    {slot(k)} = {src}[{k}]")
+            code(f"{n} = {src}_n")
+            return
+        items = self.constant_items(e) if isinstance(e, (ir.Const, ir.ListLit)) else None
+        if items is None and isinstance(e, ir.ListLit):
+            items = [self.expr(i, env, code) for i in e.items]
+        if items is not None:
+            for k, v in enumerate(items):
+                code(f"{slot(k)} = {v}")
+            code(f"{n} = {len(items)}")
+            return
+        if isinstance(e, ir.Comp) and e.func == "list":
+            code(f"{n} = 0")
+            inner = dict(env)
+            opened = []
+            for f in e.fors:
+                var = pyname(f.var)
+                levels = self.open_loop(f.iter, var, inner, code)
+                opened.append(levels)
+                inner[f.var] = var
+                if f.cond is not None:
+                    code(f"if {self.expr(f.cond, inner, code)}:")
+                    code.depth += 1
+                    levels.append([])
+            code(f"{slot(n)} = {self.expr(e.elt, inner, code)}")
+            code(f"{n} += 1")
+            for levels in reversed(opened):
+                self.close_loop(levels, code)
+            return
+        fail(e, f"a list made as {_describe(e)}")
 
     def constant_items(self, e) -> Optional[list]:
         elem = T.element(e.type)
@@ -195,7 +322,7 @@ class Exprs:
         only when the parts before it leave the answer open."""
         parts = []
         for v in e.values:
-            sub = Code(code._fresh)
+            sub = code.sub()
             parts.append((self.expr(v, env, sub), sub.lines))
         if all(not lines for _, lines in parts[1:]):
             for _, lines in parts[:1]:
@@ -217,7 +344,7 @@ class Exprs:
 
     def x_Ternary(self, e, env, code):
         c = self.expr(e.cond, env, code)
-        then, orelse = Code(code._fresh), Code(code._fresh)
+        then, orelse = code.sub(), code.sub()
         a, b = self.expr(e.then, env, then), self.expr(e.orelse, env, orelse)
         if not then.lines and not orelse.lines:
             return f"({a} if {c} else {b})"
@@ -266,9 +393,14 @@ class Exprs:
         fail(e, f"the attribute .{e.name} here")
 
     def x_Index(self, e, env, code):
+        if isinstance(e.obj, ir.Call) and e.obj.fn == "between":
+            a, b = (self.expr(x, env, code) for x in e.obj.args)
+            return f"between_at({a}, {b}, {self.expr(e.index, env, code)})"
         if e.obj.type == T.CELL:
             c = self.expr(e.obj, env, code)
             return f"s[STK + {c} * CAP + {self.expr(e.index, env, code)} - 1]"
+        if isinstance(e.obj, ir.Local) and T.is_list(e.obj.type):
+            return f"{self.expr(e.obj, env, code)}[{self.expr(e.index, env, code)} - 1]"
         fail(e)
 
     def x_TableGet(self, e, env, code):
@@ -329,6 +461,12 @@ class Exprs:
         if fn == "distance":
             self.tables["DIST"] = [list(r) for r in self.world.DIST]
             return f"DIST[{self.expr(args[0], env, code)}, {self.expr(args[1], env, code)}]"
+        if fn == "step" and len(args) == 3:
+            self.lines_table()
+            c, d, k = (self.expr(a, env, code) for a in args)
+            return f"step_k(s, {c}, {d}, {k})"
+        if fn == "between":
+            fail(e, "between() used as a value")
         if fn == "step" and len(args) == 2:
             self.tables["STEP"] = [list(r) for r in self.world.STEP]
             return f"STEP[{self.expr(args[1], env, code)}, {self.expr(args[0], env, code)}]"
@@ -391,6 +529,8 @@ class Exprs:
         if e.type == T.ZONE:
             z = self.zone(e, env, code)
             return f"zone_len(s, {z})"
+        if isinstance(e, ir.Local) and T.is_list(e.type):
+            return f"{self.expr(e, env, code)}_n"
         return self.fold_loop("count", ir.Const(True, T.BOOL), "_", e, None, env, code, whole)
 
     # ---- loops ------------------------------------------------------------------------------
@@ -496,6 +636,20 @@ class Exprs:
             code.depth += 1
             code(f"{var} = {p}")
             return [[], []]
+        if isinstance(it, ir.Local) and T.is_list(it.type):
+            b, k = self.expr(it, env, code), code.fresh("k")
+            code(f"for {k} in range({b}_n):")
+            code.depth += 1
+            code(f"{var} = {b}[{k}]")
+            return [[]]
+        if isinstance(it, ir.Comp) and it.func == "list":
+            b = code.fresh("l")
+            self.bind_list(b, it, env, code)
+            k = code.fresh("k")
+            code(f"for {k} in range({b}_n):")
+            code.depth += 1
+            code(f"{var} = {b}[{k}]")
+            return [[]]
         if isinstance(it, ir.Range):
             lo, hi = self.expr(it.lo, env, code), self.expr(it.hi, env, code)
             code(f"for {var} in range({lo}, {hi} + 1):")
@@ -553,6 +707,14 @@ class Exprs:
                 code(f"for {k} in range({n}):")
                 code.depth += 1
                 code(f"{var} = LN[{d}, {c}, {k}]")
+                return [[]]
+            if fn == "between":
+                a, b, k = code.fresh("a"), code.fresh("b"), code.fresh("k")
+                code(f"{a} = {self.expr(args[0], env, code)}")
+                code(f"{b} = {self.expr(args[1], env, code)}")
+                code(f"for {k} in range(1, between_n({a}, {b}) + 1):")
+                code.depth += 1
+                code(f"{var} = between_at({a}, {b}, {k})")
                 return [[]]
             if fn in ("stack", "above", "below"):
                 c, k = code.fresh("c"), code.fresh("k")

@@ -65,10 +65,10 @@ def last_cells(s):
     m = s[LAST]
     if m < 0:
         return np.arange(NC)
-    a = m & 0xFF
+    a = m & AMASK
     out = np.empty(LASTN[a], np.int64)
     for j in range(LASTN[a]):
-        out[j] = ((m >> (8 + 16 * (LASTCELLS[a, j] - 1))) & 0xFFFF) - 32768
+        out[j] = (m >> LASTCELLS[a, j]) & CELLMASK
     return out
 
 
@@ -182,7 +182,7 @@ def next_word(x):
 @njit(cache=True)
 def perft(s0, depth, hist0, nhist0):
     """Leaves of the move tree to `depth`; -1: a position with more than MAXM moves; -2: a
-    stack deeper than CAP."""
+    stack deeper than CAP; -3: a move too long to pack."""
     if depth <= 0:
         return 1
     states = np.empty((depth + 1, SIZE), np.int64)
@@ -202,6 +202,8 @@ def perft(s0, depth, hist0, nhist0):
             n = legal(states[d], moves[d])
             if n > MAXM:
                 return -1
+            if states[d, OVER] != 0:
+                return -1 - states[d, OVER]
             if outcome(states[d], n, res, hist, nhist0 + d) != 0:
                 n = 0
             if d == depth - 1:
@@ -218,7 +220,7 @@ def perft(s0, depth, hist0, nhist0):
             states[d + 1, :] = states[d, :]
             apply(states[d + 1], m)
             if states[d + 1, OVER] != 0:
-                return -2
+                return -1 - states[d + 1, OVER]
             if HASHING:
                 hist[nhist0 + d] = hash_state(states[d + 1])
             d += 1
@@ -233,13 +235,16 @@ def perft(s0, depth, hist0, nhist0):
 def playout(s, x, maxplies, moves_out, res, hist, nhist0, buf):
     """Random moves from s (changed in place) until the end or maxplies: (plies, outcome code,
     moves seen at the positions played from, generator state). Code 0: cut at maxplies; -1:
-    too many moves; -2: a stack deeper than CAP. The moves go into moves_out."""
+    too many moves; -2: a stack deeper than CAP; -3: a move too long to pack. The moves go
+    into moves_out."""
     plies = 0
     branching = 0
     while True:
         n = legal(s, buf)
         if n > MAXM:
             return plies, -1, branching, x
+        if s[OVER] != 0:
+            return plies, -1 - s[OVER], branching, x
         code = outcome(s, n, res, hist, nhist0 + plies)
         if code != 0:
             return plies, code, branching, x
@@ -251,7 +256,7 @@ def playout(s, x, maxplies, moves_out, res, hist, nhist0, buf):
             moves_out[plies] = m
         apply(s, m)
         if s[OVER] != 0:
-            return plies, -2, branching, x
+            return plies, -1 - s[OVER], branching, x
         plies += 1
         branching += n
         if HASHING:
