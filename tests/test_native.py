@@ -3,8 +3,8 @@
 Differential: native perft equals Python perft; native random playouts are legal games when their
 moves are replayed in the Python backend, and end as the Python backend says they end. Compiling
 a game natively takes tens of seconds, so the default suite compiles a few (Clobber, Tic-tac-toe,
-Stacktics and Konane, which between them use stacks, rays, tables, sums, zones, `last`,
-repetition and a repeated part) and small test rulesets of one construct each (tests/native/),
+Stacktics, Konane and Lines of Action, which between them use stacks, rays, tables, sums, zones,
+`last`, repetition, a repeated part and lists) and small test rulesets of one construct each (tests/native/),
 once each for the whole module; ZIGGURAT_SLOW=1 checks every shipped ruleset it compiles, at its
 default and small options, deeper.
 """
@@ -27,13 +27,13 @@ from ziggurat.simulate import StudySpec, run_study
 numba = pytest.importorskip("numba")
 
 SLOW = os.environ.get("ZIGGURAT_SLOW") == "1"
-SHIPPED = ["clobber", "tic-tac-toe", "stacktics", "konane"]  # compiled in the default suite
+SHIPPED = ["clobber", "tic-tac-toe", "stacktics", "konane", "lines-of-action"]  # compiled in the default suite
 MORE = ["breakthrough", "othello", "amazons", "stacktics-3x5", "stacktics-ground-attack", "green", "greener",
         "greenest", "rgb", "checkers", "lasca"]
 DEPTH = {"clobber": 3, "tic-tac-toe": 4, "stacktics": 3, "breakthrough": 3, "othello": 4, "amazons": 1, "rgb": 2,
-         "checkers": 6, "konane": 4, "lasca": 6}
+         "checkers": 6, "konane": 4, "lasca": 6, "lines-of-action": 2}
 
-FALLS_BACK = ("lines-of-action", "a loop over a joined list")  # a shipped ruleset the backend cannot compile yet
+FALLS_BACK = ("chaos", "nature's moves (the action roll, by chance)")  # a shipped ruleset the backend cannot compile yet
 
 _compiled: dict = {}
 
@@ -168,7 +168,7 @@ def test_positions_and_moves_convert_both_ways():
 
 
 @pytest.mark.parametrize("name, construct, line", [
-    ("lines-of-action", "a loop over a joined list", "lines-of-action.rules:"),
+    ("chaos", "nature's moves (the action roll, by chance)", "chaos.rules:"),
 ])
 def test_what_the_native_backend_cannot_compile_is_named_with_its_line(name, construct, line):
     with pytest.raises(Unsupported) as caught:

@@ -246,6 +246,9 @@ class Exprs:
                 return max(1, w.longest)
         if isinstance(it, ir.Comp) and it.func == "list":
             return self.comp_cap(it, env)
+        if isinstance(it, ir.ListJoin):
+            a, b = self.iter_cap(it.left, env), self.iter_cap(it.right, env)
+            return a + b if a is not None and b is not None else None
         return None
 
     def comp_cap(self, e, env) -> Optional[int]:
@@ -272,42 +275,51 @@ class Exprs:
         self.caps[var] = cap
         self.fill(e, env, code, lambda k: f"{var}[{k}]", f"{var}_n")
 
-    def fill(self, e, env, code, slot, n: str) -> None:
-        """Write the items of the list e into slot(0), slot(1), ... and their count into n."""
-        if isinstance(e, ir.Local) and T.is_list(e.type):
-            src = self.expr(e, env, code)
-            k = code.fresh("k")
-            code(f"for {k} in range({src}_n):")
-            code(f"    {slot(k)} = {src}[{k}]")
-            code(f"{n} = {src}_n")
+    def fill(self, e, env, code, slot, n: str, append: bool = False) -> None:
+        """Write the items of the list e into slot(0), slot(1), ... and their count into n (with
+        `append`, after the n items already there)."""
+        if not append:
+            code(f"{n} = 0")
+        if isinstance(e, ir.ListJoin):
+            self.fill(e.left, env, code, slot, n, True)
+            self.fill(e.right, env, code, slot, n, True)
             return
         items = self.constant_items(e) if isinstance(e, (ir.Const, ir.ListLit)) else None
         if items is None and isinstance(e, ir.ListLit):
             items = [self.expr(i, env, code) for i in e.items]
         if items is not None:
-            for k, v in enumerate(items):
-                code(f"{slot(k)} = {v}")
-            code(f"{n} = {len(items)}")
+            for v in items:
+                code(f"{slot(n)} = {v}")
+                code(f"{n} += 1")
             return
+        inner = dict(env)
+        opened = []
         if isinstance(e, ir.Comp) and e.func == "list":
-            code(f"{n} = 0")
-            inner = dict(env)
-            opened = []
-            for f in e.fors:
-                var = pyname(f.var)
-                levels = self.open_loop(f.iter, var, inner, code)
-                opened.append(levels)
-                inner[f.var] = var
-                if f.cond is not None:
-                    code(f"if {self.expr(f.cond, inner, code)}:")
-                    code.depth += 1
-                    levels.append([])
-            code(f"{slot(n)} = {self.expr(e.elt, inner, code)}")
-            code(f"{n} += 1")
-            for levels in reversed(opened):
-                self.close_loop(levels, code)
-            return
-        fail(e, f"a list made as {_describe(e)}")
+            fors, elt = e.fors, e.elt
+        else:  # any collection a loop can go over
+            name = f"item#{code.fresh('')}"
+            fors, elt = [ir.CompFor(name, e, None)], ir.Local(name, T.element(e.type) or T.INT)
+        for f in fors:
+            var = pyname(f.var)
+            levels = self.open_loop(f.iter, var, inner, code)
+            opened.append(levels)
+            inner[f.var] = var
+            if f.cond is not None:
+                code(f"if {self.expr(f.cond, inner, code)}:")
+                code.depth += 1
+                levels.append([])
+        code(f"{slot(n)} = {self.expr(elt, inner, code)}")
+        code(f"{n} += 1")
+        for levels in reversed(opened):
+            self.close_loop(levels, code)
+
+    def materialize(self, e, env, code) -> str:
+        """A buffer holding the list e (its own, if e names one)."""
+        if isinstance(e, ir.Local) and T.is_list(e.type):
+            return self.expr(e, env, code)
+        b = code.fresh("l")
+        self.bind_list(b, e, env, code)
+        return b
 
     def constant_items(self, e) -> Optional[list]:
         elem = T.element(e.type)
@@ -399,8 +411,9 @@ class Exprs:
         if e.obj.type == T.CELL:
             c = self.expr(e.obj, env, code)
             return f"s[STK + {c} * CAP + {self.expr(e.index, env, code)} - 1]"
-        if isinstance(e.obj, ir.Local) and T.is_list(e.obj.type):
-            return f"{self.expr(e.obj, env, code)}[{self.expr(e.index, env, code)} - 1]"
+        if T.is_list(e.obj.type) and e.obj.type != T.ZONE:
+            b = self.materialize(e.obj, env, code)
+            return f"{b}[{self.expr(e.index, env, code)} - 1]"
         fail(e)
 
     def x_TableGet(self, e, env, code):
@@ -478,6 +491,14 @@ class Exprs:
             return self.length(args[0], env, code, e)
         if fn == "repeated":
             return f"(repeats(hist, nhist) >= {self.expr(args[0], env, code)})"
+        if fn == "repeated_board":
+            return f"(repeats_board(hist, nhist, s) >= {self.expr(args[0], env, code)})"
+        if fn == "connected":
+            self.neighbours_table()
+            b = self.materialize(args[0], env, code)
+            code.buffer("_mark", self.world.ncells)
+            code.buffer("_todo", self.world.ncells)
+            return f"connected_cells({b}, {b}_n, {self.expr(args[1], env, code)}, _mark, _todo)"
         if fn in ("sum", "any", "all", "min", "max") and len(args) == 1:
             return self.fold_loop(fn, None, "x", args[0], None, env, code, e)
         fail(e)
@@ -642,7 +663,7 @@ class Exprs:
             code.depth += 1
             code(f"{var} = {b}[{k}]")
             return [[]]
-        if isinstance(it, ir.Comp) and it.func == "list":
+        if isinstance(it, (ir.Comp, ir.ListJoin)) and (it.func == "list" if isinstance(it, ir.Comp) else True):
             b = code.fresh("l")
             self.bind_list(b, it, env, code)
             k = code.fresh("k")

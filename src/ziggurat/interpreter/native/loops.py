@@ -142,11 +142,16 @@ def rank_results(keys, res):
 @njit(cache=True)
 def hash_state(s):
     h = 1469598103934665603
-    for i in range(SIZE):
+    for i in range(1, STK):
         if i != PLY and i != LAST and i != OVER:
             h = (h ^ (s[i] + i * 1000003)) * 1099511628211
             h ^= h >> 29
-    return h
+    for c in range(NC):  # the pieces of each stack (slots above its height are left over)
+        for k in range(s[HGT + c]):
+            i = STK + c * CAP + k
+            h = (h ^ (s[i] + i * 1000003)) * 1099511628211
+            h ^= h >> 29
+    return h ^ SIDEMIX[s[SIDE]]  # the side apart, so that a position may be matched whoever moves
 
 
 @njit(cache=True)

@@ -876,6 +876,8 @@ class NativeWriter:
                        "AMASK": (1 << self.codec.abits) - 1, "CELLMASK": (1 << self.field_of(T.CELL)[0]) - 1})
         lines = [f"{k} = {v!r}" for k, v in consts.items()]
         lines.append(f"NEXT = np.array({[(p + 1) % max(1, n) for p in range(n)]!r}, dtype=np.int64)")
+        mix = [(0x9E3779B97F4A7C15 * (q + 1) ^ 0x5851F42D4C957F2D) & 0x7FFFFFFFFFFFFFFF for q in range(n)]
+        lines.append(f"SIDEMIX = np.array({mix or [0]!r}, dtype=np.int64)  # the side to move's part of the hash")
         lines.append(f"CTRL = np.array({list(self.game.ctrl) or [-1]!r}, dtype=np.int64)")
         cells_of = [self.cell_shifts(p) for p in self.plans]
         width = max([len(c) for c in cells_of] + [1])
@@ -931,6 +933,49 @@ def between_at(a, b, k):
     sf = 1 if df > 0 else (-1 if df < 0 else 0)
     sr = 1 if dr > 0 else (-1 if dr < 0 else 0)
     return a + k * (sf + sr * FILES)
+
+
+@njit(cache=True)
+def connected_cells(cells, n, ds, mark, todo):
+    """Whether cells[:n] form one group through steps in the directions of ds (none: they do)."""
+    if n == 0:
+        return True
+    for c in range(NC):
+        mark[c] = 0
+    for i in range(n):
+        mark[cells[i]] = 1
+    members = 0
+    for c in range(NC):
+        members += mark[c]
+    mark[cells[0]] = 2
+    todo[0] = cells[0]
+    top = 1
+    seen = 1
+    while top > 0:
+        top -= 1
+        c = todo[top]
+        for k in range(NBN[ds, c]):
+            x = NB[ds, c, k]
+            if mark[x] == 1:
+                mark[x] = 2
+                seen += 1
+                todo[top] = x
+                top += 1
+    return seen == members
+
+
+@njit(cache=True)
+def repeats_board(hist, nhist, s):
+    """How many of the positions so far (this one included) match this one whoever is to move."""
+    if nhist == 0:
+        return 0
+    base = hist[nhist - 1] ^ SIDEMIX[s[SIDE]]
+    n = 0
+    for i in range(nhist):
+        for q in range(NPLAYERS):
+            if hist[i] == base ^ SIDEMIX[q]:
+                n += 1
+    return n
 
 
 @njit(cache=True)
