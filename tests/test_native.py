@@ -3,8 +3,8 @@
 Differential: native perft equals Python perft; native random playouts are legal games when their
 moves are replayed in the Python backend, and end as the Python backend says they end. Compiling
 a game natively takes tens of seconds, so the default suite compiles a few (Clobber, Tic-tac-toe,
-Stacktics, Konane and Lines of Action, which between them use stacks, rays, tables, sums, zones,
-`last`, repetition, a repeated part and lists) and small test rulesets of one construct each (tests/native/),
+Stacktics, Konane, Lines of Action and Pig, which between them use stacks, rays, tables, sums,
+zones, `last`, repetition, a repeated part, lists and nature's moves) and small test rulesets of one construct each (tests/native/),
 once each for the whole module; ZIGGURAT_SLOW=1 checks every shipped ruleset it compiles, at its
 default and small options, deeper.
 """
@@ -12,6 +12,7 @@ default and small options, deeper.
 import json
 import os
 import re
+from collections import Counter
 
 import pytest
 from click.testing import CliRunner
@@ -27,13 +28,14 @@ from ziggurat.simulate import StudySpec, run_study
 numba = pytest.importorskip("numba")
 
 SLOW = os.environ.get("ZIGGURAT_SLOW") == "1"
-SHIPPED = ["clobber", "tic-tac-toe", "stacktics", "konane", "lines-of-action"]  # compiled in the default suite
+SHIPPED = ["clobber", "tic-tac-toe", "stacktics", "konane", "lines-of-action", "pig"]  # compiled in the default suite
 MORE = ["breakthrough", "othello", "amazons", "stacktics-3x5", "stacktics-ground-attack", "green", "greener",
-        "greenest", "rgb", "checkers", "lasca"]
+        "greenest", "rgb", "checkers", "lasca", "liars-dice", "kuhn-poker", "leduc-poker"]
 DEPTH = {"clobber": 3, "tic-tac-toe": 4, "stacktics": 3, "breakthrough": 3, "othello": 4, "amazons": 1, "rgb": 2,
-         "checkers": 6, "konane": 4, "lasca": 6, "lines-of-action": 2}
+         "checkers": 6, "konane": 4, "lasca": 6, "lines-of-action": 2, "pig": 6, "liars-dice": 4, "kuhn-poker": 6,
+         "leduc-poker": 8}
 
-FALLS_BACK = ("chaos", "nature's moves (the action roll, by chance)")  # a shipped ruleset the backend cannot compile yet
+FALLS_BACK = ("chaos", "the open table (pieces at spots, not on cells)")  # a shipped ruleset the backend cannot compile yet
 
 _compiled: dict = {}
 
@@ -88,6 +90,7 @@ def test_native_playouts_are_legal_games_ending_as_python_says(name):
 HERE = os.path.dirname(os.path.abspath(__file__))
 CONSTRUCTS = {  # small rulesets that exercise one construct each, quick to compile: (file, options)
     "after": ("native/after.rules", [{}, {"each": True}]),
+    "chance": ("native/chance.rules", [{}]),
 }
 
 
@@ -119,6 +122,14 @@ def test_native_compiles_each_construct_as_python_runs_it(construct, k):
     path, options = CONSTRUCTS[construct]
     game, native = fast(os.path.join(HERE, path), options[k])
     check_game(game, native, 4, 20)
+
+
+def test_native_playouts_draw_natures_moves_by_their_weights():
+    game, native = fast(os.path.join(HERE, "native/chance.rules"))  # a face f weighs f: 1 : 2 : 3
+    rolls = Counter(m[1] for seed in range(300) for m in native.playout(game.new(), seed, 100).moves if m[0] == 0)
+    total = sum(rolls.values())
+    for face in (1, 2, 3):
+        assert rolls[face] / total == pytest.approx(face / 6, abs=0.03), rolls
 
 
 def test_a_seed_gives_the_same_native_game_and_playouts_are_seeded_one_by_one():
@@ -168,7 +179,7 @@ def test_positions_and_moves_convert_both_ways():
 
 
 @pytest.mark.parametrize("name, construct, line", [
-    ("chaos", "nature's moves (the action roll, by chance)", "chaos.rules:"),
+    ("chaos", "the open table (pieces at spots, not on cells)", "chaos.rules:"),
 ])
 def test_what_the_native_backend_cannot_compile_is_named_with_its_line(name, construct, line):
     with pytest.raises(Unsupported) as caught:

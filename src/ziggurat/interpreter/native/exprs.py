@@ -115,6 +115,7 @@ class Exprs:
         self.uses_last = False
         self.cap = 64  # the deepest stack (the writer sets the layout's)
         self.caps: dict = {}  # a list buffer's name -> the most items it holds
+        self.table_names: dict = {}  # a table's name in the module -> its name in the rules
 
     # ---- values ---------------------------------------------------------------------------------
 
@@ -155,6 +156,11 @@ class Exprs:
         fail(e, f"'{e.what}' used as a value")
 
     def zone(self, e: ir.ZoneRef, env, code) -> str:
+        if isinstance(e, ir.Ternary):
+            c = self.expr(e.cond, env, code)
+            return f"({self.zone(e.then, env, code)} if {c} else {self.zone(e.orelse, env, code)})"
+        if not isinstance(e, ir.ZoneRef):
+            fail(e, "a zone written as " + _describe(e))
         base = self.world.zone_index[e.name]
         if e.player is None:
             return str(base)
@@ -246,9 +252,12 @@ class Exprs:
                 return max(1, w.longest)
         if isinstance(it, ir.Comp) and it.func == "list":
             return self.comp_cap(it, env)
-        if isinstance(it, ir.ListJoin):
-            a, b = self.iter_cap(it.left, env), self.iter_cap(it.right, env)
-            return a + b if a is not None and b is not None else None
+        if isinstance(it, (ir.ListJoin, ir.Ternary)):
+            a, b = (self.iter_cap(it.left, env), self.iter_cap(it.right, env)) if isinstance(it, ir.ListJoin) else (
+                self.iter_cap(it.then, env), self.iter_cap(it.orelse, env))
+            if a is None or b is None:
+                return None
+            return a + b if isinstance(it, ir.ListJoin) else max(a, b)
         return None
 
     def comp_cap(self, e, env) -> Optional[int]:
@@ -283,6 +292,16 @@ class Exprs:
         if isinstance(e, ir.ListJoin):
             self.fill(e.left, env, code, slot, n, True)
             self.fill(e.right, env, code, slot, n, True)
+            return
+        if isinstance(e, ir.Ternary):
+            code(f"if {self.expr(e.cond, env, code)}:")
+            code.depth += 1
+            self.fill(e.then, env, code, slot, n, True)
+            code.depth -= 1
+            code("else:")
+            code.depth += 1
+            self.fill(e.orelse, env, code, slot, n, True)
+            code.depth -= 1
             return
         items = self.constant_items(e) if isinstance(e, (ir.Const, ir.ListLit)) else None
         if items is None and isinstance(e, ir.ListLit):
@@ -405,6 +424,8 @@ class Exprs:
         fail(e, f"the attribute .{e.name} here")
 
     def x_Index(self, e, env, code):
+        if e.obj.type == T.ZONE:  # a zone is held as counts: read by order only where that is one kind
+            return f"zone_at(s, {self.zone(e.obj, env, code)}, {self.expr(e.index, env, code)})"
         if isinstance(e.obj, ir.Call) and e.obj.fn == "between":
             a, b = (self.expr(x, env, code) for x in e.obj.args)
             return f"between_at({a}, {b}, {self.expr(e.index, env, code)})"
@@ -417,8 +438,8 @@ class Exprs:
         fail(e)
 
     def x_TableGet(self, e, env, code):
-        t = self.game.tables.get(e.name)
-        if t is None or "." in e.name:
+        t = self.game.tables.get(e.name)  # a table of several columns: one table a column, "name.column"
+        if t is None:
             fail(e)
         keys = list(t.values)
         if not keys or not all(isinstance(k, int) and not isinstance(k, bool) and 0 <= k <= 4096 for k in keys):
@@ -440,7 +461,9 @@ class Exprs:
             if not isinstance(v, int):
                 fail(e, f"the table {e.name} (its values are not numbers)")
             row.append(v)
-        name = "T_" + e.name
+        name = "T_" + e.name.replace(".", "__")  # a column: "T_table__column"
+        if self.table_names.setdefault(name, e.name) != e.name:
+            fail(e, f"the table {e.name} (its name in the module is taken)")
         self.tables[name] = row
         return f"{name}[{self.expr(e.key, env, code)}]"
 
@@ -663,7 +686,8 @@ class Exprs:
             code.depth += 1
             code(f"{var} = {b}[{k}]")
             return [[]]
-        if isinstance(it, (ir.Comp, ir.ListJoin)) and (it.func == "list" if isinstance(it, ir.Comp) else True):
+        if isinstance(it, (ir.Comp, ir.ListJoin)) and (it.func == "list" if isinstance(it, ir.Comp) else True) or (
+                isinstance(it, ir.Ternary) and it.type != T.DIRSET):
             b = code.fresh("l")
             self.bind_list(b, it, env, code)
             k = code.fresh("k")

@@ -36,7 +36,7 @@ from ..cache import engine_fingerprint
 from ..python.module import uses_repetition
 from ..steps import lower
 from .exprs import Unsupported
-from .layout import Layout, pack, unpack, unpack_all
+from .layout import Layout, TooLong
 from .module import NativeWriter, plan_layout
 
 _LOADED: dict = {}  # module key -> NativeGame: compiled once per process
@@ -56,7 +56,7 @@ class Playout:
     """One native random playout: its moves, how it ended."""
 
     packed: object  # the moves, packed (numpy int64)
-    nchoices: list  # per action, its number of choices
+    codec: object  # layout.Codec: how they are packed
     plies: int
     kind: Optional[str]  # win / lose / draw, or None when cut at max plies
     who: Optional[int]
@@ -68,11 +68,11 @@ class Playout:
     @property
     def moves(self) -> tuple:
         """The moves as the Python backend's tuples."""
-        return tuple(unpack_all(self.packed, self.nchoices))
+        return tuple(self.codec.unpack_all(self.packed))
 
     def actions(self) -> list:
         """The action of each move."""
-        return (self.packed & 0xFF).tolist()
+        return (self.packed & ((1 << self.codec.abits) - 1)).tolist()
 
 
 class NativeGame:
@@ -83,7 +83,14 @@ class NativeGame:
         self.game, self.module, self.layout = game, module, layout
         self.outcomes, self.hashing = outcomes, hashing
         self.compile_seconds, self.path = compile_seconds, path
-        self.nchoices = [len(a.choices) for a in game.actions]
+        self.codec = layout.codec
+
+    def pack(self, move: tuple) -> int:
+        """A Python backend move as this game's packed int; Unsupported when it is too long."""
+        try:
+            return self.codec.pack(move)
+        except TooLong:
+            raise Unsupported("a move longer than one packed 63-bit word") from None
 
     # ---- positions --------------------------------------------------------------------------
 
@@ -95,7 +102,7 @@ class NativeGame:
         if v is None:
             raise Unsupported(f"a stack deeper than {self.layout.cap} pieces")
         if state.last is not None:
-            v[2] = pack(state.last)
+            v[2] = self.pack(state.last)
         hist = np.zeros(1, dtype=np.int64)
         if self.hashing:
             if history and (len(state.seen) > 1 or any(c > 1 for c in state.seen.values())):
@@ -121,8 +128,7 @@ class NativeGame:
         return st
 
     def move(self, m: int) -> tuple:
-        a = int(m) & 0xFF
-        return unpack(m, self.nchoices[a])
+        return self.codec.unpack(m)
 
     def ended(self, code: int, res) -> tuple:
         """(kind, who, reason, results) of an outcome code."""
@@ -142,6 +148,10 @@ class NativeGame:
             raise GameError("a position has more moves than the native backend holds (4096)")
         if code == -2:
             raise Unsupported(f"a stack deeper than {self.layout.cap} pieces")
+        if code == -3:
+            raise Unsupported("a move longer than one packed 63-bit word")
+        if code == -4:
+            raise Unsupported("a zone of different pieces read by their order")
 
     # ---- the loops ----------------------------------------------------------------------------
 
@@ -158,9 +168,9 @@ class NativeGame:
         out = []
         for m in state.moves():
             child = v.copy()
-            self.module.apply(child, pack(m))
+            self.module.apply(child, self.pack(m))
             if child[3]:
-                self._check(-2)
+                self._check(-1 - int(child[3]))
             h = np.zeros(nhist + 1, dtype=np.int64)
             h[:nhist] = hist[:nhist]
             if self.hashing:
@@ -183,7 +193,7 @@ class NativeGame:
                                                         moves, res, hist, nhist, buf)
         self._check(code)
         kind, who, reason, results = self.ended(int(code), res)
-        return Playout(moves[:plies], self.nchoices, int(plies), kind, who, reason, results,
+        return Playout(moves[:plies], self.codec, int(plies), kind, who, reason, results,
                        int(branching), v)
 
     def playouts(self, state, count: int, seed: int, max_plies: int = 1000) -> tuple:
@@ -221,9 +231,9 @@ def source(game) -> tuple:
         raise Unsupported("a ruleset with mistakes")
     values, _ = option_values(plan, dict(game.options))
     folded = fold(plan, values)
+    if folded.world.surface is not None:
+        raise Unsupported("the open table (pieces at spots, not on cells)", folded.plan.surface_pos)
     plans = [lower(a) for a in folded.plan.actions]
-    if plan.after is not None:
-        raise Unsupported("the after block", plan.after.pos)
     supply = game.piece_supply()
     layout = plan_layout(folded, supply.total if supply is not None else 0)
     writer = NativeWriter(folded, plans, layout, uses_repetition(folded.plan))
@@ -279,7 +289,7 @@ def native(game, loops: tuple = LOOPS) -> NativeGame:
     sys.modules[name] = module
     spec.loader.exec_module(module)
     began = time.perf_counter()
-    warm = game.new() if not game.has_chance else None
+    warm = game.new()
     ng = NativeGame(game, module, layout, outcomes, hashing, 0.0, str(path))
     if warm is not None:  # compile (or load) the loops asked for now
         try:

@@ -6,7 +6,9 @@ has crashed on recursive functions (Numba issue 6061), so nothing here calls its
 
 The random generator is SplitMix64 (Steele, Lea and Flood, 2014), on unsigned 64-bit words: a
 playout seeded with `seed` draws word after word from it, and plays, at each ply, the legal move
-of index `word mod n` in the native generator's order. It is not Python's `random`: a native
+of index `word mod n` in the native generator's order; where nature moves (`by chance`) and its
+outcomes have weights, the word's top 53 bits, as a fraction of the weights' sum, pick the
+outcome (`pick_chance`). It is not Python's `random`: a native
 playout and a Python one from the same seed are different games (both legal). Playout `i` of
 `playouts(n, seed)` is the playout seeded with `seed + i`.
 """
@@ -187,7 +189,7 @@ def next_word(x):
 @njit(cache=True)
 def perft(s0, depth, hist0, nhist0):
     """Leaves of the move tree to `depth`; -1: a position with more than MAXM moves; -2: a
-    stack deeper than CAP; -3: a move too long to pack."""
+    stack deeper than CAP; -3: a move too long to pack; -4: a zone read by order."""
     if depth <= 0:
         return 1
     states = np.empty((depth + 1, SIZE), np.int64)
@@ -207,10 +209,10 @@ def perft(s0, depth, hist0, nhist0):
             n = legal(states[d], moves[d])
             if n > MAXM:
                 return -1
-            if states[d, OVER] != 0:
-                return -1 - states[d, OVER]
             if outcome(states[d], n, res, hist, nhist0 + d) != 0:
                 n = 0
+            if states[d, OVER] != 0:
+                return -1 - states[d, OVER]
             if d == depth - 1:
                 total += n
                 d -= 1
@@ -240,23 +242,26 @@ def perft(s0, depth, hist0, nhist0):
 def playout(s, x, maxplies, moves_out, res, hist, nhist0, buf):
     """Random moves from s (changed in place) until the end or maxplies: (plies, outcome code,
     moves seen at the positions played from, generator state). Code 0: cut at maxplies; -1:
-    too many moves; -2: a stack deeper than CAP; -3: a move too long to pack. The moves go
-    into moves_out."""
+    too many moves; -2: a stack deeper than CAP; -3: a move too long to pack; -4: a zone read
+    by order. The moves go into moves_out."""
     plies = 0
     branching = 0
     while True:
         n = legal(s, buf)
         if n > MAXM:
             return plies, -1, branching, x
+        code = outcome(s, n, res, hist, nhist0 + plies)
         if s[OVER] != 0:
             return plies, -1 - s[OVER], branching, x
-        code = outcome(s, n, res, hist, nhist0 + plies)
         if code != 0:
             return plies, code, branching, x
         if plies >= maxplies:
             return plies, 0, branching, x
         x, z = next_word(x)
-        m = buf[np.int64(z % np.uint64(n))]
+        if CHANCE and CHANCEACT[buf[0] & AMASK]:  # nature's move, drawn by its weights
+            m = buf[pick_chance(s, buf, n, z)]
+        else:
+            m = buf[np.int64(z % np.uint64(n))]
         if plies < moves_out.shape[0]:
             moves_out[plies] = m
         apply(s, m)

@@ -160,9 +160,8 @@ class NativeWriter:
         self.stage = 0
         groups: dict = {}
         for p in self.plans:
-            if p.chance:
-                raise Unsupported(f"nature's moves (the action {p.spec.name}, by chance)", p.pos)
-            groups.setdefault(1e9 if p.fallback else -p.priority, []).append(p)
+            # nature's moves first (where it has one, no one else moves), `otherwise` last
+            groups.setdefault(-1e18 if p.chance else 1e9 if p.fallback else -p.priority, []).append(p)
         for gi, key in enumerate(sorted(groups)):
             if gi:
                 code("if n > 0:")
@@ -245,7 +244,7 @@ class NativeWriter:
                 levels.append([])
             self.gen(steps, i + 1, inner, code)
             x.close_loop(levels, code)
-        elif isinstance(s, P.Apply):
+        elif isinstance(s, (P.Apply, P.Measure)):
             self.gen(steps, i + 1, env, code)
         elif isinstance(s, P.Stage):
             k = self.stage
@@ -680,6 +679,64 @@ class NativeWriter:
             code("pass")
             code.depth = depth
 
+    def weight(self) -> str:
+        """`pick_chance(s, buf, n, z)`: the index of nature's move among the n in buf, drawn with
+        the random word z: `z mod n` when every outcome is as likely as the others, else by the
+        weights (`weight` of each move, at this position), z's top 53 bits as a fraction."""
+        code = Code(self.fresh)
+        code("@njit(cache=True)")
+        code("def pick_chance(s, buf, n, z):")
+        code.depth += 1
+        weighted = [p for p in self.plans if p.chance and p.spec.weighted]
+        if not weighted:
+            code("return np.int64(z % np.uint64(n))")
+            return code.text()
+        code("mover = s[SIDE]")
+        code("ply = s[PLY]")
+        code("total = 0.0")
+        code("w = np.empty(n, np.float64)")
+        code("for i in range(n):")
+        code("    w[i] = weight_of(s, buf[i])")
+        code("    total += w[i]")
+        code("r = np.float64(z >> np.uint64(11)) * (1.0 / 9007199254740992.0) * total")
+        code("for i in range(n):")
+        code("    r -= w[i]")
+        code("    if r < 0.0:")
+        code("        return i")
+        code("return n - 1")
+        text = code.text()
+        code = Code(self.fresh)
+        code("@njit(cache=True)")
+        code("def weight_of(s, m):")
+        code.depth += 1
+        code("mover = s[SIDE]")
+        code("ply = s[PLY]")
+        code("a = m & AMASK")
+        for p in weighted:
+            code(f"if a == {p.index}:")
+            code.depth += 1
+            self.needed = set()
+            measure = next(st for st in p.steps if isinstance(st, P.Measure) and st.kind == "weight")
+            off = Offset(code, self.codec.abits)
+            fields, first = self.codec.fields[p.index], self.codec.after[p.index]
+            env = self.unpack(p, 0, first if first is not None else len(fields), off, {}, code)
+            for st in p.steps:
+                if st is measure:
+                    break
+                if isinstance(st, P.Bind):
+                    var = pyname(st.var)
+                    if T.is_list(st.value.type):
+                        self.x.bind_list(var, st.value, env, code)
+                    else:
+                        code(f"{var} = {self.x.expr(st.value, env, code)}")
+                    env = {**env, st.var: var}
+                elif isinstance(st, (P.Stage, P.Repeat)):
+                    fail(st, "a weight after effects or a repeated part")
+            code(f"return np.float64({self.x.expr(measure.value, env, code)})")
+            code.depth -= 1
+        code("return 1.0")
+        return code.text() + "\n\n\n" + text
+
     def apply(self) -> str:
         code = Code(self.fresh)
         code("@njit(cache=True)")
@@ -817,6 +874,13 @@ class NativeWriter:
                 k = arg(3, "k")
             code(f"s[{z} + {p}] -= 1")
             code(f"insert_piece(s, {p}, {c}, {k + ' - 1' if fn == 'insert' else f's[HGT + {c}]'})")
+        elif fn == "transfer":  # one such piece from a zone to another
+            z, y = code.fresh("z"), code.fresh("y")
+            code(f"{z} = {x.zone(st.args[0], env, code)}")
+            p = arg(1, "p")
+            code(f"{y} = {x.zone(st.args[2], env, code)}")
+            code(f"s[ZON + {z} * NPIECES + {p}] -= 1")
+            code(f"s[ZON + {y} * NPIECES + {p}] += 1")
         elif fn == "insert_stack":  # the piece at level j of a leaves it and is slipped into c at level k
             a, j, c, k = arg(0, "a"), arg(1, "j"), arg(2, "c"), arg(3, "k")
             p = code.fresh("p")
@@ -864,7 +928,7 @@ class NativeWriter:
 
     def write(self, title: str) -> str:
         """The module's text."""
-        functions = [self.legal()] + [self.do(p) for p in self.plans] + [self.apply(), self.outcome()]
+        functions = [self.legal()] + [self.do(p) for p in self.plans] + [self.apply(), self.outcome(), self.weight()]
         functions[1:1] = self.after_texts
         lay = self.layout
         n = lay.nplayers
@@ -878,6 +942,8 @@ class NativeWriter:
         lines.append(f"NEXT = np.array({[(p + 1) % max(1, n) for p in range(n)]!r}, dtype=np.int64)")
         mix = [(0x9E3779B97F4A7C15 * (q + 1) ^ 0x5851F42D4C957F2D) & 0x7FFFFFFFFFFFFFFF for q in range(n)]
         lines.append(f"SIDEMIX = np.array({mix or [0]!r}, dtype=np.int64)  # the side to move's part of the hash")
+        lines.append(f"CHANCE = {any(p.chance for p in self.plans)!r}")
+        lines.append(f"CHANCEACT = np.array({[int(p.chance) for p in self.plans] or [0]!r}, dtype=np.int64)")
         lines.append(f"CTRL = np.array({list(self.game.ctrl) or [-1]!r}, dtype=np.int64)")
         cells_of = [self.cell_shifts(p) for p in self.plans]
         width = max([len(c) for c in cells_of] + [1])
@@ -976,6 +1042,24 @@ def repeats_board(hist, nhist, s):
             if hist[i] == base ^ SIDEMIX[q]:
                 n += 1
     return n
+
+
+@njit(cache=True)
+def zone_at(s, z, k):
+    """The k-th piece of zone z. The vector holds a zone as counts, not in the order its pieces
+    came: where it holds pieces of more than one kind the loop stops (OVER = 3) and Python
+    runs the game."""
+    found = -1
+    for p in range(NPIECES):
+        if s[ZON + z * NPIECES + p] > 0:
+            if found >= 0:
+                s[OVER] = 3
+                return found
+            found = p
+    if found < 0 or k < 1 or k > s[ZON + z * NPIECES + found]:
+        s[OVER] = 3
+        return 0
+    return found
 
 
 @njit(cache=True)
