@@ -33,7 +33,7 @@ MORE = ["breakthrough", "othello", "amazons", "stacktics-3x5", "stacktics-ground
         "greenest", "rgb", "checkers", "lasca", "liars-dice", "kuhn-poker", "leduc-poker"]
 DEPTH = {"clobber": 3, "tic-tac-toe": 4, "stacktics": 3, "breakthrough": 3, "othello": 4, "amazons": 1, "rgb": 2,
          "checkers": 6, "konane": 4, "lasca": 6, "lines-of-action": 2, "pig": 6, "liars-dice": 4, "kuhn-poker": 6,
-         "leduc-poker": 8}
+         "leduc-poker": 8, "ryb": 4}
 
 FALLS_BACK = ("chaos", "the open table (pieces at spots, not on cells)")  # a shipped ruleset the backend cannot compile yet
 
@@ -60,7 +60,10 @@ def replay(game, playout) -> object:
     return state
 
 
-@pytest.mark.parametrize("name", SHIPPED + (MORE if SLOW else []))
+PERFT_ONLY = ["ryb"]  # its playouts read zones by order: natively they stop and Python runs them
+
+
+@pytest.mark.parametrize("name", SHIPPED + (MORE + PERFT_ONLY if SLOW else []))
 def test_native_perft_equals_python_perft(name):
     game, native = fast(name)
     state = game.new()
@@ -130,6 +133,14 @@ def test_native_playouts_draw_natures_moves_by_their_weights():
     total = sum(rolls.values())
     for face in (1, 2, 3):
         assert rolls[face] / total == pytest.approx(face / 6, abs=0.03), rolls
+
+
+@pytest.mark.skipif(not SLOW, reason="compiles RYB (ZIGGURAT_SLOW=1)")
+def test_a_native_playout_that_reads_a_mixed_zone_by_order_stops_and_says_so():
+    game, native = fast("ryb")
+    with pytest.raises(Unsupported, match="a zone of different pieces read by their order"):
+        for seed in range(20):
+            native.playout(game.new(), seed, 1000)
 
 
 def test_a_seed_gives_the_same_native_game_and_playouts_are_seeded_one_by_one():

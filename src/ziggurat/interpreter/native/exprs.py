@@ -516,6 +516,8 @@ class Exprs:
             return f"(repeats(hist, nhist) >= {self.expr(args[0], env, code)})"
         if fn == "repeated_board":
             return f"(repeats_board(hist, nhist, s) >= {self.expr(args[0], env, code)})"
+        if fn in ("ways", "showing") and len(args) == 3:  # the arithmetic of dice (dsl.dice)
+            return f"dice_{fn}({', '.join(self.expr(a, env, code) for a in args)})"
         if fn == "connected":
             self.neighbours_table()
             b = self.materialize(args[0], env, code)
@@ -686,6 +688,16 @@ class Exprs:
             code.depth += 1
             code(f"{var} = {b}[{k}]")
             return [[]]
+        spans = self.ternary_ranges(it) if isinstance(it, ir.Ternary) else None
+        if spans is not None:  # a ternary of ranges: one range, its ends chosen
+            c = self.expr(it.cond, env, code)
+            (a, b), (p, q) = spans
+            lo, hi = code.fresh("lo"), code.fresh("hi")
+            code(f"{lo} = {self.expr(a, env, code)} if {c} else {self.expr(p, env, code)}")
+            code(f"{hi} = {self.expr(b, env, code)} if {c} else {self.expr(q, env, code)}")
+            code(f"for {var} in range({lo}, {hi} + 1):")
+            code.depth += 1
+            return [[]]
         if isinstance(it, (ir.Comp, ir.ListJoin)) and (it.func == "list" if isinstance(it, ir.Comp) else True) or (
                 isinstance(it, ir.Ternary) and it.type != T.DIRSET):
             b = code.fresh("l")
@@ -775,6 +787,22 @@ class Exprs:
                 code(f"{var} = s[STK + {c} * CAP + {k}]")
                 return [[]]
         fail(it, f"a loop over {_describe(it) if not isinstance(it, ir.Call) else it.fn + '()'}")
+
+    @staticmethod
+    def ternary_ranges(e) -> Optional[tuple]:
+        """((lo, hi), (lo, hi)) of a ternary whose branches are ranges or one fixed number each."""
+        out = []
+        for b in (e.then, e.orelse):
+            if isinstance(b, ir.Range):
+                out.append((b.lo, b.hi))
+            elif isinstance(b, ir.ListLit) and len(b.items) == 1 and isinstance(b.items[0], ir.Const):
+                out.append((b.items[0], b.items[0]))
+            elif isinstance(b, ir.Const) and isinstance(b.value, tuple) and len(b.value) == 1:
+                one = ir.Const(b.value[0], T.element(b.type) or T.INT)
+                out.append((one, one))
+            else:
+                return None
+        return tuple(out)
 
     @staticmethod
     def close_loop(levels: list, code: Code, stop: Optional[str] = None) -> None:

@@ -763,7 +763,10 @@ class NativeWriter:
         x = self.x
         if isinstance(st, ir.Let):
             var = pyname(st.var)
-            code(f"{var} = {x.expr(st.value, env, code)}")
+            if T.is_list(st.value.type):
+                x.bind_list(var, st.value, env, code)
+            else:
+                code(f"{var} = {x.expr(st.value, env, code)}")
             return {**env, st.var: var}
         if isinstance(st, ir.If):
             code(f"if {x.expr(st.cond, env, code)}:")
@@ -1060,6 +1063,41 @@ def zone_at(s, z, k):
         s[OVER] = 3
         return 0
     return found
+
+
+@njit(cache=True)
+def dice_ways(n, faces, total):
+    """How many throws of n dice numbered 1..faces add up to total (as dsl.dice.ways)."""
+    if n < 0 or faces < 1:
+        return 0
+    if n == 0:
+        return 1 if total == 0 else 0
+    if not n <= total <= n * faces:
+        return 0
+    row = np.zeros(total + 1, np.int64)  # ways for the dice so far, by sum
+    row[0] = 1
+    for _ in range(n):
+        nxt = np.zeros(total + 1, np.int64)
+        for t in range(total + 1):
+            if row[t] != 0:
+                for f in range(1, faces + 1):
+                    if t + f <= total:
+                        nxt[t + f] += row[t]
+        row = nxt
+    return row[total]
+
+
+@njit(cache=True)
+def dice_showing(n, faces, k):
+    """How many throws of n dice show one chosen face on exactly k of them (dsl.dice.showing)."""
+    if faces < 1 or not 0 <= k <= n:
+        return 0
+    c = 1
+    for i in range(k):
+        c = c * (n - i) // (i + 1)
+    for _ in range(n - k):
+        c *= faces - 1
+    return c
 
 
 @njit(cache=True)
