@@ -143,6 +143,19 @@ def test_a_native_playout_that_reads_a_mixed_zone_by_order_stops_and_says_so():
             native.playout(game.new(), seed, 1000)
 
 
+def test_moves_with_lists_and_after_choices_pack_and_unpack_and_a_move_too_long_is_refused():
+    from ziggurat.interpreter.native.layout import TooLong
+
+    game, native = fast(os.path.join(HERE, "native/after.rules"), {"each": True})
+    codec = native.codec
+    for m in [(0, 4, (1, 3, 5), (1, 2, 2)), (0, 4, None, None), (1, (), ())]:
+        assert codec.unpack(codec.pack(m)) == m
+    with pytest.raises(TooLong):
+        codec.pack((0, 4, tuple(range(9)), (1,) * 9))  # 9 cells and 9 kinds do not fit in 63 bits
+    with pytest.raises(Unsupported, match="a move longer than one packed 63-bit word"):
+        native.pack((0, 4, tuple(range(9)), (1,) * 9))
+
+
 def test_a_seed_gives_the_same_native_game_and_playouts_are_seeded_one_by_one():
     game, native = fast("clobber")
     start = game.new()

@@ -215,6 +215,11 @@ class NativeWriter:
             # the action's part of the move, then the after block's moves (one function for
             # every action), else the move without them
             head, off = self.pack(env, code, 0, self.codec.after[self.plan.index])
+            if off.static is None:  # the presence bit must fit too
+                code(f"if {off.var} + 1 > {MOVE_BITS}:")
+                code("    toolong = True")
+            elif off.static + 1 > MOVE_BITS:
+                raise Unsupported(f"a move of more than {MOVE_BITS} bits ({self.plan.spec.name})", self.plan.pos)
             before, tl = code.fresh("before"), code.fresh("tl")
             code(f"{before} = n")
             code(f"n, {tl} = after_{self.after_function(s)}(s, out, n, {head}, {off.at()}, mover, ply)")
