@@ -30,7 +30,7 @@ numba = pytest.importorskip("numba")
 SLOW = os.environ.get("ZIGGURAT_SLOW") == "1"
 SHIPPED = ["clobber", "tic-tac-toe", "stacktics", "konane", "lines-of-action", "pig"]  # compiled in the default suite
 MORE = ["breakthrough", "othello", "amazons", "stacktics-3x5", "stacktics-ground-attack", "green", "greener",
-        "greenest", "rgb", "checkers", "lasca", "liars-dice", "kuhn-poker", "leduc-poker"]
+        "greenest", "rgb", "checkers", "lasca", "liars-dice", "kuhn-poker", "leduc-poker", "ryb"]
 DEPTH = {"clobber": 3, "tic-tac-toe": 4, "stacktics": 3, "breakthrough": 3, "othello": 4, "amazons": 1, "rgb": 2,
          "checkers": 6, "konane": 4, "lasca": 6, "lines-of-action": 2, "pig": 6, "liars-dice": 4, "kuhn-poker": 6,
          "leduc-poker": 8, "ryb": 4}
@@ -60,10 +60,7 @@ def replay(game, playout) -> object:
     return state
 
 
-PERFT_ONLY = ["ryb"]  # its playouts read zones by order: natively they stop and Python runs them
-
-
-@pytest.mark.parametrize("name", SHIPPED + (MORE + PERFT_ONLY if SLOW else []))
+@pytest.mark.parametrize("name", SHIPPED + (MORE if SLOW else []))
 def test_native_perft_equals_python_perft(name):
     game, native = fast(name)
     state = game.new()
@@ -133,27 +130,6 @@ def test_native_playouts_draw_natures_moves_by_their_weights():
     total = sum(rolls.values())
     for face in (1, 2, 3):
         assert rolls[face] / total == pytest.approx(face / 6, abs=0.03), rolls
-
-
-@pytest.mark.skipif(not SLOW, reason="compiles RYB (ZIGGURAT_SLOW=1)")
-def test_a_native_playout_that_reads_a_mixed_zone_by_order_stops_and_says_so():
-    game, native = fast("ryb")
-    with pytest.raises(Unsupported, match="a zone of different pieces read by their order"):
-        for seed in range(20):
-            native.playout(game.new(), seed, 1000)
-
-
-def test_moves_with_lists_and_after_choices_pack_and_unpack_and_a_move_too_long_is_refused():
-    from ziggurat.interpreter.native.layout import TooLong
-
-    game, native = fast(os.path.join(HERE, "native/after.rules"), {"each": True})
-    codec = native.codec
-    for m in [(0, 4, (1, 3, 5), (1, 2, 2)), (0, 4, None, None), (1, (), ())]:
-        assert codec.unpack(codec.pack(m)) == m
-    with pytest.raises(TooLong):
-        codec.pack((0, 4, tuple(range(9)), (1,) * 9))  # 9 cells and 9 kinds do not fit in 63 bits
-    with pytest.raises(Unsupported, match="a move longer than one packed 63-bit word"):
-        native.pack((0, 4, tuple(range(9)), (1,) * 9))
 
 
 def test_a_seed_gives_the_same_native_game_and_playouts_are_seeded_one_by_one():

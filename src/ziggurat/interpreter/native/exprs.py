@@ -207,7 +207,7 @@ class Exprs:
     def member(self, left: str, e, env, code) -> str:
         """Whether the value `left` is in the collection e.right: a zone's count, else a loop."""
         if e.right.type == T.ZONE:
-            return f"(s[ZON + {self.zone(e.right, env, code)} * NPIECES + {left}] > 0)"
+            return f"zone_has(s, {self.zone(e.right, env, code)}, {left})"
         t = code.fresh("x")
         code(f"{t} = {left}")
         name = f"in#{t}"
@@ -424,8 +424,8 @@ class Exprs:
         fail(e, f"the attribute .{e.name} here")
 
     def x_Index(self, e, env, code):
-        if e.obj.type == T.ZONE:  # a zone is held as counts: read by order only where that is one kind
-            return f"zone_at(s, {self.zone(e.obj, env, code)}, {self.expr(e.index, env, code)})"
+        if e.obj.type == T.ZONE:  # its pieces in the order they came
+            return f"s[ZON + {self.zone(e.obj, env, code)} * ZW + {self.expr(e.index, env, code)}]"
         if isinstance(e.obj, ir.Call) and e.obj.fn == "between":
             a, b = (self.expr(x, env, code) for x in e.obj.args)
             return f"between_at({a}, {b}, {self.expr(e.index, env, code)})"
@@ -674,14 +674,12 @@ class Exprs:
             code(f"{var} = DS[{d}, {j}]")
             return [[]]
         if it.type == T.ZONE:
-            z, p, k = code.fresh("z"), code.fresh("p"), code.fresh("k")
-            code(f"{z} = ZON + {self.zone(it, env, code)} * NPIECES")
-            code(f"for {p} in range(NPIECES):")
+            z, k = code.fresh("z"), code.fresh("k")
+            code(f"{z} = ZON + {self.zone(it, env, code)} * ZW")
+            code(f"for {k} in range(s[{z}]):")
             code.depth += 1
-            code(f"for {k} in range(s[{z} + {p}]):")
-            code.depth += 1
-            code(f"{var} = {p}")
-            return [[], []]
+            code(f"{var} = s[{z} + 1 + {k}]")
+            return [[]]
         if isinstance(it, ir.Local) and T.is_list(it.type):
             b, k = self.expr(it, env, code), code.fresh("k")
             code(f"for {k} in range({b}_n):")

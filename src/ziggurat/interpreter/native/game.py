@@ -100,7 +100,7 @@ class NativeGame:
         `history` is false: then repetitions count from this position on."""
         v = self.layout.vector(state)
         if v is None:
-            raise Unsupported(f"a stack deeper than {self.layout.cap} pieces")
+            raise Unsupported(f"a stack deeper than {self.layout.cap} pieces or a zone of more than {self.layout.zcap}")
         if state.last is not None:
             v[2] = self.pack(state.last)
         hist = np.zeros(1, dtype=np.int64)
@@ -119,11 +119,7 @@ class NativeGame:
         st.side, st.ply = int(v[0]), int(v[1])
         st.seats = [int(x) for x in v[4:4 + lay.nplayers]]
         st.counters = [int(x) for x in v[lay.cnt:lay.cnt + lay.ncounters]]
-        zones = []
-        for z in range(lay.nzones):
-            row = v[lay.zon + z * lay.npieces:lay.zon + (z + 1) * lay.npieces]
-            zones.append(tuple(p for p in range(lay.npieces) for _ in range(int(row[p]))))
-        st.zones = zones
+        st.zones = lay.zones(v)
         st.reset_history()
         return st
 
@@ -144,14 +140,13 @@ class NativeGame:
         return kind, (who if who >= 0 else None), reason, results
 
     def _check(self, code: int) -> None:
-        if code == -1:
-            raise GameError("a position has more moves than the native backend holds (4096)")
+        if code == -1:  # the loop stops; Python, which holds any number, runs it
+            raise Unsupported(f"a position of more than {self.module.MAXM} moves")
         if code == -2:
-            raise Unsupported(f"a stack deeper than {self.layout.cap} pieces")
+            raise Unsupported(f"a stack deeper than {self.layout.cap} pieces or a zone of more than {self.layout.zcap}")
         if code == -3:
             raise Unsupported("a move longer than one packed 63-bit word")
-        if code == -4:
-            raise Unsupported("a zone of different pieces read by their order")
+
 
     # ---- the loops ----------------------------------------------------------------------------
 
@@ -188,7 +183,7 @@ class NativeGame:
         hist[:nhist] = hist0[:nhist]
         moves = np.zeros(max_plies, dtype=np.int64)
         res = np.zeros(self.layout.nplayers + 1)
-        buf = np.zeros(4096, dtype=np.int64)
+        buf = np.empty(self.module.MAXM, dtype=np.int64)
         plies, code, branching, _ = self.module.playout(v, np.uint64(seed & 0xFFFFFFFFFFFFFFFF), int(max_plies),
                                                         moves, res, hist, nhist, buf)
         self._check(code)

@@ -56,10 +56,17 @@ def run_of(s, c, d, p):
 
 @njit(cache=True)
 def zone_len(s, z):
-    n = 0
-    for p in range(NPIECES):
-        n += s[ZON + z * NPIECES + p]
-    return n
+    return s[ZON + z * ZW]
+
+
+@njit(cache=True)
+def zone_add(s, z, p):
+    n = s[ZON + z * ZW]
+    if n >= ZCAP:
+        s[OVER] = 1
+        return
+    s[ZON + z * ZW + 1 + n] = p
+    s[ZON + z * ZW] = n + 1
 
 
 @njit(cache=True)
@@ -92,7 +99,7 @@ def move_stack(s, a, k, b):
 @njit(cache=True)
 def take_stack(s, c, z):
     for i in range(s[HGT + c]):
-        s[ZON + z * NPIECES + s[STK + c * CAP + i]] += 1
+        zone_add(s, z, s[STK + c * CAP + i])
     s[HGT + c] = 0
 
 
@@ -109,7 +116,7 @@ def place_piece(s, p, c):
 @njit(cache=True)
 def remove_piece(s, c, k, z):
     h = s[HGT + c]
-    s[ZON + z * NPIECES + s[STK + c * CAP + k]] += 1
+    zone_add(s, z, s[STK + c * CAP + k])
     for i in range(k, h - 1):
         s[STK + c * CAP + i] = s[STK + c * CAP + i + 1]
     s[HGT + c] = h - 1
@@ -189,7 +196,7 @@ def next_word(x):
 @njit(cache=True)
 def perft(s0, depth, hist0, nhist0):
     """Leaves of the move tree to `depth`; -1: a position with more than MAXM moves; -2: a
-    stack deeper than CAP; -3: a move too long to pack; -4: a zone read by order."""
+    stack deeper than CAP or a zone fuller than ZCAP; -3: a move too long to pack."""
     if depth <= 0:
         return 1
     states = np.empty((depth + 1, SIZE), np.int64)
@@ -242,8 +249,8 @@ def perft(s0, depth, hist0, nhist0):
 def playout(s, x, maxplies, moves_out, res, hist, nhist0, buf):
     """Random moves from s (changed in place) until the end or maxplies: (plies, outcome code,
     moves seen at the positions played from, generator state). Code 0: cut at maxplies; -1:
-    too many moves; -2: a stack deeper than CAP; -3: a move too long to pack; -4: a zone read
-    by order. The moves go into moves_out."""
+    too many moves; -2: a stack deeper than CAP or a zone fuller than ZCAP; -3: a move too long
+    to pack. The moves go into moves_out."""
     plies = 0
     branching = 0
     while True:

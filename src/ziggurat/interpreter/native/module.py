@@ -27,7 +27,7 @@ from .exprs import Code, Exprs, Unsupported, fail
 from .layout import BIAS, MOVE_BITS, Codec, Layout
 from .loops import TEMPLATE
 
-MAXM = 4096  # moves one position may have in native code
+MAXM = 16384  # moves one position may have in native code (more: the loop stops, Python runs it)
 
 
 CAP = 64  # the deepest stack a native position holds (a deeper one: the loop falls back to Python)
@@ -44,7 +44,8 @@ def plan_layout(folded, supply: int) -> Layout:
     declared = height_bound(folded.plan)
     if declared is not None:
         cap = max(1, min(cap, declared))
-    return Layout(len(folded.plan.players), w.ncells, cap, w.npieces, len(w.zone_names), len(w.counter_names))
+    zcap = max(1, supply) if supply else CAP  # a zone holds at most every piece there is
+    return Layout(len(folded.plan.players), w.ncells, cap, w.npieces, len(w.zone_names), len(w.counter_names), zcap)
 
 
 def height_bound(plan) -> Optional[int]:
@@ -232,12 +233,18 @@ class NativeWriter:
             code("    n += 1")
         elif isinstance(s, P.Choose):
             var = pyname(s.name)
-            if s.domain.type == T.ZONE:  # one move per kind of piece the zone holds
-                z = code.fresh("z")
-                code(f"{z} = ZON + {x.zone(s.domain, env, code)} * NPIECES")
-                code(f"for {var} in range(NPIECES):")
+            if s.domain.type == T.ZONE:  # one move per kind of piece the zone holds, first come first
+                z, k, j, dup = code.fresh("z"), code.fresh("k"), code.fresh("j"), code.fresh("dup")
+                code(f"{z} = ZON + {x.zone(s.domain, env, code)} * ZW")
+                code(f"for {k} in range(s[{z}]):")
                 code.depth += 1
-                code(f"if s[{z} + {var}] > 0:")
+                code(f"{var} = s[{z} + 1 + {k}]")
+                code(f"{dup} = False")
+                code(f"for {j} in range({k}):")
+                code(f"    if s[{z} + 1 + {j}] == {var}:")
+                code(f"        {dup} = True")
+                code("        break")
+                code(f"if not {dup}:")
                 code.depth += 1
                 levels = [[], []]
             else:
@@ -871,24 +878,24 @@ class NativeWriter:
             z = code.fresh("z")
             code(f"{z} = {x.zone(st.args[0], env, code)}")
             p = arg(1, "p")
-            code(f"s[ZON + {z} * NPIECES + {p}] += 1")
+            code(f"zone_add(s, {z}, {p})")
         elif fn in ("put", "insert"):  # one piece of the zone onto a stack (insert: at a level)
             if st.args[1].type != T.PIECE:
                 fail(st)
             z = code.fresh("z")
-            code(f"{z} = ZON + {x.zone(st.args[0], env, code)} * NPIECES")
+            code(f"{z} = {x.zone(st.args[0], env, code)}")
             p, c = arg(1, "p"), arg(2, "c")
             if fn == "insert":
                 k = arg(3, "k")
-            code(f"s[{z} + {p}] -= 1")
+            code(f"zone_drop(s, {z}, {p})")
             code(f"insert_piece(s, {p}, {c}, {k + ' - 1' if fn == 'insert' else f's[HGT + {c}]'})")
         elif fn == "transfer":  # one such piece from a zone to another
             z, y = code.fresh("z"), code.fresh("y")
             code(f"{z} = {x.zone(st.args[0], env, code)}")
             p = arg(1, "p")
             code(f"{y} = {x.zone(st.args[2], env, code)}")
-            code(f"s[ZON + {z} * NPIECES + {p}] -= 1")
-            code(f"s[ZON + {y} * NPIECES + {p}] += 1")
+            code(f"zone_drop(s, {z}, {p})")
+            code(f"zone_add(s, {y}, {p})")
         elif fn == "insert_stack":  # the piece at level j of a leaves it and is slipped into c at level k
             a, j, c, k = arg(0, "a"), arg(1, "j"), arg(2, "c"), arg(3, "k")
             p = code.fresh("p")
@@ -1053,21 +1060,26 @@ def repeats_board(hist, nhist, s):
 
 
 @njit(cache=True)
-def zone_at(s, z, k):
-    """The k-th piece of zone z. The vector holds a zone as counts, not in the order its pieces
-    came: where it holds pieces of more than one kind the loop stops (OVER = 3) and Python
-    runs the game."""
-    found = -1
-    for p in range(NPIECES):
-        if s[ZON + z * NPIECES + p] > 0:
-            if found >= 0:
-                s[OVER] = 3
-                return found
-            found = p
-    if found < 0 or k < 1 or k > s[ZON + z * NPIECES + found]:
-        s[OVER] = 3
-        return 0
-    return found
+def zone_drop(s, z, p):
+    """Take the first piece p out of zone z (those after it move up; the slot freed is 0)."""
+    b = ZON + z * ZW
+    n = s[b]
+    for i in range(n):
+        if s[b + 1 + i] == p:
+            for j in range(i, n - 1):
+                s[b + 1 + j] = s[b + 2 + j]
+            s[b + n] = 0
+            s[b] = n - 1
+            return
+
+
+@njit(cache=True)
+def zone_has(s, z, p):
+    b = ZON + z * ZW
+    for i in range(s[b]):
+        if s[b + 1 + i] == p:
+            return True
+    return False
 
 
 @njit(cache=True)
