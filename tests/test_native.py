@@ -2,14 +2,17 @@
 
 Differential: native perft equals Python perft; native random playouts are legal games when their
 moves are replayed in the Python backend, and end as the Python backend says they end. Compiling
-a game natively takes tens of seconds, so the default suite compiles three (Clobber, Tic-tac-toe
-and Stacktics, which between them use every construct the backend handles: stacks, rays, tables,
-sums, zones, `last`, repetition), once each for the whole module; ZIGGURAT_SLOW=1 checks every
-ruleset it compiles, at its default and small options, deeper.
+a game natively takes tens of seconds, so the default suite compiles a few (Clobber, Tic-tac-toe,
+Stacktics, Konane, Lines of Action and Pig, which between them use stacks, rays, tables, sums,
+zones, `last`, repetition, a repeated part, lists and nature's moves) and small test rulesets of one construct each (tests/native/),
+once each for the whole module; ZIGGURAT_SLOW=1 checks every shipped ruleset it compiles, at its
+default and small options, deeper.
 """
 
 import json
 import os
+import re
+from collections import Counter
 
 import pytest
 from click.testing import CliRunner
@@ -19,17 +22,20 @@ from ziggurat.cli.main import cli
 from ziggurat.interpreter.games import small_options
 from ziggurat.interpreter.native.exprs import Unsupported
 from ziggurat.interpreter.native.game import source
-from ziggurat.interpreter.native.layout import pack, unpack
 from ziggurat.interpreter.runtime import perft
 from ziggurat.simulate import StudySpec, run_study
 
 numba = pytest.importorskip("numba")
 
 SLOW = os.environ.get("ZIGGURAT_SLOW") == "1"
-SHIPPED = ["clobber", "tic-tac-toe", "stacktics"]  # compiled in the default suite
+SHIPPED = ["clobber", "tic-tac-toe", "stacktics", "konane", "lines-of-action", "pig"]  # compiled in the default suite
 MORE = ["breakthrough", "othello", "amazons", "stacktics-3x5", "stacktics-ground-attack", "green", "greener",
-        "greenest"]
-DEPTH = {"clobber": 3, "tic-tac-toe": 4, "stacktics": 3, "breakthrough": 3, "othello": 4, "amazons": 1}
+        "greenest", "rgb", "checkers", "lasca", "liars-dice", "kuhn-poker", "leduc-poker", "ryb"]
+DEPTH = {"clobber": 3, "tic-tac-toe": 4, "stacktics": 3, "breakthrough": 3, "othello": 4, "amazons": 1, "rgb": 2,
+         "checkers": 6, "konane": 4, "lasca": 6, "lines-of-action": 2, "pig": 6, "liars-dice": 4, "kuhn-poker": 6,
+         "leduc-poker": 8, "ryb": 4}
+
+FALLS_BACK = ("chaos", "the open table (pieces at spots, not on cells)")  # a shipped ruleset the backend cannot compile yet
 
 _compiled: dict = {}
 
@@ -81,6 +87,51 @@ def test_native_playouts_are_legal_games_ending_as_python_says(name):
         assert native.state(p.final).cells == state.cells
 
 
+HERE = os.path.dirname(os.path.abspath(__file__))
+CONSTRUCTS = {  # small rulesets that exercise one construct each, quick to compile: (file, options)
+    "after": ("native/after.rules", [{}, {"each": True}]),
+    "chance": ("native/chance.rules", [{}]),
+}
+
+
+def check_game(game, native, depth: int, playouts: int) -> None:
+    """Native perft equals Python perft to `depth`, from the start and from positions met in the
+    playouts; each native playout is a legal game that ends as the Python backend says."""
+    start = game.new()
+    for d in range(depth + 1):
+        assert native.perft(start, d) == perft(start, d), f"depth {d}"
+    for seed in range(playouts):
+        p = native.playout(start, seed, 400)
+        state = replay(game, p)
+        outcome = state.outcome()
+        if p.kind is None:
+            assert p.plies == 400 and outcome is None
+        else:
+            assert (outcome.kind, outcome.player, outcome.reason) == (p.kind, p.who, p.reason)
+            assert tuple(outcome.results) == pytest.approx(p.results)
+        if seed < 4 and len(state.stack) > 2:  # a position from the middle of the game
+            mid = game.new()
+            for m in state.stack[:len(state.stack) // 2]:
+                mid.push(m)
+            mid = game.position(mid.text())
+            assert native.perft(mid, 2) == perft(mid, 2), f"seed {seed}: from {mid.text()}"
+
+
+@pytest.mark.parametrize("construct, k", [(c, k) for c, (_, opts) in CONSTRUCTS.items() for k in range(len(opts))])
+def test_native_compiles_each_construct_as_python_runs_it(construct, k):
+    path, options = CONSTRUCTS[construct]
+    game, native = fast(os.path.join(HERE, path), options[k])
+    check_game(game, native, 4, 20)
+
+
+def test_native_playouts_draw_natures_moves_by_their_weights():
+    game, native = fast(os.path.join(HERE, "native/chance.rules"))  # a face f weighs f: 1 : 2 : 3
+    rolls = Counter(m[1] for seed in range(300) for m in native.playout(game.new(), seed, 100).moves if m[0] == 0)
+    total = sum(rolls.values())
+    for face in (1, 2, 3):
+        assert rolls[face] / total == pytest.approx(face / 6, abs=0.03), rolls
+
+
 def test_a_seed_gives_the_same_native_game_and_playouts_are_seeded_one_by_one():
     game, native = fast("clobber")
     start = game.new()
@@ -124,13 +175,11 @@ def test_positions_and_moves_convert_both_ways():
     assert back.cells == state.cells and back.side == state.side and back.seats == state.seats
     assert sorted(map(sorted, back.zones)) == sorted(map(sorted, state.zones))
     for m in state.moves():
-        assert unpack(pack(m), len(m) - 1) == m
+        assert native.codec.unpack(native.codec.pack(m)) == m
 
 
 @pytest.mark.parametrize("name, construct, line", [
-    ("rgb", "the after block", "rgb.rules:"),
-    ("konane", "a repeated part (repeat ... while)", "konane.rules:"),
-    ("lines-of-action", "a loop over this comprehension", "lines-of-action.rules:"),
+    ("chaos", "the open table (pieces at spots, not on cells)", "chaos.rules:"),
 ])
 def test_what_the_native_backend_cannot_compile_is_named_with_its_line(name, construct, line):
     with pytest.raises(Unsupported) as caught:
@@ -162,9 +211,10 @@ def test_perft_command_with_the_native_backend_counts_as_python_and_says_so():
 
 
 def test_perft_command_falls_back_to_python_with_one_line_naming_the_construct():
-    result = run("perft", "rgb", "-d", 1, "--backend", "native", "--json")
+    name, construct = FALLS_BACK
+    result = run("perft", name, "-d", 1, "--backend", "native", "--json")
     assert result.exit_code == 0
-    assert result.stderr.startswith("the native backend cannot compile the after block (rgb.rules:")
+    assert result.stderr.startswith(f"the native backend cannot compile {construct} ({name}.rules:")
     assert len(result.stderr.splitlines()) == 1  # one line; the JSON says which backend counted
     assert json.loads(result.stdout)["backend"] == "python"
 
@@ -214,8 +264,9 @@ def test_mcts_with_native_rollouts_takes_a_win_in_one():
 def test_mcts_native_rollouts_name_what_the_native_backend_cannot_compile():
     from ziggurat.agents import AgentError, make_agent
 
-    game = ziggurat.load("rgb")
-    with pytest.raises(AgentError, match=r"rollouts=native: the native backend cannot compile the after block \(rgb"):
+    name, construct = FALLS_BACK
+    game = ziggurat.load(name)
+    with pytest.raises(AgentError, match=rf"rollouts=native: the native backend cannot compile {re.escape(construct)} \({name}"):
         make_agent("mcts:iterations=5:rollouts=native", 1).choose(game.new())
     with pytest.raises(AgentError, match="rollouts must be python or native"):
         make_agent("mcts:rollouts=fast")

@@ -186,6 +186,8 @@ class MCTSAgent(Agent):
             # simulation
             if fast is not None:
                 result = self._native_playout(fast, st, ev, nseats, rng)
+                if result is None:  # a playout the native loop could not hold: this one in Python
+                    result = self._playout(st, ev, nseats, legal, apply, outcome, rng)
             else:
                 result = self._playout(st, ev, nseats, legal, apply, outcome, rng)
             for _ in range(depth):
@@ -213,8 +215,14 @@ class MCTSAgent(Agent):
         return fast
 
     def _native_playout(self, fast, st, ev, nseats, rng) -> tuple:
-        """A native playout from st (unchanged), scored as `_playout` scores one."""
-        run = fast.playout(st, rng.getrandbits(64), self.rollout, history=False)
+        """A native playout from st (unchanged), scored as `_playout` scores one; None where the
+        native loop stopped (a stack, a zone or a move past what its vector holds)."""
+        from ..interpreter.native.exprs import Unsupported
+
+        try:
+            run = fast.playout(st, rng.getrandbits(64), self.rollout, history=False)
+        except Unsupported:
+            return None
         if run.kind is not None:
             return by_seat(_Seats(run.final[4:4 + nseats].tolist()), run.results)
         result = (0.5,) * nseats

@@ -49,10 +49,21 @@ class Unsupported(Exception):
 class Code:
     """Lines of Python with their indentation, and fresh local names."""
 
-    def __init__(self, fresh=None):
+    def __init__(self, fresh=None, top=None):
         self.lines: list = []
         self.depth = 0
         self._fresh = fresh if fresh is not None else [0]
+        self.top = top if top is not None else {}  # buffers allocated once, at the function's top
+
+    def sub(self) -> "Code":
+        """Lines written apart (to be pasted in later), sharing fresh names and buffers."""
+        return Code(self._fresh, self.top)
+
+    def buffer(self, name: str, *shape: int) -> None:
+        """A fixed int64 array `name` allocated once at the top of the function (not in a loop);
+        the same name asked for again gets the larger shape."""
+        old = self.top.get(name)
+        self.top[name] = tuple(max(a, b) for a, b in zip(old, shape)) if old else tuple(max(1, s) for s in shape)
 
     def __call__(self, text: str) -> None:
         self.lines.append("    " * self.depth + text)
@@ -72,7 +83,9 @@ class Code:
         self.depth -= 1
 
     def text(self) -> str:
-        return "\n".join(self.lines)
+        """The function's text; buffers go right after its `def` line (the second line)."""
+        alloc = [f"    {n} = np.empty({s[0] if len(s) == 1 else s}, np.int64)" for n, s in sorted(self.top.items())]
+        return "\n".join(self.lines[:2] + alloc + self.lines[2:])
 
 
 def fail(e, what: Optional[str] = None):
@@ -100,6 +113,9 @@ class Exprs:
         self.world = folded.world
         self.tables = tables  # name -> numpy-able rows (filled as the expressions use them)
         self.uses_last = False
+        self.cap = 64  # the deepest stack (the writer sets the layout's)
+        self.caps: dict = {}  # a list buffer's name -> the most items it holds
+        self.table_names: dict = {}  # a table's name in the module -> its name in the rules
 
     # ---- values ---------------------------------------------------------------------------------
 
@@ -140,6 +156,11 @@ class Exprs:
         fail(e, f"'{e.what}' used as a value")
 
     def zone(self, e: ir.ZoneRef, env, code) -> str:
+        if isinstance(e, ir.Ternary):
+            c = self.expr(e.cond, env, code)
+            return f"({self.zone(e.then, env, code)} if {c} else {self.zone(e.orelse, env, code)})"
+        if not isinstance(e, ir.ZoneRef):
+            fail(e, "a zone written as " + _describe(e))
         base = self.world.zone_index[e.name]
         if e.player is None:
             return str(base)
@@ -175,12 +196,149 @@ class Exprs:
         if e.op in ("in", "not in"):
             items = self.constant_items(e.right)
             if items is None:
-                fail(e, "'in' over a list that is not fixed")
+                found = self.member(left, e, env, code)
+                return found if e.op == "in" else f"(not {found})"
             t = code.fresh("x")
             code(f"{t} = {left}")
             test = " or ".join(f"{t} == {v}" for v in items) or "False"
             return f"({test})" if e.op == "in" else f"(not ({test}))"
         return f"({left} {e.op} {self.expr(e.right, env, code)})"
+
+    def member(self, left: str, e, env, code) -> str:
+        """Whether the value `left` is in the collection e.right: a zone's count, else a loop."""
+        if e.right.type == T.ZONE:
+            return f"zone_has(s, {self.zone(e.right, env, code)}, {left})"
+        t = code.fresh("x")
+        code(f"{t} = {left}")
+        name = f"in#{t}"
+        elem = T.element(e.right.type) or e.left.type
+        local = ir.Local(name, elem)
+        probe = ir.Compare("==", local, ir.Local(f"{name}=", elem), T.BOOL)
+        return self.fold_fors("any", probe, [ir.CompFor(name, e.right, None)], {**env, f"{name}=": t}, code)
+
+    # ---- lists: a buffer `b` (an int64 array allocated once) and its length `b_n` ------------
+
+    def iter_cap(self, it, env) -> Optional[int]:
+        """The most values a loop over `it` binds (None: not known before the game runs)."""
+        w = self.world
+        if isinstance(it, ir.Global):
+            return {"cells": w.ncells, "players": len(self.game.plan.players)}.get(it.what)
+        if isinstance(it, ir.Local) and T.is_list(it.type):
+            return self.caps.get(env.get(it.name))
+        if isinstance(it, ir.Const) and isinstance(it.value, tuple):
+            return len(it.value)
+        if isinstance(it, ir.ListLit):
+            return len(it.items)
+        if isinstance(it, ir.Range):
+            if isinstance(it.lo, ir.Const) and isinstance(it.hi, ir.Const):
+                return max(0, it.hi.value - it.lo.value + 1)
+            if isinstance(it.hi, ir.Call) and it.hi.fn in ("height", "len") and isinstance(it.lo, ir.Const):
+                if it.hi.fn == "height":
+                    return self.cap
+                return self.iter_cap(it.hi.args[0], env)
+            return None
+        if it.type == T.DIRSET:
+            return 8
+        if isinstance(it, ir.Call):
+            if it.fn in ("stack", "above", "below"):
+                return self.cap
+            if it.fn == "between":
+                return max(1, w.longest)
+            if it.fn == "neighbours":
+                return 8
+            if it.fn in ("ray", "line"):
+                return 8 * max(1, w.longest)
+            if it.fn == "flanked":
+                return max(1, w.longest)
+        if isinstance(it, ir.Comp) and it.func == "list":
+            return self.comp_cap(it, env)
+        if isinstance(it, (ir.ListJoin, ir.Ternary)):
+            a, b = (self.iter_cap(it.left, env), self.iter_cap(it.right, env)) if isinstance(it, ir.ListJoin) else (
+                self.iter_cap(it.then, env), self.iter_cap(it.orelse, env))
+            if a is None or b is None:
+                return None
+            return a + b if isinstance(it, ir.ListJoin) else max(a, b)
+        return None
+
+    def comp_cap(self, e, env) -> Optional[int]:
+        n = 1
+        inner = dict(env)
+        for f in e.fors:
+            k = self.iter_cap(f.iter, inner)
+            if k is None:
+                return None
+            n *= k
+            inner[f.var] = pyname(f.var)
+        return n
+
+    def list_cap(self, e, env) -> int:
+        cap = self.iter_cap(e, env)
+        if cap is None:
+            fail(e, f"a list whose length is not bounded ({_describe(e)})")
+        return cap
+
+    def bind_list(self, var: str, e, env, code) -> None:
+        """var (a buffer) and var_n := the list e."""
+        cap = self.list_cap(e, env)
+        code.buffer(var, cap)
+        self.caps[var] = cap
+        self.fill(e, env, code, lambda k: f"{var}[{k}]", f"{var}_n")
+
+    def fill(self, e, env, code, slot, n: str, append: bool = False) -> None:
+        """Write the items of the list e into slot(0), slot(1), ... and their count into n (with
+        `append`, after the n items already there)."""
+        if not append:
+            code(f"{n} = 0")
+        if isinstance(e, ir.ListJoin):
+            self.fill(e.left, env, code, slot, n, True)
+            self.fill(e.right, env, code, slot, n, True)
+            return
+        if isinstance(e, ir.Ternary):
+            code(f"if {self.expr(e.cond, env, code)}:")
+            code.depth += 1
+            self.fill(e.then, env, code, slot, n, True)
+            code.depth -= 1
+            code("else:")
+            code.depth += 1
+            self.fill(e.orelse, env, code, slot, n, True)
+            code.depth -= 1
+            return
+        items = self.constant_items(e) if isinstance(e, (ir.Const, ir.ListLit)) else None
+        if items is None and isinstance(e, ir.ListLit):
+            items = [self.expr(i, env, code) for i in e.items]
+        if items is not None:
+            for v in items:
+                code(f"{slot(n)} = {v}")
+                code(f"{n} += 1")
+            return
+        inner = dict(env)
+        opened = []
+        if isinstance(e, ir.Comp) and e.func == "list":
+            fors, elt = e.fors, e.elt
+        else:  # any collection a loop can go over
+            name = f"item#{code.fresh('')}"
+            fors, elt = [ir.CompFor(name, e, None)], ir.Local(name, T.element(e.type) or T.INT)
+        for f in fors:
+            var = pyname(f.var)
+            levels = self.open_loop(f.iter, var, inner, code)
+            opened.append(levels)
+            inner[f.var] = var
+            if f.cond is not None:
+                code(f"if {self.expr(f.cond, inner, code)}:")
+                code.depth += 1
+                levels.append([])
+        code(f"{slot(n)} = {self.expr(elt, inner, code)}")
+        code(f"{n} += 1")
+        for levels in reversed(opened):
+            self.close_loop(levels, code)
+
+    def materialize(self, e, env, code) -> str:
+        """A buffer holding the list e (its own, if e names one)."""
+        if isinstance(e, ir.Local) and T.is_list(e.type):
+            return self.expr(e, env, code)
+        b = code.fresh("l")
+        self.bind_list(b, e, env, code)
+        return b
 
     def constant_items(self, e) -> Optional[list]:
         elem = T.element(e.type)
@@ -195,7 +353,7 @@ class Exprs:
         only when the parts before it leave the answer open."""
         parts = []
         for v in e.values:
-            sub = Code(code._fresh)
+            sub = code.sub()
             parts.append((self.expr(v, env, sub), sub.lines))
         if all(not lines for _, lines in parts[1:]):
             for _, lines in parts[:1]:
@@ -217,7 +375,7 @@ class Exprs:
 
     def x_Ternary(self, e, env, code):
         c = self.expr(e.cond, env, code)
-        then, orelse = Code(code._fresh), Code(code._fresh)
+        then, orelse = code.sub(), code.sub()
         a, b = self.expr(e.then, env, then), self.expr(e.orelse, env, orelse)
         if not then.lines and not orelse.lines:
             return f"({a} if {c} else {b})"
@@ -266,14 +424,22 @@ class Exprs:
         fail(e, f"the attribute .{e.name} here")
 
     def x_Index(self, e, env, code):
+        if e.obj.type == T.ZONE:  # its pieces in the order they came
+            return f"s[ZON + {self.zone(e.obj, env, code)} * ZW + {self.expr(e.index, env, code)}]"
+        if isinstance(e.obj, ir.Call) and e.obj.fn == "between":
+            a, b = (self.expr(x, env, code) for x in e.obj.args)
+            return f"between_at({a}, {b}, {self.expr(e.index, env, code)})"
         if e.obj.type == T.CELL:
             c = self.expr(e.obj, env, code)
             return f"s[STK + {c} * CAP + {self.expr(e.index, env, code)} - 1]"
+        if T.is_list(e.obj.type) and e.obj.type != T.ZONE:
+            b = self.materialize(e.obj, env, code)
+            return f"{b}[{self.expr(e.index, env, code)} - 1]"
         fail(e)
 
     def x_TableGet(self, e, env, code):
-        t = self.game.tables.get(e.name)
-        if t is None or "." in e.name:
+        t = self.game.tables.get(e.name)  # a table of several columns: one table a column, "name.column"
+        if t is None:
             fail(e)
         keys = list(t.values)
         if not keys or not all(isinstance(k, int) and not isinstance(k, bool) and 0 <= k <= 4096 for k in keys):
@@ -295,7 +461,9 @@ class Exprs:
             if not isinstance(v, int):
                 fail(e, f"the table {e.name} (its values are not numbers)")
             row.append(v)
-        name = "T_" + e.name
+        name = "T_" + e.name.replace(".", "__")  # a column: "T_table__column"
+        if self.table_names.setdefault(name, e.name) != e.name:
+            fail(e, f"the table {e.name} (its name in the module is taken)")
         self.tables[name] = row
         return f"{name}[{self.expr(e.key, env, code)}]"
 
@@ -329,6 +497,12 @@ class Exprs:
         if fn == "distance":
             self.tables["DIST"] = [list(r) for r in self.world.DIST]
             return f"DIST[{self.expr(args[0], env, code)}, {self.expr(args[1], env, code)}]"
+        if fn == "step" and len(args) == 3:
+            self.lines_table()
+            c, d, k = (self.expr(a, env, code) for a in args)
+            return f"step_k(s, {c}, {d}, {k})"
+        if fn == "between":
+            fail(e, "between() used as a value")
         if fn == "step" and len(args) == 2:
             self.tables["STEP"] = [list(r) for r in self.world.STEP]
             return f"STEP[{self.expr(args[1], env, code)}, {self.expr(args[0], env, code)}]"
@@ -340,6 +514,16 @@ class Exprs:
             return self.length(args[0], env, code, e)
         if fn == "repeated":
             return f"(repeats(hist, nhist) >= {self.expr(args[0], env, code)})"
+        if fn == "repeated_board":
+            return f"(repeats_board(hist, nhist, s) >= {self.expr(args[0], env, code)})"
+        if fn in ("ways", "showing") and len(args) == 3:  # the arithmetic of dice (dsl.dice)
+            return f"dice_{fn}({', '.join(self.expr(a, env, code) for a in args)})"
+        if fn == "connected":
+            self.neighbours_table()
+            b = self.materialize(args[0], env, code)
+            code.buffer("_mark", self.world.ncells)
+            code.buffer("_todo", self.world.ncells)
+            return f"connected_cells({b}, {b}_n, {self.expr(args[1], env, code)}, _mark, _todo)"
         if fn in ("sum", "any", "all", "min", "max") and len(args) == 1:
             return self.fold_loop(fn, None, "x", args[0], None, env, code, e)
         fail(e)
@@ -391,6 +575,8 @@ class Exprs:
         if e.type == T.ZONE:
             z = self.zone(e, env, code)
             return f"zone_len(s, {z})"
+        if isinstance(e, ir.Local) and T.is_list(e.type):
+            return f"{self.expr(e, env, code)}_n"
         return self.fold_loop("count", ir.Const(True, T.BOOL), "_", e, None, env, code, whole)
 
     # ---- loops ------------------------------------------------------------------------------
@@ -488,14 +674,37 @@ class Exprs:
             code(f"{var} = DS[{d}, {j}]")
             return [[]]
         if it.type == T.ZONE:
-            z, p, k = code.fresh("z"), code.fresh("p"), code.fresh("k")
-            code(f"{z} = ZON + {self.zone(it, env, code)} * NPIECES")
-            code(f"for {p} in range(NPIECES):")
+            z, k = code.fresh("z"), code.fresh("k")
+            code(f"{z} = ZON + {self.zone(it, env, code)} * ZW")
+            code(f"for {k} in range(s[{z}]):")
             code.depth += 1
-            code(f"for {k} in range(s[{z} + {p}]):")
+            code(f"{var} = s[{z} + 1 + {k}]")
+            return [[]]
+        if isinstance(it, ir.Local) and T.is_list(it.type):
+            b, k = self.expr(it, env, code), code.fresh("k")
+            code(f"for {k} in range({b}_n):")
             code.depth += 1
-            code(f"{var} = {p}")
-            return [[], []]
+            code(f"{var} = {b}[{k}]")
+            return [[]]
+        spans = self.ternary_ranges(it) if isinstance(it, ir.Ternary) else None
+        if spans is not None:  # a ternary of ranges: one range, its ends chosen
+            c = self.expr(it.cond, env, code)
+            (a, b), (p, q) = spans
+            lo, hi = code.fresh("lo"), code.fresh("hi")
+            code(f"{lo} = {self.expr(a, env, code)} if {c} else {self.expr(p, env, code)}")
+            code(f"{hi} = {self.expr(b, env, code)} if {c} else {self.expr(q, env, code)}")
+            code(f"for {var} in range({lo}, {hi} + 1):")
+            code.depth += 1
+            return [[]]
+        if isinstance(it, (ir.Comp, ir.ListJoin)) and (it.func == "list" if isinstance(it, ir.Comp) else True) or (
+                isinstance(it, ir.Ternary) and it.type != T.DIRSET):
+            b = code.fresh("l")
+            self.bind_list(b, it, env, code)
+            k = code.fresh("k")
+            code(f"for {k} in range({b}_n):")
+            code.depth += 1
+            code(f"{var} = {b}[{k}]")
+            return [[]]
         if isinstance(it, ir.Range):
             lo, hi = self.expr(it.lo, env, code), self.expr(it.hi, env, code)
             code(f"for {var} in range({lo}, {hi} + 1):")
@@ -554,6 +763,14 @@ class Exprs:
                 code.depth += 1
                 code(f"{var} = LN[{d}, {c}, {k}]")
                 return [[]]
+            if fn == "between":
+                a, b, k = code.fresh("a"), code.fresh("b"), code.fresh("k")
+                code(f"{a} = {self.expr(args[0], env, code)}")
+                code(f"{b} = {self.expr(args[1], env, code)}")
+                code(f"for {k} in range(1, between_n({a}, {b}) + 1):")
+                code.depth += 1
+                code(f"{var} = between_at({a}, {b}, {k})")
+                return [[]]
             if fn in ("stack", "above", "below"):
                 c, k = code.fresh("c"), code.fresh("k")
                 code(f"{c} = {self.expr(args[0], env, code)}")
@@ -568,6 +785,22 @@ class Exprs:
                 code(f"{var} = s[STK + {c} * CAP + {k}]")
                 return [[]]
         fail(it, f"a loop over {_describe(it) if not isinstance(it, ir.Call) else it.fn + '()'}")
+
+    @staticmethod
+    def ternary_ranges(e) -> Optional[tuple]:
+        """((lo, hi), (lo, hi)) of a ternary whose branches are ranges or one fixed number each."""
+        out = []
+        for b in (e.then, e.orelse):
+            if isinstance(b, ir.Range):
+                out.append((b.lo, b.hi))
+            elif isinstance(b, ir.ListLit) and len(b.items) == 1 and isinstance(b.items[0], ir.Const):
+                out.append((b.items[0], b.items[0]))
+            elif isinstance(b, ir.Const) and isinstance(b.value, tuple) and len(b.value) == 1:
+                one = ir.Const(b.value[0], T.element(b.type) or T.INT)
+                out.append((one, one))
+            else:
+                return None
+        return tuple(out)
 
     @staticmethod
     def close_loop(levels: list, code: Code, stop: Optional[str] = None) -> None:

@@ -36,7 +36,7 @@ from ..cache import engine_fingerprint
 from ..python.module import uses_repetition
 from ..steps import lower
 from .exprs import Unsupported
-from .layout import Layout, pack, unpack, unpack_all
+from .layout import Layout, TooLong
 from .module import NativeWriter, plan_layout
 
 _LOADED: dict = {}  # module key -> NativeGame: compiled once per process
@@ -56,7 +56,7 @@ class Playout:
     """One native random playout: its moves, how it ended."""
 
     packed: object  # the moves, packed (numpy int64)
-    nchoices: list  # per action, its number of choices
+    codec: object  # layout.Codec: how they are packed
     plies: int
     kind: Optional[str]  # win / lose / draw, or None when cut at max plies
     who: Optional[int]
@@ -68,11 +68,11 @@ class Playout:
     @property
     def moves(self) -> tuple:
         """The moves as the Python backend's tuples."""
-        return tuple(unpack_all(self.packed, self.nchoices))
+        return tuple(self.codec.unpack_all(self.packed))
 
     def actions(self) -> list:
         """The action of each move."""
-        return (self.packed & 0xFF).tolist()
+        return (self.packed & ((1 << self.codec.abits) - 1)).tolist()
 
 
 class NativeGame:
@@ -83,7 +83,14 @@ class NativeGame:
         self.game, self.module, self.layout = game, module, layout
         self.outcomes, self.hashing = outcomes, hashing
         self.compile_seconds, self.path = compile_seconds, path
-        self.nchoices = [len(a.choices) for a in game.actions]
+        self.codec = layout.codec
+
+    def pack(self, move: tuple) -> int:
+        """A Python backend move as this game's packed int; Unsupported when it is too long."""
+        try:
+            return self.codec.pack(move)
+        except TooLong:
+            raise Unsupported("a move longer than one packed 63-bit word") from None
 
     # ---- positions --------------------------------------------------------------------------
 
@@ -93,9 +100,9 @@ class NativeGame:
         `history` is false: then repetitions count from this position on."""
         v = self.layout.vector(state)
         if v is None:
-            raise Unsupported(f"a stack deeper than {self.layout.cap} pieces")
+            raise Unsupported(f"a stack deeper than {self.layout.cap} pieces or a zone of more than {self.layout.zcap}")
         if state.last is not None:
-            v[2] = pack(state.last)
+            v[2] = self.pack(state.last)
         hist = np.zeros(1, dtype=np.int64)
         if self.hashing:
             if history and (len(state.seen) > 1 or any(c > 1 for c in state.seen.values())):
@@ -112,17 +119,12 @@ class NativeGame:
         st.side, st.ply = int(v[0]), int(v[1])
         st.seats = [int(x) for x in v[4:4 + lay.nplayers]]
         st.counters = [int(x) for x in v[lay.cnt:lay.cnt + lay.ncounters]]
-        zones = []
-        for z in range(lay.nzones):
-            row = v[lay.zon + z * lay.npieces:lay.zon + (z + 1) * lay.npieces]
-            zones.append(tuple(p for p in range(lay.npieces) for _ in range(int(row[p]))))
-        st.zones = zones
+        st.zones = lay.zones(v)
         st.reset_history()
         return st
 
     def move(self, m: int) -> tuple:
-        a = int(m) & 0xFF
-        return unpack(m, self.nchoices[a])
+        return self.codec.unpack(m)
 
     def ended(self, code: int, res) -> tuple:
         """(kind, who, reason, results) of an outcome code."""
@@ -138,10 +140,13 @@ class NativeGame:
         return kind, (who if who >= 0 else None), reason, results
 
     def _check(self, code: int) -> None:
-        if code == -1:
-            raise GameError("a position has more moves than the native backend holds (4096)")
+        if code == -1:  # the loop stops; Python, which holds any number, runs it
+            raise Unsupported(f"a position of more than {self.module.MAXM} moves")
         if code == -2:
-            raise Unsupported(f"a stack deeper than {self.layout.cap} pieces")
+            raise Unsupported(f"a stack deeper than {self.layout.cap} pieces or a zone of more than {self.layout.zcap}")
+        if code == -3:
+            raise Unsupported("a move longer than one packed 63-bit word")
+
 
     # ---- the loops ----------------------------------------------------------------------------
 
@@ -158,9 +163,9 @@ class NativeGame:
         out = []
         for m in state.moves():
             child = v.copy()
-            self.module.apply(child, pack(m))
+            self.module.apply(child, self.pack(m))
             if child[3]:
-                self._check(-2)
+                self._check(-1 - int(child[3]))
             h = np.zeros(nhist + 1, dtype=np.int64)
             h[:nhist] = hist[:nhist]
             if self.hashing:
@@ -178,12 +183,12 @@ class NativeGame:
         hist[:nhist] = hist0[:nhist]
         moves = np.zeros(max_plies, dtype=np.int64)
         res = np.zeros(self.layout.nplayers + 1)
-        buf = np.zeros(4096, dtype=np.int64)
+        buf = np.empty(self.module.MAXM, dtype=np.int64)
         plies, code, branching, _ = self.module.playout(v, np.uint64(seed & 0xFFFFFFFFFFFFFFFF), int(max_plies),
                                                         moves, res, hist, nhist, buf)
         self._check(code)
         kind, who, reason, results = self.ended(int(code), res)
-        return Playout(moves[:plies], self.nchoices, int(plies), kind, who, reason, results,
+        return Playout(moves[:plies], self.codec, int(plies), kind, who, reason, results,
                        int(branching), v)
 
     def playouts(self, state, count: int, seed: int, max_plies: int = 1000) -> tuple:
@@ -221,9 +226,9 @@ def source(game) -> tuple:
         raise Unsupported("a ruleset with mistakes")
     values, _ = option_values(plan, dict(game.options))
     folded = fold(plan, values)
+    if folded.world.surface is not None:
+        raise Unsupported("the open table (pieces at spots, not on cells)", folded.plan.surface_pos)
     plans = [lower(a) for a in folded.plan.actions]
-    if plan.after is not None:
-        raise Unsupported("the after block", plan.after.pos)
     supply = game.piece_supply()
     layout = plan_layout(folded, supply.total if supply is not None else 0)
     writer = NativeWriter(folded, plans, layout, uses_repetition(folded.plan))
@@ -279,7 +284,7 @@ def native(game, loops: tuple = LOOPS) -> NativeGame:
     sys.modules[name] = module
     spec.loader.exec_module(module)
     began = time.perf_counter()
-    warm = game.new() if not game.has_chance else None
+    warm = game.new()
     ng = NativeGame(game, module, layout, outcomes, hashing, 0.0, str(path))
     if warm is not None:  # compile (or load) the loops asked for now
         try:

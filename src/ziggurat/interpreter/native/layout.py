@@ -7,14 +7,19 @@ A position is a vector of fixed length (numpy int64), laid out as
 | `SIDE`, `PLY`, `LAST`, `OVER` | the side to move, the ply, the last move (-1: none), a flag set when a stack outgrew `CAP` |
 | `SEATS + p` | the seat of each side |
 | `CNT + k` | each counter slot |
-| `ZON + z * NPIECES + p` | how many pieces of code p zone slot z holds (a zone as a multiset) |
+| `ZON + z * ZW` | how many pieces zone slot z holds (`ZW = ZCAP + 1`) |
+| `ZON + z * ZW + 1 + i` | its pieces, in the order they came (as the Python backend's tuple); 0 past its length |
 | `HGT + c` | the height of the stack on cell c |
 | `STK + c * CAP + k` | the piece at level k + 1 of cell c (bottom first) |
 
-so copying a position is one array copy (perft copies, playouts write in place). A move is
-`action | (choice_1 + BIAS) << 8 | (choice_2 + BIAS) << 24 | ...`: 16 bits a choice, at most
-three choices (`MAX_CHOICES`). Conversions between this and the Python backend's `State` and move
-tuples are here too, so that both backends can be checked against each other.
+so copying a position is one array copy (perft copies, playouts write in place). A move is one
+int64 of bit fields (`Codec`): the action in the lowest bits, then each choice in order, in as
+many bits as its type needs (a cell: enough for the board's cells; a number: 16, biased by
+`BIAS`); a list (a repeat's passes, a choice of a list) is its length then its items; the choices
+of the `after` block follow one bit saying whether the move holds them. A move whose fields pass
+63 bits cannot be held: the native loop stops (the position's OVER flag, 2) and Python runs it.
+Conversions between this and the Python backend's `State` and move tuples are here too, so that
+both backends can be checked against each other.
 """
 
 from __future__ import annotations
@@ -24,19 +29,21 @@ from typing import Optional
 import numpy as np
 
 SIDE, PLY, LAST, OVER, SEATS = 0, 1, 2, 3, 4
-BIAS = 1 << 15  # a choice's value v is stored as v + BIAS in its 16 bits
-MAX_CHOICES = 3
+BIAS = 1 << 15  # a number's value v is stored as v + BIAS in its 16 bits
+MOVE_BITS = 63  # a packed move is a non-negative int64 (-1 stands for no move)
 
 
 class Layout:
     """Where each part of a position lives in the vector of one game."""
 
-    def __init__(self, nplayers: int, ncells: int, cap: int, npieces: int, nzones: int, ncounters: int):
+    def __init__(self, nplayers: int, ncells: int, cap: int, npieces: int, nzones: int, ncounters: int,
+                 zcap: int = 64):
         self.nplayers, self.ncells, self.cap = nplayers, ncells, cap  # cap: the pieces a stack may hold
         self.npieces, self.nzones, self.ncounters = npieces, nzones, ncounters
+        self.zcap = zcap  # the pieces a zone may hold
         self.cnt = SEATS + nplayers
         self.zon = self.cnt + ncounters
-        self.hgt = self.zon + nzones * npieces
+        self.hgt = self.zon + nzones * (zcap + 1)
         self.stk = self.hgt + ncells
         self.size = self.stk + ncells * cap
 
@@ -45,20 +52,23 @@ class Layout:
 
     def constants(self) -> dict:
         return {"NPLAYERS": self.nplayers, "NC": self.ncells, "CAP": self.cap, "NPIECES": self.npieces,
-                "CNT": self.cnt, "ZON": self.zon, "HGT": self.hgt, "STK": self.stk, "SIZE": self.size}
+                "ZCAP": self.zcap, "ZW": self.zcap + 1, "CNT": self.cnt, "ZON": self.zon, "HGT": self.hgt, "STK": self.stk, "SIZE": self.size}
 
     # ---- positions ------------------------------------------------------------------------------
 
     def vector(self, st) -> Optional[np.ndarray]:
-        """The vector of a Python backend State; None when a stack is deeper than `cap`."""
+        """The vector of a Python backend State; None when a stack is deeper than `cap` or a zone
+        holds more than `zcap` pieces."""
         v = np.zeros(self.size, dtype=np.int64)
         v[SIDE], v[PLY], v[LAST] = st.side, st.ply, -1
         v[SEATS:SEATS + self.nplayers] = st.seats
         v[self.cnt:self.cnt + self.ncounters] = st.counters
-        zon, npieces = self.zon, self.npieces
+        zw = self.zcap + 1
         for z, pieces in enumerate(st.zones):
-            for p in pieces:
-                v[zon + z * npieces + p] += 1
+            if len(pieces) > self.zcap:
+                return None
+            v[self.zon + z * zw] = len(pieces)
+            v[self.zon + z * zw + 1:self.zon + z * zw + 1 + len(pieces)] = pieces
         heights = [len(stack) for stack in st.cells]
         if heights and max(heights) > self.cap:
             return None
@@ -69,6 +79,12 @@ class Layout:
                 slots[c, :len(stack)] = stack
         return v
 
+    def zones(self, v: np.ndarray) -> list:
+        """The zones of a vector, as the Python backend holds them (tuples, in order)."""
+        zw = self.zcap + 1
+        return [tuple(int(p) for p in v[self.zon + z * zw + 1:self.zon + z * zw + 1 + int(v[self.zon + z * zw])])
+                for z in range(self.nzones)]
+
     def cells(self, v: np.ndarray) -> list:
         """The stacks of a vector, as the Python backend holds them (tuples, bottom first)."""
         heights = v[self.hgt:self.stk].tolist()
@@ -76,22 +92,97 @@ class Layout:
         return [tuple(row[:h]) if h else () for row, h in zip(slots, heights)]
 
 
-def pack(move: tuple) -> int:
-    """A Python backend move tuple (action, choice, ...) as a packed int."""
-    m = move[0]
-    for k, value in enumerate(move[1:]):
-        m |= (int(value) + BIAS) << (8 + 16 * k)
-    return m
+class TooLong(ValueError):
+    """A move whose fields do not fit in one packed int64."""
 
 
-def unpack_all(moves: np.ndarray, nchoices: list) -> list:
-    """Packed moves as the Python backend's tuples (`nchoices[action]`: its number of choices)."""
-    actions = (moves & 0xFF).tolist()
-    fields = [(((moves >> (8 + 16 * k)) & 0xFFFF) - BIAS).tolist() for k in range(max(nchoices, default=0))]
-    return [(a,) + tuple(f[i] for f in fields[:nchoices[a]]) for i, a in enumerate(actions)]
+class Field:
+    """How one value is stored: `width` bits holding value - `bias`; a list holds its length in
+    `lwidth` bits first, then its items."""
+
+    def __init__(self, width: int, bias: int, is_list: bool = False):
+        self.width, self.bias, self.is_list = width, bias, is_list
+        self.lwidth = (MOVE_BITS // max(1, width)).bit_length() if is_list else 0
+
+    @property
+    def mask(self) -> int:
+        return (1 << self.width) - 1
+
+    @property
+    def lmask(self) -> int:
+        return (1 << self.lwidth) - 1
 
 
-def unpack(m: int, nchoices: int) -> tuple:
-    """A packed move as the Python backend's tuple, for an action with `nchoices` choices."""
-    m = int(m)
-    return (m & 0xFF,) + tuple(((m >> (8 + 16 * k)) & 0xFFFF) - BIAS for k in range(nchoices))
+class Codec:
+    """The bit fields of the moves of one game: per action, a Field per choice, and where the
+    after block's choices start (None: the action has none)."""
+
+    def __init__(self, actions: list, field_of):
+        """`actions`: ActionSpecs; `field_of(type)`: the Field of one value of that type."""
+        self.abits = max(1, (len(actions) - 1).bit_length())
+        self.fields, self.after = [], []
+        for a in actions:
+            fs = []
+            for _, typ in a.choices:
+                elem = typ.elem if typ.name == "list" else None
+                fs.append(Field(*field_of(elem), is_list=True) if elem is not None else Field(*field_of(typ)))
+            self.fields.append(fs)
+            self.after.append(a.nbase if len(a.choices) > a.nbase else None)
+
+    def action(self, m: int) -> int:
+        return int(m) & ((1 << self.abits) - 1)
+
+    def pack(self, move: tuple) -> int:
+        """A Python backend move tuple (action, choice, ...) as a packed int; TooLong when it
+        does not fit."""
+        a = move[0]
+        m, o = a, self.abits
+        for k, (f, value) in enumerate(zip(self.fields[a], move[1:])):
+            if k == self.after[a]:
+                present = value is not None
+                m |= int(present) << o
+                o += 1
+                if not present:
+                    break
+            if f.is_list:
+                items = list(value)
+                if len(items) > f.lmask:
+                    raise TooLong(move)
+                m |= len(items) << o
+                o += f.lwidth
+            else:
+                items = [value]
+            for v in items:
+                v = int(v) - f.bias
+                if not 0 <= v <= f.mask:
+                    raise ValueError(f"{move}: {v + f.bias} does not fit its field")
+                m |= v << o
+                o += f.width
+        if o > MOVE_BITS:
+            raise TooLong(move)
+        return m
+
+    def unpack(self, m: int) -> tuple:
+        """A packed move as the Python backend's tuple."""
+        m = int(m)
+        a = self.action(m)
+        out, o = [a], self.abits
+        fields = self.fields[a]
+        for k, f in enumerate(fields):
+            if k == self.after[a]:
+                o += 1
+                if not (m >> (o - 1)) & 1:
+                    out.extend([None] * (len(fields) - k))
+                    break
+            if f.is_list:
+                n = (m >> o) & f.lmask
+                o += f.lwidth
+                out.append(tuple(((m >> (o + i * f.width)) & f.mask) + f.bias for i in range(n)))
+                o += n * f.width
+            else:
+                out.append(((m >> o) & f.mask) + f.bias)
+                o += f.width
+        return tuple(out)
+
+    def unpack_all(self, moves) -> list:
+        return [self.unpack(m) for m in np.asarray(moves).tolist()]

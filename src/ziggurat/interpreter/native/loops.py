@@ -6,7 +6,9 @@ has crashed on recursive functions (Numba issue 6061), so nothing here calls its
 
 The random generator is SplitMix64 (Steele, Lea and Flood, 2014), on unsigned 64-bit words: a
 playout seeded with `seed` draws word after word from it, and plays, at each ply, the legal move
-of index `word mod n` in the native generator's order. It is not Python's `random`: a native
+of index `word mod n` in the native generator's order; where nature moves (`by chance`) and its
+outcomes have weights, the word's top 53 bits, as a fraction of the weights' sum, pick the
+outcome (`pick_chance`). It is not Python's `random`: a native
 playout and a Python one from the same seed are different games (both legal). Playout `i` of
 `playouts(n, seed)` is the playout seeded with `seed + i`.
 """
@@ -54,10 +56,17 @@ def run_of(s, c, d, p):
 
 @njit(cache=True)
 def zone_len(s, z):
-    n = 0
-    for p in range(NPIECES):
-        n += s[ZON + z * NPIECES + p]
-    return n
+    return s[ZON + z * ZW]
+
+
+@njit(cache=True)
+def zone_add(s, z, p):
+    n = s[ZON + z * ZW]
+    if n >= ZCAP:
+        s[OVER] = 1
+        return
+    s[ZON + z * ZW + 1 + n] = p
+    s[ZON + z * ZW] = n + 1
 
 
 @njit(cache=True)
@@ -65,10 +74,10 @@ def last_cells(s):
     m = s[LAST]
     if m < 0:
         return np.arange(NC)
-    a = m & 0xFF
+    a = m & AMASK
     out = np.empty(LASTN[a], np.int64)
     for j in range(LASTN[a]):
-        out[j] = ((m >> (8 + 16 * (LASTCELLS[a, j] - 1))) & 0xFFFF) - 32768
+        out[j] = (m >> LASTCELLS[a, j]) & CELLMASK
     return out
 
 
@@ -90,7 +99,7 @@ def move_stack(s, a, k, b):
 @njit(cache=True)
 def take_stack(s, c, z):
     for i in range(s[HGT + c]):
-        s[ZON + z * NPIECES + s[STK + c * CAP + i]] += 1
+        zone_add(s, z, s[STK + c * CAP + i])
     s[HGT + c] = 0
 
 
@@ -107,7 +116,7 @@ def place_piece(s, p, c):
 @njit(cache=True)
 def remove_piece(s, c, k, z):
     h = s[HGT + c]
-    s[ZON + z * NPIECES + s[STK + c * CAP + k]] += 1
+    zone_add(s, z, s[STK + c * CAP + k])
     for i in range(k, h - 1):
         s[STK + c * CAP + i] = s[STK + c * CAP + i + 1]
     s[HGT + c] = h - 1
@@ -142,11 +151,16 @@ def rank_results(keys, res):
 @njit(cache=True)
 def hash_state(s):
     h = 1469598103934665603
-    for i in range(SIZE):
+    for i in range(1, STK):
         if i != PLY and i != LAST and i != OVER:
             h = (h ^ (s[i] + i * 1000003)) * 1099511628211
             h ^= h >> 29
-    return h
+    for c in range(NC):  # the pieces of each stack (slots above its height are left over)
+        for k in range(s[HGT + c]):
+            i = STK + c * CAP + k
+            h = (h ^ (s[i] + i * 1000003)) * 1099511628211
+            h ^= h >> 29
+    return h ^ SIDEMIX[s[SIDE]]  # the side apart, so that a position may be matched whoever moves
 
 
 @njit(cache=True)
@@ -182,7 +196,7 @@ def next_word(x):
 @njit(cache=True)
 def perft(s0, depth, hist0, nhist0):
     """Leaves of the move tree to `depth`; -1: a position with more than MAXM moves; -2: a
-    stack deeper than CAP."""
+    stack deeper than CAP or a zone fuller than ZCAP; -3: a move too long to pack."""
     if depth <= 0:
         return 1
     states = np.empty((depth + 1, SIZE), np.int64)
@@ -204,6 +218,8 @@ def perft(s0, depth, hist0, nhist0):
                 return -1
             if outcome(states[d], n, res, hist, nhist0 + d) != 0:
                 n = 0
+            if states[d, OVER] != 0:
+                return -1 - states[d, OVER]
             if d == depth - 1:
                 total += n
                 d -= 1
@@ -218,7 +234,7 @@ def perft(s0, depth, hist0, nhist0):
             states[d + 1, :] = states[d, :]
             apply(states[d + 1], m)
             if states[d + 1, OVER] != 0:
-                return -2
+                return -1 - states[d + 1, OVER]
             if HASHING:
                 hist[nhist0 + d] = hash_state(states[d + 1])
             d += 1
@@ -233,7 +249,8 @@ def perft(s0, depth, hist0, nhist0):
 def playout(s, x, maxplies, moves_out, res, hist, nhist0, buf):
     """Random moves from s (changed in place) until the end or maxplies: (plies, outcome code,
     moves seen at the positions played from, generator state). Code 0: cut at maxplies; -1:
-    too many moves; -2: a stack deeper than CAP. The moves go into moves_out."""
+    too many moves; -2: a stack deeper than CAP or a zone fuller than ZCAP; -3: a move too long
+    to pack. The moves go into moves_out."""
     plies = 0
     branching = 0
     while True:
@@ -241,17 +258,22 @@ def playout(s, x, maxplies, moves_out, res, hist, nhist0, buf):
         if n > MAXM:
             return plies, -1, branching, x
         code = outcome(s, n, res, hist, nhist0 + plies)
+        if s[OVER] != 0:
+            return plies, -1 - s[OVER], branching, x
         if code != 0:
             return plies, code, branching, x
         if plies >= maxplies:
             return plies, 0, branching, x
         x, z = next_word(x)
-        m = buf[np.int64(z % np.uint64(n))]
+        if CHANCE and CHANCEACT[buf[0] & AMASK]:  # nature's move, drawn by its weights
+            m = buf[pick_chance(s, buf, n, z)]
+        else:
+            m = buf[np.int64(z % np.uint64(n))]
         if plies < moves_out.shape[0]:
             moves_out[plies] = m
         apply(s, m)
         if s[OVER] != 0:
-            return plies, -2, branching, x
+            return plies, -1 - s[OVER], branching, x
         plies += 1
         branching += n
         if HASHING:
