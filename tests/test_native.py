@@ -11,6 +11,7 @@ ruleset it compiles, at its default and small options, deeper.
 import json
 import os
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
@@ -113,6 +114,29 @@ def test_native_divide_equals_python_divide_where_repetition_is_tracked():
     state = game.new()
     split = [(state.move_text(m), n) for m, n in native.divide(state, 3)]
     assert split == ziggurat.divide(state, 3)
+
+
+def test_a_position_reached_again_is_a_repetition_whatever_its_stacks_held_before():
+    """Stacks that go and come back leave the position as it was, though a cell's slots above its
+    height still hold what the moves put there: the native end block calls the third occurrence a
+    draw at the ply the Python backend does."""
+    game, native = fast("stacktics")
+    state = game.new()
+    v, hist0, nhist = native.start(state)
+    hist = np.zeros(16, dtype=np.int64)
+    hist[0] = hist0[0]
+    res = np.zeros(native.layout.nplayers + 1)
+    buf = np.zeros(4096, dtype=np.int64)
+    for ply, text in enumerate(["b1:1-c2", "b5:1-c4", "c2:1-b1", "c4:1-b5"] * 2, start=1):
+        m = state.parse_move(text)
+        state.push(m)
+        native.module.apply(v, pack(m))
+        hist[ply] = native.module.hash_state(v)
+        nmoves = native.module.legal(v, buf)
+        code = native.module.outcome(v, nmoves, res, hist, ply + 1)
+        expected = state.outcome()
+        assert native.ended(code, res)[2] == (expected.reason if expected else None), f"ply {ply}"
+    assert state.outcome().reason == "third repetition"
 
 
 def test_positions_and_moves_convert_both_ways():

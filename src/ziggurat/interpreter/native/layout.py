@@ -11,7 +11,8 @@ A position is a vector of fixed length (numpy int64), laid out as
 | `HGT + c` | the height of the stack on cell c |
 | `STK + c * CAP + k` | the piece at level k + 1 of cell c (bottom first) |
 
-so copying a position is one array copy (perft copies, playouts write in place). A move is
+where a stack's slots above its height are left as they were (nothing reads them: copying a
+position and its hash skip them; perft copies, playouts write in place). A move is
 `action | (choice_1 + BIAS) << 8 | (choice_2 + BIAS) << 24 | ...`: 16 bits a choice, at most
 three choices (`MAX_CHOICES`). Conversions between this and the Python backend's `State` and move
 tuples are here too, so that both backends can be checked against each other.

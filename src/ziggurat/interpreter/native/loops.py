@@ -114,6 +114,22 @@ def remove_piece(s, c, k, z):
 
 
 @njit(cache=True)
+def copy_state(dst, src):
+    """dst = src, but for the slots above each stack's height (nothing reads them) when stacks
+    may be tall; loops, which Numba compiles to much less than a slice assignment."""
+    if CAP <= 8:  # short stacks: one straight copy costs less than a loop a cell
+        for i in range(SIZE):
+            dst[i] = src[i]
+        return
+    for i in range(STK):
+        dst[i] = src[i]
+    for c in range(NC):
+        b = STK + c * CAP
+        for k in range(src[HGT + c]):
+            dst[b + k] = src[b + k]
+
+
+@njit(cache=True)
 def rank_results(keys, res):
     best = 0
     for q in range(1, NPLAYERS):
@@ -140,13 +156,29 @@ def rank_results(keys, res):
 
 
 @njit(cache=True)
+def slot_word(i, v):
+    """A well-mixed word for the value v in slot i: distinct (slot, value) pairs give distinct
+    inputs to SplitMix64's finaliser, a bijection."""
+    z = (np.uint64(i) << S40) + np.uint64(v)
+    z = (z ^ (z >> S30)) * MIX1
+    z = (z ^ (z >> S27)) * MIX2
+    return z ^ (z >> S31)
+
+
+@njit(cache=True)
 def hash_state(s):
-    h = 1469598103934665603
-    for i in range(SIZE):
-        if i != PLY and i != LAST and i != OVER:
-            h = (h ^ (s[i] + i * 1000003)) * 1099511628211
-            h ^= h >> 29
-    return h
+    """The position's hash for repetition: the sum of one word per slot that holds part of the
+    position (the side, seats, counters, zones, and each stack up to its height; not the ply,
+    the last move, nor a stack's slots above its height, which hold what it held before). Each
+    word is mixed on its own, so the sum needs no chain of multiplications across slots."""
+    h = slot_word(SIDE, s[SIDE])
+    for i in range(SEATS, HGT):
+        h += slot_word(i, s[i])
+    for c in range(NC):
+        b = STK + c * CAP
+        for k in range(s[HGT + c]):
+            h += slot_word(b + k, s[b + k])
+    return np.int64(h)
 
 
 @njit(cache=True)
@@ -164,7 +196,7 @@ def repeats(hist, nhist):
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 MIX2 = np.uint64(0x94D049BB133111EB)
-S30, S27, S31 = np.uint64(30), np.uint64(27), np.uint64(31)
+S30, S27, S31, S40 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(40)
 
 
 @njit(cache=True)
@@ -215,7 +247,7 @@ def perft(s0, depth, hist0, nhist0):
         if idx[d] < counts[d]:
             m = moves[d, idx[d]]
             idx[d] += 1
-            states[d + 1, :] = states[d, :]
+            copy_state(states[d + 1], states[d])
             apply(states[d + 1], m)
             if states[d + 1, OVER] != 0:
                 return -2
