@@ -139,6 +139,31 @@ def test_a_position_reached_again_is_a_repetition_whatever_its_stacks_held_befor
     assert state.outcome().reason == "third repetition"
 
 
+@pytest.mark.parametrize("name", ["stacktics"] + (["stacktics-ground-attack", "stacktics-3x5"] if SLOW else []))
+def test_the_hash_moves_keep_is_the_hash_from_scratch(name):
+    """Moves keep the position's hash in its slot as they write; after whole playouts it is still
+    the hash computed from the position alone."""
+    game, native = fast(name)
+    assert "INCREMENTAL = True" in source(game)[0]
+    for seed in range(8):
+        final = native.playout(game.new(), seed, 400).final
+        assert final[native.layout.hsh] == native.module.hash_state(final), f"seed {seed}"
+
+
+def test_a_move_writing_the_position_past_the_hash_makes_the_loops_hash_from_scratch():
+    """A write to the position that does not keep the hash (a construct added without it) turns
+    the kept hash off for that game instead of letting repetitions go unseen."""
+    from ziggurat.interpreter.native.loops import TEMPLATE, keeps_hash
+
+    text = source(ziggurat.load("stacktics"))[0]
+    assert keeps_hash(text)
+    assert not keeps_hash(text.replace("put(s, SIDE, nxt)", "s[SIDE] = nxt"))
+    helper = "def flip(s, c):\n    s[STK + c * CAP] = 1 - s[STK + c * CAP]\n\n\n"
+    assert keeps_hash(helper + text)  # not called by a move
+    assert not keeps_hash(helper + text.replace("    s[LAST] = m\n", "    flip(s, 0)\n    s[LAST] = m\n", 1))
+    assert keeps_hash(TEMPLATE + "def apply(s, m):\n    move_stack(s, 0, 0, 1)\n")
+
+
 def test_positions_and_moves_convert_both_ways():
     game, native = fast("stacktics")
     p = native.playout(game.new(), 11, 60)

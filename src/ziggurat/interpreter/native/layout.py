@@ -8,6 +8,7 @@ A position is a vector of fixed length (numpy int64), laid out as
 | `SEATS + p` | the seat of each side |
 | `CNT + k` | each counter slot |
 | `ZON + z * NPIECES + p` | how many pieces of code p zone slot z holds (a zone as a multiset) |
+| `HSH` | the position's hash, kept up to date by every move (see `loops`), when the rules ask about repetition |
 | `HGT + c` | the height of the stack on cell c |
 | `STK + c * CAP + k` | the piece at level k + 1 of cell c (bottom first) |
 
@@ -37,7 +38,8 @@ class Layout:
         self.npieces, self.nzones, self.ncounters = npieces, nzones, ncounters
         self.cnt = SEATS + nplayers
         self.zon = self.cnt + ncounters
-        self.hgt = self.zon + nzones * npieces
+        self.hsh = self.zon + nzones * npieces
+        self.hgt = self.hsh + 1
         self.stk = self.hgt + ncells
         self.size = self.stk + ncells * cap
 
@@ -46,12 +48,13 @@ class Layout:
 
     def constants(self) -> dict:
         return {"NPLAYERS": self.nplayers, "NC": self.ncells, "CAP": self.cap, "NPIECES": self.npieces,
-                "CNT": self.cnt, "ZON": self.zon, "HGT": self.hgt, "STK": self.stk, "SIZE": self.size}
+                "CNT": self.cnt, "ZON": self.zon, "HSH": self.hsh, "HGT": self.hgt, "STK": self.stk, "SIZE": self.size}
 
     # ---- positions ------------------------------------------------------------------------------
 
     def vector(self, st) -> Optional[np.ndarray]:
-        """The vector of a Python backend State; None when a stack is deeper than `cap`."""
+        """The vector of a Python backend State (its hash slot 0: `NativeGame.start` fills it);
+        None when a stack is deeper than `cap`."""
         v = np.zeros(self.size, dtype=np.int64)
         v[SIDE], v[PLY], v[LAST] = st.side, st.ply, -1
         v[SEATS:SEATS + self.nplayers] = st.seats

@@ -9,7 +9,65 @@ playout seeded with `seed` draws word after word from it, and plays, at each ply
 of index `word mod n` in the native generator's order. It is not Python's `random`: a native
 playout and a Python one from the same seed are different games (both legal). Playout `i` of
 `playouts(n, seed)` is the playout seeded with `seed + i`.
+
+Where the rules ask about repetition, each position's hash goes into a history; moves keep it up
+to date in the slot HSH as they write (`put` and the stack helpers), so that the loops read it
+instead of hashing the whole position a ply. `keeps_hash` checks that every write a move makes
+goes through those; a module with another write (a construct added later, say) hashes each
+position from scratch instead (INCREMENTAL false), which is slower but never wrong.
 """
+
+import re
+
+KEEPS_HASH = ("put", "move_stack", "take_stack", "place_piece", "remove_piece")  # write through the hash
+UNHASHED = ("s[PLY]", "s[LAST]", "s[OVER]", "s[HSH]")  # slots outside the hash
+
+
+def assigned(line: str):
+    """The target of the assignment a line of Python makes (plain or augmented), or None."""
+    code = line.strip()
+    if code.startswith(("if ", "elif ", "while ", "for ", "return", "assert ", "def ", "@")):
+        return None
+    depth = 0
+    for i, ch in enumerate(code):
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == "=" and depth == 0:
+            if code[i + 1:i + 2] == "=" or (code[i - 1:i] in ("=", "!", "<", ">") and code[i - 2:i] not in ("<<", ">>")):
+                return None  # a comparison
+            return code[:i].rstrip(" +-*/%&|^<>")
+    return None
+
+
+def keeps_hash(text: str) -> bool:
+    """Whether every write to the position that `apply` makes, in the functions it calls too,
+    keeps the hash slot up to date (goes through `KEEPS_HASH`, or writes an unhashed slot)."""
+    bodies: dict = {}
+    name = None
+    for line in text.splitlines():
+        m = re.match(r"def (\w+)\(", line)
+        if m:
+            name = m.group(1)
+            bodies[name] = []
+        elif name is not None and (line.startswith(" ") or not line.strip()):
+            bodies[name].append(line)
+        else:
+            name = None
+    seen, todo = set(), ["apply"]
+    while todo:
+        fn = todo.pop()
+        if fn in seen or fn not in bodies or fn in KEEPS_HASH:
+            continue
+        seen.add(fn)
+        for line in bodies[fn]:
+            target = assigned(line)
+            if target is not None and re.search(r"(?<![\w.])s\[", target) and target not in UNHASHED:
+                return False
+            todo.extend(re.findall(r"(?<![\w.])(\w+)\(", line))
+    return True
+
 
 TEMPLATE = '''
 # ---- helpers (the same in every native module) ----------------------------------------------
@@ -81,17 +139,29 @@ def move_stack(s, a, k, b):
     if hb + n > CAP:
         s[OVER] = 1
         return
+    h = np.uint64(s[HSH])
     for i in range(n):
-        s[STK + b * CAP + hb + i] = s[STK + a * CAP + k + i]
+        p = s[STK + a * CAP + k + i]
+        s[STK + b * CAP + hb + i] = p
+        if HASHING:
+            h += np.uint64(p + 1) * (ZK[STK + b * CAP + hb + i] - ZK[STK + a * CAP + k + i])
     s[HGT + b] = hb + n
     s[HGT + a] = k
+    if HASHING:
+        s[HSH] = np.int64(h)
 
 
 @njit(cache=True)
 def take_stack(s, c, z):
+    h = np.uint64(s[HSH])
     for i in range(s[HGT + c]):
-        s[ZON + z * NPIECES + s[STK + c * CAP + i]] += 1
+        p = s[STK + c * CAP + i]
+        s[ZON + z * NPIECES + p] += 1
+        if HASHING:
+            h += ZK[ZON + z * NPIECES + p] - np.uint64(p + 1) * ZK[STK + c * CAP + i]
     s[HGT + c] = 0
+    if HASHING:
+        s[HSH] = np.int64(h)
 
 
 @njit(cache=True)
@@ -102,15 +172,31 @@ def place_piece(s, p, c):
         return
     s[STK + c * CAP + h] = p
     s[HGT + c] = h + 1
+    if HASHING:
+        s[HSH] = np.int64(np.uint64(s[HSH]) + np.uint64(p + 1) * ZK[STK + c * CAP + h])
 
 
 @njit(cache=True)
 def remove_piece(s, c, k, z):
     h = s[HGT + c]
-    s[ZON + z * NPIECES + s[STK + c * CAP + k]] += 1
+    p = s[STK + c * CAP + k]
+    s[ZON + z * NPIECES + p] += 1
+    hs = np.uint64(s[HSH]) + ZK[ZON + z * NPIECES + p] - np.uint64(p + 1) * ZK[STK + c * CAP + k]
     for i in range(k, h - 1):
-        s[STK + c * CAP + i] = s[STK + c * CAP + i + 1]
+        q = s[STK + c * CAP + i + 1]
+        s[STK + c * CAP + i] = q
+        hs += np.uint64(q + 1) * (ZK[STK + c * CAP + i] - ZK[STK + c * CAP + i + 1])
     s[HGT + c] = h - 1
+    if HASHING:
+        s[HSH] = np.int64(hs)
+
+
+@njit(cache=True, inline="always")
+def put(s, i, v):
+    """s[i] = v, keeping the hash: the effects' writes outside the stacks go through here."""
+    if HASHING:
+        s[HSH] = np.int64(np.uint64(s[HSH]) + (np.uint64(v) - np.uint64(s[i])) * ZK[i])
+    s[i] = v
 
 
 @njit(cache=True)
@@ -156,28 +242,20 @@ def rank_results(keys, res):
 
 
 @njit(cache=True)
-def slot_word(i, v):
-    """A well-mixed word for the value v in slot i: distinct (slot, value) pairs give distinct
-    inputs to SplitMix64's finaliser, a bijection."""
-    z = (np.uint64(i) << S40) + np.uint64(v)
-    z = (z ^ (z >> S30)) * MIX1
-    z = (z ^ (z >> S27)) * MIX2
-    return z ^ (z >> S31)
-
-
-@njit(cache=True)
 def hash_state(s):
-    """The position's hash for repetition: the sum of one word per slot that holds part of the
-    position (the side, seats, counters, zones, and each stack up to its height; not the ply,
-    the last move, nor a stack's slots above its height, which hold what it held before). Each
-    word is mixed on its own, so the sum needs no chain of multiplications across slots."""
-    h = slot_word(SIDE, s[SIDE])
-    for i in range(SEATS, HGT):
-        h += slot_word(i, s[i])
+    """The position's hash for repetition, from scratch: the sum, over the slots that hold the
+    position (the side, seats, counters, zones, and each stack up to its height; not the ply, the
+    last move, nor a stack's slots above its height, which hold what it held before), of
+    (value + 1) * ZK[slot], ZK a random word a slot (Zobrist's idea, made linear so that a write
+    changes the sum by (new - old) * ZK[slot]). Moves keep it in the slot HSH as they write
+    (`put` and the stack helpers)."""
+    h = np.uint64(s[SIDE] + 1) * ZK[SIDE]
+    for i in range(SEATS, HSH):
+        h += np.uint64(s[i] + 1) * ZK[i]
     for c in range(NC):
         b = STK + c * CAP
         for k in range(s[HGT + c]):
-            h += slot_word(b + k, s[b + k])
+            h += np.uint64(s[b + k] + 1) * ZK[b + k]
     return np.int64(h)
 
 
@@ -196,7 +274,11 @@ def repeats(hist, nhist):
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 MIX2 = np.uint64(0x94D049BB133111EB)
-S30, S27, S31, S40 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(40)
+S30, S27, S31 = np.uint64(30), np.uint64(27), np.uint64(31)
+_z = np.arange(1, SIZE + 1, dtype=np.uint64) * GOLDEN  # SplitMix64's words 1, 2, ...: a random word a slot
+_z = (_z ^ (_z >> S30)) * MIX1
+_z = (_z ^ (_z >> S27)) * MIX2
+ZK = _z ^ (_z >> S31)
 
 
 @njit(cache=True)
@@ -252,7 +334,7 @@ def perft(s0, depth, hist0, nhist0):
             if states[d + 1, OVER] != 0:
                 return -2
             if HASHING:
-                hist[nhist0 + d] = hash_state(states[d + 1])
+                hist[nhist0 + d] = states[d + 1, HSH] if INCREMENTAL else hash_state(states[d + 1])
             d += 1
             entering = True
         else:
@@ -287,7 +369,7 @@ def playout(s, x, maxplies, moves_out, res, hist, nhist0, buf):
         plies += 1
         branching += n
         if HASHING:
-            hist[nhist0 + plies - 1] = hash_state(s)
+            hist[nhist0 + plies - 1] = s[HSH] if INCREMENTAL else hash_state(s)
 
 
 @njit(cache=True)

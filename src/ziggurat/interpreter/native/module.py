@@ -22,7 +22,7 @@ from .. import steps as P
 from ..python.exprs import pyname
 from .exprs import Code, Exprs, Unsupported, fail
 from .layout import BIAS, MAX_CHOICES, Layout
-from .loops import TEMPLATE
+from .loops import TEMPLATE, keeps_hash
 
 MAXM = 4096  # moves one position may have in native code
 
@@ -186,7 +186,7 @@ class NativeWriter:
                 continue
             else:
                 fail(s)
-        code("s[SIDE] = nxt")
+        code("put(s, SIDE, nxt)")
         code("s[PLY] = ply + 1")
         code("s[LAST] = m")
         return code.text()
@@ -244,7 +244,8 @@ class NativeWriter:
         if isinstance(st, ir.SetCounter):
             slot = x.counter_slot(st.target, env, code)
             value = x.expr(st.value, env, code)
-            code(f"s[CNT + {slot}] {st.op} {value}")
+            new = {"=": value, "+=": f"s[CNT + {slot}] + {value}", "-=": f"s[CNT + {slot}] - ({value})"}[st.op]
+            code(f"put(s, CNT + {slot}, {new})")
             return env
         if isinstance(st, ir.Effect):
             self.effect(st, env, code)
@@ -305,7 +306,7 @@ class NativeWriter:
             code(f"place_piece(s, {p}, {c})")
         elif fn == "change":
             c, k, p = arg(0, "c"), arg(1, "k"), arg(2, "p")
-            code(f"s[STK + {c} * CAP + {k} - 1] = {p}")
+            code(f"put(s, STK + {c} * CAP + {k} - 1, {p})")
         elif fn == "remove":
             c, k = arg(0, "c"), arg(1, "k")
             z = code.fresh("z")
@@ -317,10 +318,13 @@ class NativeWriter:
             z = code.fresh("z")
             code(f"{z} = {x.zone(st.args[0], env, code)}")
             p = arg(1, "p")
-            code(f"s[ZON + {z} * NPIECES + {p}] += 1")
+            code(f"put(s, ZON + {z} * NPIECES + {p}, s[ZON + {z} * NPIECES + {p}] + 1)")
         elif fn == "swap_seats":
             a, b = arg(0, "a"), arg(1, "b")
-            code(f"s[SEATS + {a}], s[SEATS + {b}] = s[SEATS + {b}], s[SEATS + {a}]")
+            sa, sb = code.fresh("seat"), code.fresh("seat")
+            code(f"{sa}, {sb} = s[SEATS + {a}], s[SEATS + {b}]")
+            code(f"put(s, SEATS + {a}, {sb})")
+            code(f"put(s, SEATS + {b}, {sa})")
         elif fn == "extra_turn":
             code("nxt = mover")
         elif fn == "turn_to":
@@ -352,7 +356,8 @@ class NativeWriter:
                 "import numpy as np", "from numba import njit", ""]
         consts = dict(lay.constants())
         consts.update({"SIDE": 0, "PLY": 1, "LAST": 2, "OVER": 3, "SEATS": 4, "MAXM": MAXM,
-                       "HASHING": self.hashing, "NACTIONS": len(self.plans)})
+                       "HASHING": self.hashing, "NACTIONS": len(self.plans),
+                       "INCREMENTAL": self.hashing and keeps_hash("\n".join(functions) + TEMPLATE)})
         lines = [f"{k} = {v!r}" for k, v in consts.items()]
         lines.append(f"NEXT = np.array({[(p + 1) % max(1, n) for p in range(n)]!r}, dtype=np.int64)")
         lines.append(f"CTRL = np.array({list(self.game.ctrl) or [-1]!r}, dtype=np.int64)")
