@@ -10,6 +10,10 @@ of index `word mod n` in the native generator's order. It is not Python's `rando
 playout and a Python one from the same seed are different games (both legal). Playout `i` of
 `playouts(n, seed)` is the playout seeded with `seed + i`.
 
+The small helpers, like each move's `do_N` and `apply`, are inlined where they are called
+(`inline="always"`, at Numba's level: a call between compiled functions costs a call and the
+reference counts of its arrays).
+
 Where the rules ask about repetition, each position's hash goes into a history; moves keep it up
 to date in the slot HSH as they write (`put` and the stack helpers), so that the loops read it
 instead of hashing the whole position a ply. `keeps_hash` checks that every write a move makes
@@ -73,7 +77,7 @@ TEMPLATE = '''
 # ---- helpers (the same in every native module) ----------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def ctrl_of(s, c):
     h = s[HGT + c]
     if h == 0:
@@ -81,13 +85,13 @@ def ctrl_of(s, c):
     return CTRL[s[STK + c * CAP + h - 1]]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def theirs(s, c, mover):
     o = ctrl_of(s, c)
     return o != -1 and o != mover
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def flank_len(s, c, d, p):
     for i in range(LNN[d, c]):
         o = ctrl_of(s, LN[d, c, i])
@@ -100,7 +104,7 @@ def flank_len(s, c, d, p):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def run_of(s, c, d, p):
     n = 0
     for i in range(LNN[d, c]):
@@ -110,7 +114,7 @@ def run_of(s, c, d, p):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def zone_len(s, z):
     n = 0
     for p in range(NPIECES):
@@ -130,7 +134,7 @@ def last_cells(s):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def move_stack(s, a, k, b):
     n = s[HGT + a] - k
     hb = s[HGT + b]
@@ -151,7 +155,7 @@ def move_stack(s, a, k, b):
         s[HSH] = np.int64(h)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def take_stack(s, c, z):
     h = np.uint64(s[HSH])
     for i in range(s[HGT + c]):
@@ -164,7 +168,7 @@ def take_stack(s, c, z):
         s[HSH] = np.int64(h)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def place_piece(s, p, c):
     h = s[HGT + c]
     if h >= CAP:
@@ -176,7 +180,7 @@ def place_piece(s, p, c):
         s[HSH] = np.int64(np.uint64(s[HSH]) + np.uint64(p + 1) * ZK[STK + c * CAP + h])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def remove_piece(s, c, k, z):
     h = s[HGT + c]
     p = s[STK + c * CAP + k]
@@ -199,7 +203,7 @@ def put(s, i, v):
     s[i] = v
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def copy_state(dst, src):
     """dst = src, but for the slots above each stack's height (nothing reads them) when stacks
     may be tall; loops, which Numba compiles to much less than a slice assignment."""
@@ -259,7 +263,7 @@ def hash_state(s):
     return np.int64(h)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def repeats(hist, nhist):
     n = 0
     if nhist == 0:
@@ -281,7 +285,7 @@ _z = (_z ^ (_z >> S27)) * MIX2
 ZK = _z ^ (_z >> S31)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def next_word(x):
     x = x + GOLDEN
     z = x

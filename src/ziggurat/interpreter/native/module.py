@@ -164,7 +164,7 @@ class NativeWriter:
 
     def do(self, p) -> str:
         code = Code(self.fresh)
-        code("@njit(cache=True)")
+        code('@njit(cache=True, inline="always")')
         code(f"def do_{p.index}(s, m):")
         code.depth += 1
         code("mover = s[SIDE]")
@@ -193,7 +193,7 @@ class NativeWriter:
 
     def apply(self) -> str:
         code = Code(self.fresh)
-        code("@njit(cache=True)")
+        code('@njit(cache=True, inline="always")')
         code("def apply(s, m):")
         code.depth += 1
         code("a = m & 0xFF")
