@@ -438,14 +438,16 @@ class Exprs:
         elif fn == "count":
             code(f"if {value}:")
             code(f"    {acc} += 1")
-        elif fn == "any":
+        elif fn == "any":  # the answer known: out of the innermost loop here, of the others by `stop`
             code(f"if {value}:")
             code(f"    {acc} = True")
             code(f"    {stop} = True")
+            code("    break")
         elif fn == "all":
             code(f"if not {value}:")
             code(f"    {acc} = False")
             code(f"    {stop} = True")
+            code("    break")
         else:
             v = code.fresh("v")
             code(f"{v} = {value}")
