@@ -142,10 +142,10 @@ class NativeWriter:
         elif isinstance(s, P.Stage):
             k = self.stage
             self.stage += 1
-            code(f"saved[{k}, :] = s")
+            code(f"copy_state(saved[{k}], s)")
             self.block(s.body, env, code)
             self.gen(steps, i + 1, env, code)
-            code(f"s[:] = saved[{k}, :]")
+            code(f"copy_state(s, saved[{k}])")
             self.stage -= 1
         else:
             fail(s)
