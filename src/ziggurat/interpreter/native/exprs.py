@@ -475,11 +475,10 @@ class Exprs:
                 return [[]]
             if it.what == "last":
                 self.uses_last = True
-                lc, k = code.fresh("lc"), code.fresh("k")
-                code(f"{lc} = last_cells(s)")
-                code(f"for {k} in range({lc}.shape[0]):")
+                k = code.fresh("k")
+                code(f"for {k} in range(last_count(s)):")  # no array made: this runs every ply
                 code.depth += 1
-                code(f"{var} = {lc}[{k}]")
+                code(f"{var} = last_cell(s, {k})")
                 return [[]]
         if it.type == T.DIRSET:
             self.dirsets_table()

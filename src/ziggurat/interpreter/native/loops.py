@@ -122,16 +122,22 @@ def zone_len(s, z):
     return n
 
 
-@njit(cache=True)
-def last_cells(s):
+@njit(cache=True, inline="always")
+def last_count(s):
+    """How many cells `last` holds: the cell choices of the last move, every cell before any."""
     m = s[LAST]
     if m < 0:
-        return np.arange(NC)
-    a = m & 0xFF
-    out = np.empty(LASTN[a], np.int64)
-    for j in range(LASTN[a]):
-        out[j] = ((m >> (8 + 16 * (LASTCELLS[a, j] - 1))) & 0xFFFF) - 32768
-    return out
+        return NC
+    return LASTN[m & 0xFF]
+
+
+@njit(cache=True, inline="always")
+def last_cell(s, j):
+    """Cell j of `last`."""
+    m = s[LAST]
+    if m < 0:
+        return j
+    return ((m >> (8 + 16 * (LASTCELLS[m & 0xFF, j] - 1))) & 0xFFFF) - 32768
 
 
 @njit(cache=True, inline="always")
