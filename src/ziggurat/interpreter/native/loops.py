@@ -10,9 +10,9 @@ of index `word mod n` in the native generator's order. It is not Python's `rando
 playout and a Python one from the same seed are different games (both legal). Playout `i` of
 `playouts(n, seed)` is the playout seeded with `seed + i`.
 
-The small helpers, like each move's `do_N` and `apply`, are inlined where they are called
-(`inline="always"`, at Numba's level: a call between compiled functions costs a call and the
-reference counts of its arrays).
+The small helpers, like each move's `do_N`, are inlined where they are called (`inline="always"`,
+at Numba's level: a call between compiled functions costs a call and the reference counts of its
+arrays); `apply` stays a call, else each loop would compile every move again.
 
 Where the rules ask about repetition, each position's hash goes into a history; moves keep it up
 to date in the slot HSH as they write (`put` and the stack helpers), so that the loops read it

@@ -193,7 +193,7 @@ class NativeWriter:
 
     def apply(self) -> str:
         code = Code(self.fresh)
-        code('@njit(cache=True, inline="always")')
+        code("@njit(cache=True)")  # a call: inlined, it would be compiled again in each loop
         code("def apply(s, m):")
         code.depth += 1
         code("a = m & 0xFF")
