@@ -221,7 +221,8 @@ def copy_state(dst, src):
         dst[i] = src[i]
     for c in range(NC):
         b = STK + c * CAP
-        for k in range(src[HGT + c]):
+        dst[b] = src[b]  # whatever the height: most stacks hold 0 or 1 piece, and a store costs less than a branch
+        for k in range(1, src[HGT + c]):
             dst[b + k] = src[b + k]
 
 
