@@ -39,7 +39,8 @@ def assigned(line: str):
         elif ch in ")]}":
             depth -= 1
         elif ch == "=" and depth == 0:
-            if code[i + 1:i + 2] == "=" or (code[i - 1:i] in ("=", "!", "<", ">") and code[i - 2:i] not in ("<<", ">>")):
+            after, before = code[i + 1:i + 2], code[i - 1:i]
+            if after == "=" or (before in ("=", "!", "<", ">") and code[i - 2:i] not in ("<<", ">>")):
                 return None  # a comparison
             return code[:i].rstrip(" +-*/%&|^<>")
     return None
