@@ -14,6 +14,7 @@ import os
 import re
 from collections import Counter
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
@@ -164,6 +165,78 @@ def test_native_divide_equals_python_divide_where_repetition_is_tracked():
     state = game.new()
     split = [(state.move_text(m), n) for m, n in native.divide(state, 3)]
     assert split == ziggurat.divide(state, 3)
+
+
+def test_a_position_reached_again_is_a_repetition_whatever_its_stacks_held_before():
+    """Stacks that go and come back leave the position as it was, though a cell's slots above its
+    height still hold what the moves put there: the native end block calls the third occurrence a
+    draw at the ply the Python backend does."""
+    game, native = fast("stacktics")
+    state = game.new()
+    v, hist0, nhist = native.start(state)
+    hist = np.zeros(16, dtype=np.int64)
+    hist[0] = hist0[0]
+    res = np.zeros(native.layout.nplayers + 1)
+    buf = np.zeros(4096, dtype=np.int64)
+    for ply, text in enumerate(["b1:1-c2", "b5:1-c4", "c2:1-b1", "c4:1-b5"] * 2, start=1):
+        m = state.parse_move(text)
+        state.push(m)
+        native.module.apply(v, native.pack(m))
+        hist[ply] = native.module.hash_state(v)
+        nmoves = native.module.legal(v, buf)
+        code = native.module.outcome(v, nmoves, res, hist, ply + 1)
+        expected = state.outcome()
+        assert native.ended(code, res)[2] == (expected.reason if expected else None), f"ply {ply}"
+    assert state.outcome().reason == "third repetition"
+
+
+@pytest.mark.parametrize("name", ["stacktics"] + (["stacktics-ground-attack", "stacktics-3x5", "rgb", "lines-of-action"]
+                                                  if SLOW else []))
+def test_the_hash_moves_keep_is_the_hash_from_scratch(name):
+    """Moves keep the position's hash in its slot as they write; after whole playouts it is still
+    the hash computed from the position alone."""
+    game, native = fast(name)
+    assert "INCREMENTAL = True" in source(game)[0]
+    for seed in range(8):
+        final = native.playout(game.new(), seed, 400).final
+        assert final[native.layout.hsh] == native.module.hash_state(final), f"seed {seed}"
+
+
+def test_every_helper_that_writes_the_position_keeps_the_hash():
+    """The module's helpers (loops.TEMPLATE and module.HELPERS) that write the position directly
+    are the ones declared to keep the hash themselves (KEEPS_HASH): a helper missing there would
+    make every game that calls it hash each position from scratch, and a helper outside the text
+    `keeps_hash` reads would let its writes go unseen (slipping a piece into a stack did: RGB's
+    kept hash drifted from the position's)."""
+    from ziggurat.interpreter.native.loops import KEEPS_HASH, TEMPLATE, UNHASHED, assigned
+    from ziggurat.interpreter.native.module import HELPERS
+
+    writers, name = set(), None
+    for line in (TEMPLATE + HELPERS).splitlines():
+        m = re.match(r"def (\w+)\(", line)
+        if m:
+            name = m.group(1)
+        target = assigned(line)
+        if name and target is not None and re.match(r"s\[", target) and target not in UNHASHED:
+            writers.add(name)
+    writers -= {"perft", "playout", "playouts"}  # the whole loops: they run moves, no move runs them
+    assert writers and writers <= set(KEEPS_HASH), writers - set(KEEPS_HASH)
+    text = source(ziggurat.load("stacktics"))[0]
+    assert "def insert_piece(" in text  # the helpers are part of what keeps_hash reads
+
+
+def test_a_move_writing_the_position_past_the_hash_makes_the_loops_hash_from_scratch():
+    """A write to the position that does not keep the hash (a construct added without it) turns
+    the kept hash off for that game instead of letting repetitions go unseen."""
+    from ziggurat.interpreter.native.loops import TEMPLATE, keeps_hash
+
+    text = source(ziggurat.load("stacktics"))[0]
+    assert keeps_hash(text)
+    assert not keeps_hash(text.replace("put(s, SIDE, nxt)", "s[SIDE] = nxt"))
+    helper = "def flip(s, c):\n    s[STK + c * CAP] = 1 - s[STK + c * CAP]\n\n\n"
+    assert keeps_hash(helper + text)  # not called by a move
+    assert not keeps_hash(helper + text.replace("    s[LAST] = m\n", "    flip(s, 0)\n    s[LAST] = m\n", 1))
+    assert keeps_hash(TEMPLATE + "def apply(s, m):\n    move_stack(s, 0, 0, 1)\n")
 
 
 def test_positions_and_moves_convert_both_ways():

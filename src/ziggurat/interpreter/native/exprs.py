@@ -624,14 +624,16 @@ class Exprs:
         elif fn == "count":
             code(f"if {value}:")
             code(f"    {acc} += 1")
-        elif fn == "any":
+        elif fn == "any":  # the answer known: out of the innermost loop here, of the others by `stop`
             code(f"if {value}:")
             code(f"    {acc} = True")
             code(f"    {stop} = True")
+            code("    break")
         elif fn == "all":
             code(f"if not {value}:")
             code(f"    {acc} = False")
             code(f"    {stop} = True")
+            code("    break")
         else:
             v = code.fresh("v")
             code(f"{v} = {value}")
@@ -659,11 +661,10 @@ class Exprs:
                 return [[]]
             if it.what == "last":
                 self.uses_last = True
-                lc, k = code.fresh("lc"), code.fresh("k")
-                code(f"{lc} = last_cells(s)")
-                code(f"for {k} in range({lc}.shape[0]):")
+                k = code.fresh("k")
+                code(f"for {k} in range(last_count(s)):")  # no array made: this runs every ply
                 code.depth += 1
-                code(f"{var} = {lc}[{k}]")
+                code(f"{var} = last_cell(s, {k})")
                 return [[]]
         if it.type == T.DIRSET:
             self.dirsets_table()

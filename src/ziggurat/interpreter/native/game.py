@@ -107,7 +107,7 @@ class NativeGame:
         if self.hashing:
             if history and (len(state.seen) > 1 or any(c > 1 for c in state.seen.values())):
                 raise Unsupported("a position with earlier positions to repeat (repetition)")
-            hist[0] = self.module.hash_state(v)
+            hist[0] = v[self.layout.hsh] = self.module.hash_state(v)  # moves keep v[hsh] from here
             return v, hist, 1
         return v, hist, 0
 

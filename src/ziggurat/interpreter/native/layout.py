@@ -9,10 +9,12 @@ A position is a vector of fixed length (numpy int64), laid out as
 | `CNT + k` | each counter slot |
 | `ZON + z * ZW` | how many pieces zone slot z holds (`ZW = ZCAP + 1`) |
 | `ZON + z * ZW + 1 + i` | its pieces, in the order they came (as the Python backend's tuple); 0 past its length |
+| `HSH` | the position's hash, kept up to date by every move (see `loops`), when the rules ask about repetition |
 | `HGT + c` | the height of the stack on cell c |
 | `STK + c * CAP + k` | the piece at level k + 1 of cell c (bottom first) |
 
-so copying a position is one array copy (perft copies, playouts write in place). A move is one
+where a stack's slots above its height are left as they were (nothing reads them: copying a
+position and its hash skip them; perft copies, playouts write in place). A move is one
 int64 of bit fields (`Codec`): the action in the lowest bits, then each choice in order, in as
 many bits as its type needs (a cell: enough for the board's cells; a number: 16, biased by
 `BIAS`); a list (a repeat's passes, a choice of a list) is its length then its items; the choices
@@ -43,7 +45,8 @@ class Layout:
         self.zcap = zcap  # the pieces a zone may hold
         self.cnt = SEATS + nplayers
         self.zon = self.cnt + ncounters
-        self.hgt = self.zon + nzones * (zcap + 1)
+        self.hsh = self.zon + nzones * (zcap + 1)
+        self.hgt = self.hsh + 1
         self.stk = self.hgt + ncells
         self.size = self.stk + ncells * cap
 
@@ -52,13 +55,14 @@ class Layout:
 
     def constants(self) -> dict:
         return {"NPLAYERS": self.nplayers, "NC": self.ncells, "CAP": self.cap, "NPIECES": self.npieces,
-                "ZCAP": self.zcap, "ZW": self.zcap + 1, "CNT": self.cnt, "ZON": self.zon, "HGT": self.hgt, "STK": self.stk, "SIZE": self.size}
+                "ZCAP": self.zcap, "ZW": self.zcap + 1, "CNT": self.cnt, "ZON": self.zon, "HSH": self.hsh,
+                "HGT": self.hgt, "STK": self.stk, "SIZE": self.size}
 
     # ---- positions ------------------------------------------------------------------------------
 
     def vector(self, st) -> Optional[np.ndarray]:
-        """The vector of a Python backend State; None when a stack is deeper than `cap` or a zone
-        holds more than `zcap` pieces."""
+        """The vector of a Python backend State (its hash slot 0: `NativeGame.start` fills it);
+        None when a stack is deeper than `cap` or a zone holds more than `zcap` pieces."""
         v = np.zeros(self.size, dtype=np.int64)
         v[SIDE], v[PLY], v[LAST] = st.side, st.ply, -1
         v[SEATS:SEATS + self.nplayers] = st.seats

@@ -11,13 +11,77 @@ outcomes have weights, the word's top 53 bits, as a fraction of the weights' sum
 outcome (`pick_chance`). It is not Python's `random`: a native
 playout and a Python one from the same seed are different games (both legal). Playout `i` of
 `playouts(n, seed)` is the playout seeded with `seed + i`.
+
+The small helpers, like each move's `do_N`, are inlined where they are called (`inline="always"`,
+at Numba's level: a call between compiled functions costs a call and the reference counts of its
+arrays); `apply` stays a call, else each loop would compile every move again.
+
+Where the rules ask about repetition, each position's hash goes into a history; moves keep it up
+to date in the slot HSH as they write (`put` and the stack helpers), so that the loops read it
+instead of hashing the whole position a ply. `keeps_hash` checks that every write a move makes
+goes through those; a module with another write (a construct added later, say) hashes each
+position from scratch instead (INCREMENTAL false), which is slower but never wrong.
 """
+
+import re
+
+KEEPS_HASH = ("put", "move_stack", "take_stack", "place_piece", "remove_piece",  # write through the hash
+              "insert_piece", "lift_piece", "stack_rehash")
+UNHASHED = ("s[PLY]", "s[LAST]", "s[OVER]", "s[HSH]")  # slots outside the hash
+
+
+def assigned(line: str):
+    """The target of the assignment a line of Python makes (plain or augmented), or None."""
+    code = line.strip()
+    if code.startswith(("if ", "elif ", "while ", "for ", "return", "assert ", "def ", "@")):
+        return None
+    depth = 0
+    for i, ch in enumerate(code):
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == "=" and depth == 0:
+            after, before = code[i + 1:i + 2], code[i - 1:i]
+            if after == "=" or (before in ("=", "!", "<", ">") and code[i - 2:i] not in ("<<", ">>")):
+                return None  # a comparison
+            return code[:i].rstrip(" +-*/%&|^<>")
+    return None
+
+
+def keeps_hash(text: str) -> bool:
+    """Whether every write to the position that `apply` makes, in the functions it calls too,
+    keeps the hash slot up to date (goes through `KEEPS_HASH`, or writes an unhashed slot)."""
+    bodies: dict = {}
+    name = None
+    for line in text.splitlines():
+        m = re.match(r"def (\w+)\(", line)
+        if m:
+            name = m.group(1)
+            bodies[name] = []
+        elif name is not None and (line.startswith(" ") or not line.strip()):
+            bodies[name].append(line)
+        else:
+            name = None
+    seen, todo = set(), ["apply"]
+    while todo:
+        fn = todo.pop()
+        if fn in seen or fn not in bodies or fn in KEEPS_HASH:
+            continue
+        seen.add(fn)
+        for line in bodies[fn]:
+            target = assigned(line)
+            if target is not None and re.search(r"(?<![\w.])s\[", target) and target not in UNHASHED:
+                return False
+            todo.extend(re.findall(r"(?<![\w.])(\w+)\(", line))
+    return True
+
 
 TEMPLATE = '''
 # ---- helpers (the same in every native module) ----------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def ctrl_of(s, c):
     h = s[HGT + c]
     if h == 0:
@@ -25,13 +89,13 @@ def ctrl_of(s, c):
     return CTRL[s[STK + c * CAP + h - 1]]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def theirs(s, c, mover):
     o = ctrl_of(s, c)
     return o != -1 and o != mover
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def flank_len(s, c, d, p):
     for i in range(LNN[d, c]):
         o = ctrl_of(s, LN[d, c, i])
@@ -44,7 +108,7 @@ def flank_len(s, c, d, p):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def run_of(s, c, d, p):
     n = 0
     for i in range(LNN[d, c]):
@@ -54,7 +118,7 @@ def run_of(s, c, d, p):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def zone_len(s, z):
     return s[ZON + z * ZW]
 
@@ -65,23 +129,29 @@ def zone_add(s, z, p):
     if n >= ZCAP:
         s[OVER] = 1
         return
-    s[ZON + z * ZW + 1 + n] = p
-    s[ZON + z * ZW] = n + 1
+    put(s, ZON + z * ZW + 1 + n, p)
+    put(s, ZON + z * ZW, n + 1)
 
 
-@njit(cache=True)
-def last_cells(s):
+@njit(cache=True, inline="always")
+def last_count(s):
+    """How many cells `last` holds: the cell choices of the last move, every cell before any."""
     m = s[LAST]
     if m < 0:
-        return np.arange(NC)
-    a = m & AMASK
-    out = np.empty(LASTN[a], np.int64)
-    for j in range(LASTN[a]):
-        out[j] = (m >> LASTCELLS[a, j]) & CELLMASK
-    return out
+        return NC
+    return LASTN[m & AMASK]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def last_cell(s, j):
+    """Cell j of `last`."""
+    m = s[LAST]
+    if m < 0:
+        return j
+    return (m >> LASTCELLS[m & AMASK, j]) & CELLMASK
+
+
+@njit(cache=True, inline="always")
 def move_stack(s, a, k, b):
     n = s[HGT + a] - k
     hb = s[HGT + b]
@@ -90,20 +160,29 @@ def move_stack(s, a, k, b):
     if hb + n > CAP:
         s[OVER] = 1
         return
+    h = np.uint64(s[HSH])
     for i in range(n):
-        s[STK + b * CAP + hb + i] = s[STK + a * CAP + k + i]
+        p = s[STK + a * CAP + k + i]
+        s[STK + b * CAP + hb + i] = p
+        if HASHING:
+            h += np.uint64(p + 1) * (ZK[STK + b * CAP + hb + i] - ZK[STK + a * CAP + k + i])
     s[HGT + b] = hb + n
     s[HGT + a] = k
+    if HASHING:
+        s[HSH] = np.int64(h)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def take_stack(s, c, z):
     for i in range(s[HGT + c]):
-        zone_add(s, z, s[STK + c * CAP + i])
+        p = s[STK + c * CAP + i]
+        zone_add(s, z, p)  # keeps the hash of the zone's slots
+        if HASHING:
+            s[HSH] = np.int64(np.uint64(s[HSH]) - np.uint64(p + 1) * ZK[STK + c * CAP + i])
     s[HGT + c] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def place_piece(s, p, c):
     h = s[HGT + c]
     if h >= CAP:
@@ -111,15 +190,48 @@ def place_piece(s, p, c):
         return
     s[STK + c * CAP + h] = p
     s[HGT + c] = h + 1
+    if HASHING:
+        s[HSH] = np.int64(np.uint64(s[HSH]) + np.uint64(p + 1) * ZK[STK + c * CAP + h])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def remove_piece(s, c, k, z):
     h = s[HGT + c]
-    zone_add(s, z, s[STK + c * CAP + k])
+    p = s[STK + c * CAP + k]
+    zone_add(s, z, p)  # keeps the hash of the zone's slots
+    hs = np.uint64(s[HSH]) - np.uint64(p + 1) * ZK[STK + c * CAP + k]
     for i in range(k, h - 1):
-        s[STK + c * CAP + i] = s[STK + c * CAP + i + 1]
+        q = s[STK + c * CAP + i + 1]
+        s[STK + c * CAP + i] = q
+        hs += np.uint64(q + 1) * (ZK[STK + c * CAP + i] - ZK[STK + c * CAP + i + 1])
     s[HGT + c] = h - 1
+    if HASHING:
+        s[HSH] = np.int64(hs)
+
+
+@njit(cache=True, inline="always")
+def put(s, i, v):
+    """s[i] = v, keeping the hash: the effects' writes outside the stacks go through here."""
+    if HASHING:
+        s[HSH] = np.int64(np.uint64(s[HSH]) + (np.uint64(v) - np.uint64(s[i])) * ZK[i])
+    s[i] = v
+
+
+@njit(cache=True, inline="always")
+def copy_state(dst, src):
+    """dst = src, but for the slots above each stack's height (nothing reads them) when stacks
+    may be tall; loops, which Numba compiles to much less than a slice assignment."""
+    if CAP <= 8:  # short stacks: one straight copy costs less than a loop a cell
+        for i in range(SIZE):
+            dst[i] = src[i]
+        return
+    for i in range(STK):
+        dst[i] = src[i]
+    for c in range(NC):
+        b = STK + c * CAP
+        dst[b] = src[b]  # whatever the height: most stacks hold 0 or 1 piece, and a store costs less than a branch
+        for k in range(1, src[HGT + c]):
+            dst[b + k] = src[b + k]
 
 
 @njit(cache=True)
@@ -150,20 +262,23 @@ def rank_results(keys, res):
 
 @njit(cache=True)
 def hash_state(s):
-    h = 1469598103934665603
-    for i in range(1, STK):
-        if i != PLY and i != LAST and i != OVER:
-            h = (h ^ (s[i] + i * 1000003)) * 1099511628211
-            h ^= h >> 29
-    for c in range(NC):  # the pieces of each stack (slots above its height are left over)
+    """The position's hash for repetition, from scratch: the sum, over the slots that hold the
+    position (the side, seats, counters, zones, and each stack up to its height; not the ply, the
+    last move, nor a stack's slots above its height, which hold what it held before), of
+    (value + 1) * ZK[slot], ZK a random word a slot (Zobrist's idea, made linear so that a write
+    changes the sum by (new - old) * ZK[slot]). Moves keep it in the slot HSH as they write
+    (`put` and the stack helpers)."""
+    h = np.uint64(s[SIDE] + 1) * ZK[SIDE]
+    for i in range(SEATS, HSH):
+        h += np.uint64(s[i] + 1) * ZK[i]
+    for c in range(NC):
+        b = STK + c * CAP
         for k in range(s[HGT + c]):
-            i = STK + c * CAP + k
-            h = (h ^ (s[i] + i * 1000003)) * 1099511628211
-            h ^= h >> 29
-    return h ^ SIDEMIX[s[SIDE]]  # the side apart, so that a position may be matched whoever moves
+            h += np.uint64(s[b + k] + 1) * ZK[b + k]
+    return np.int64(h)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def repeats(hist, nhist):
     n = 0
     if nhist == 0:
@@ -179,9 +294,13 @@ GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 MIX2 = np.uint64(0x94D049BB133111EB)
 S30, S27, S31 = np.uint64(30), np.uint64(27), np.uint64(31)
+_z = np.arange(1, SIZE + 1, dtype=np.uint64) * GOLDEN  # SplitMix64's words 1, 2, ...: a random word a slot
+_z = (_z ^ (_z >> S30)) * MIX1
+_z = (_z ^ (_z >> S27)) * MIX2
+ZK = _z ^ (_z >> S31)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def next_word(x):
     x = x + GOLDEN
     z = x
@@ -231,12 +350,12 @@ def perft(s0, depth, hist0, nhist0):
         if idx[d] < counts[d]:
             m = moves[d, idx[d]]
             idx[d] += 1
-            states[d + 1, :] = states[d, :]
+            copy_state(states[d + 1], states[d])
             apply(states[d + 1], m)
             if states[d + 1, OVER] != 0:
                 return -1 - states[d + 1, OVER]
             if HASHING:
-                hist[nhist0 + d] = hash_state(states[d + 1])
+                hist[nhist0 + d] = states[d + 1, HSH] if INCREMENTAL else hash_state(states[d + 1])
             d += 1
             entering = True
         else:
@@ -277,7 +396,7 @@ def playout(s, x, maxplies, moves_out, res, hist, nhist0, buf):
         plies += 1
         branching += n
         if HASHING:
-            hist[nhist0 + plies - 1] = hash_state(s)
+            hist[nhist0 + plies - 1] = s[HSH] if INCREMENTAL else hash_state(s)
 
 
 @njit(cache=True)

@@ -25,7 +25,7 @@ from ..python.exprs import pyname
 from ..python.generate import MAX_PASSES
 from .exprs import Code, Exprs, Unsupported, fail
 from .layout import BIAS, MOVE_BITS, Codec, Layout
-from .loops import TEMPLATE
+from .loops import TEMPLATE, keeps_hash
 
 MAXM = 16384  # moves one position may have in native code (more: the loop stops, Python runs it)
 
@@ -261,10 +261,10 @@ class NativeWriter:
         elif isinstance(s, P.Stage):
             k = self.stage
             self.stage += 1
-            code(f"saved[{k}, :] = s")
+            code(f"copy_state(saved[{k}], s)")
             self.block(s.body, env, code)
             self.gen(steps, i + 1, env, code)
-            code(f"s[:] = saved[{k}, :]")
+            code(f"copy_state(s, saved[{k}])")
             self.stage -= 1
         elif isinstance(s, P.Repeat):
             self.repeat(s, steps, i, env, code)
@@ -579,7 +579,7 @@ class NativeWriter:
 
     def do(self, p) -> str:
         code = Code(self.fresh)
-        code("@njit(cache=True)")
+        code('@njit(cache=True, inline="always")')
         code(f"def do_{p.index}(s, m):")
         code.depth += 1
         code("mover = s[SIDE]")
@@ -590,7 +590,7 @@ class NativeWriter:
         off = Offset(code, self.codec.abits)
         env = self.unpack(p, 0, first if first is not None else len(fields), off, {}, code)
         self.do_steps(p, list(p.steps), env, off, code)
-        code("s[SIDE] = nxt")
+        code("put(s, SIDE, nxt)")
         code("s[PLY] = ply + 1")
         code("s[LAST] = m")
         return code.text()
@@ -751,7 +751,7 @@ class NativeWriter:
 
     def apply(self) -> str:
         code = Code(self.fresh)
-        code("@njit(cache=True)")
+        code("@njit(cache=True)")  # a call: inlined, it would be compiled again in each loop
         code("def apply(s, m):")
         code.depth += 1
         code("a = m & AMASK")
@@ -805,7 +805,8 @@ class NativeWriter:
         if isinstance(st, ir.SetCounter):
             slot = x.counter_slot(st.target, env, code)
             value = x.expr(st.value, env, code)
-            code(f"s[CNT + {slot}] {st.op} {value}")
+            new = {"=": value, "+=": f"s[CNT + {slot}] + {value}", "-=": f"s[CNT + {slot}] - ({value})"}[st.op]
+            code(f"put(s, CNT + {slot}, {new})")
             return env
         if isinstance(st, ir.Effect):
             self.effect(st, env, code)
@@ -866,7 +867,7 @@ class NativeWriter:
             code(f"place_piece(s, {p}, {c})")
         elif fn == "change":
             c, k, p = arg(0, "c"), arg(1, "k"), arg(2, "p")
-            code(f"s[STK + {c} * CAP + {k} - 1] = {p}")
+            code(f"put(s, STK + {c} * CAP + {k} - 1, {p})")
         elif fn == "remove":
             c, k = arg(0, "c"), arg(1, "k")
             z = code.fresh("z")
@@ -904,7 +905,10 @@ class NativeWriter:
             code(f"insert_piece(s, {p}, {c}, {k} - 1)")
         elif fn == "swap_seats":
             a, b = arg(0, "a"), arg(1, "b")
-            code(f"s[SEATS + {a}], s[SEATS + {b}] = s[SEATS + {b}], s[SEATS + {a}]")
+            sa, sb = code.fresh("seat"), code.fresh("seat")
+            code(f"{sa}, {sb} = s[SEATS + {a}], s[SEATS + {b}]")
+            code(f"put(s, SEATS + {a}, {sb})")
+            code(f"put(s, SEATS + {b}, {sa})")
         elif fn == "extra_turn":
             code("nxt = mover")
         elif fn == "turn_to":
@@ -952,11 +956,10 @@ class NativeWriter:
         consts = dict(lay.constants())
         consts.update({"FILES": self.game.world.files, "SIDE": 0, "PLY": 1, "LAST": 2, "OVER": 3, "SEATS": 4, "MAXM": MAXM,
                        "HASHING": self.hashing, "NACTIONS": len(self.plans),
-                       "AMASK": (1 << self.codec.abits) - 1, "CELLMASK": (1 << self.field_of(T.CELL)[0]) - 1})
+                       "AMASK": (1 << self.codec.abits) - 1, "CELLMASK": (1 << self.field_of(T.CELL)[0]) - 1,
+                       "INCREMENTAL": self.hashing and keeps_hash("\n".join(functions) + TEMPLATE + HELPERS)})
         lines = [f"{k} = {v!r}" for k, v in consts.items()]
         lines.append(f"NEXT = np.array({[(p + 1) % max(1, n) for p in range(n)]!r}, dtype=np.int64)")
-        mix = [(0x9E3779B97F4A7C15 * (q + 1) ^ 0x5851F42D4C957F2D) & 0x7FFFFFFFFFFFFFFF for q in range(n)]
-        lines.append(f"SIDEMIX = np.array({mix or [0]!r}, dtype=np.int64)  # the side to move's part of the hash")
         lines.append(f"CHANCE = {any(p.chance for p in self.plans)!r}")
         lines.append(f"CHANCEACT = np.array({[int(p.chance) for p in self.plans] or [0]!r}, dtype=np.int64)")
         lines.append(f"CTRL = np.array({list(self.game.ctrl) or [-1]!r}, dtype=np.int64)")
@@ -975,15 +978,38 @@ HELPERS = '''
 
 @njit(cache=True)
 def insert_piece(s, p, c, k):
-    """Slip piece p into the stack on c so that it stands at level k + 1 (k = height: on top)."""
+    """Slip piece p into the stack on c so that it stands at level k + 1 (k = height: on top);
+    the hash kept (the stack's slots from level k + 1 taken out of it, then put back)."""
     h = s[HGT + c]
     if h >= CAP:
         s[OVER] = 1
         return
+    b = STK + c * CAP
+    hs = stack_unhash(s, b, k, h)
     for i in range(h, k, -1):
-        s[STK + c * CAP + i] = s[STK + c * CAP + i - 1]
-    s[STK + c * CAP + k] = p
+        s[b + i] = s[b + i - 1]
+    s[b + k] = p
     s[HGT + c] = h + 1
+    stack_rehash(s, b, k, h + 1, hs)
+
+
+@njit(cache=True, inline="always")
+def stack_unhash(s, b, k, h):
+    """The hash without the stack slots b + k .. b + h - 1 (before they are rewritten)."""
+    hs = np.uint64(s[HSH])
+    if HASHING:
+        for i in range(k, h):
+            hs -= np.uint64(s[b + i] + 1) * ZK[b + i]
+    return hs
+
+
+@njit(cache=True, inline="always")
+def stack_rehash(s, b, k, h, hs):
+    """Put the stack slots b + k .. b + h - 1 (rewritten) back into the hash hs, and keep it."""
+    if HASHING:
+        for i in range(k, h):
+            hs += np.uint64(s[b + i] + 1) * ZK[b + i]
+        s[HSH] = np.int64(hs)
 
 
 @njit(cache=True)
@@ -1050,11 +1076,13 @@ def repeats_board(hist, nhist, s):
     """How many of the positions so far (this one included) match this one whoever is to move."""
     if nhist == 0:
         return 0
-    base = hist[nhist - 1] ^ SIDEMIX[s[SIDE]]
+    zk = ZK[SIDE]  # the hash is linear: the side to move adds (side + 1) * ZK[SIDE] (loops.hash_state)
+    base = np.uint64(hist[nhist - 1]) - np.uint64(s[SIDE] + 1) * zk
     n = 0
     for i in range(nhist):
+        hi = np.uint64(hist[i])
         for q in range(NPLAYERS):
-            if hist[i] == base ^ SIDEMIX[q]:
+            if hi == base + np.uint64(q + 1) * zk:
                 n += 1
     return n
 
@@ -1067,9 +1095,9 @@ def zone_drop(s, z, p):
     for i in range(n):
         if s[b + 1 + i] == p:
             for j in range(i, n - 1):
-                s[b + 1 + j] = s[b + 2 + j]
-            s[b + n] = 0
-            s[b] = n - 1
+                put(s, b + 1 + j, s[b + 2 + j])
+            put(s, b + n, 0)
+            put(s, b, n - 1)
             return
 
 
@@ -1119,9 +1147,12 @@ def dice_showing(n, faces, k):
 
 @njit(cache=True)
 def lift_piece(s, c, k):
-    """Take the piece at level k + 1 out of the stack on c (those above drop down)."""
+    """Take the piece at level k + 1 out of the stack on c (those above drop down); the hash kept."""
     h = s[HGT + c]
+    b = STK + c * CAP
+    hs = stack_unhash(s, b, k, h)
     for i in range(k, h - 1):
-        s[STK + c * CAP + i] = s[STK + c * CAP + i + 1]
+        s[b + i] = s[b + i + 1]
     s[HGT + c] = h - 1
+    stack_rehash(s, b, k, h - 1, hs)
 '''
