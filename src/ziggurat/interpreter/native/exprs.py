@@ -312,21 +312,12 @@ class Exprs:
                 code(f"{n} += 1")
             return
         inner = dict(env)
-        opened = []
         if isinstance(e, ir.Comp) and e.func == "list":
             fors, elt = e.fors, e.elt
         else:  # any collection a loop can go over
             name = f"item#{code.fresh('')}"
             fors, elt = [ir.CompFor(name, e, None)], ir.Local(name, T.element(e.type) or T.INT)
-        for f in fors:
-            var = pyname(f.var)
-            levels = self.open_loop(f.iter, var, inner, code)
-            opened.append(levels)
-            inner[f.var] = var
-            if f.cond is not None:
-                code(f"if {self.expr(f.cond, inner, code)}:")
-                code.depth += 1
-                levels.append([])
+        opened = self.open_fors(fors, inner, code)
         code(f"{slot(n)} = {self.expr(elt, inner, code)}")
         code(f"{n} += 1")
         for levels in reversed(opened):
@@ -646,6 +637,21 @@ class Exprs:
                 code(f"if {stop}:")
                 code("    break")
         return acc
+
+    def open_fors(self, fors, inner: dict, code: Code) -> list:
+        """Open a comprehension's `for`s (each with its `where`) in code, one inside the other;
+        `inner` gains their variables. The levels opened, one list a `for` (see close_loop)."""
+        opened = []
+        for f in fors:
+            var = pyname(f.var)
+            levels = self.open_loop(f.iter, var, inner, code)
+            opened.append(levels)
+            inner[f.var] = var
+            if f.cond is not None:
+                code(f"if {self.expr(f.cond, inner, code)}:")
+                code.depth += 1
+                levels.append([])
+        return opened
 
     def open_loop(self, it, var: str, env: dict, code: Code) -> list:
         """Write the loop header(s) binding `var` to each value of `it`; a list with, per level

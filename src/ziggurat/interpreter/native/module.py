@@ -191,12 +191,7 @@ class NativeWriter:
             self.gen(steps, i + 1, env, code)
             code.depth -= 1
         elif isinstance(s, P.Bind):
-            var = pyname(s.var)
-            if T.is_list(s.value.type):
-                x.bind_list(var, s.value, env, code)
-            else:
-                code(f"{var} = {x.expr(s.value, env, code)}")
-            self.gen(steps, i + 1, {**env, s.var: var}, code)
+            self.gen(steps, i + 1, self.bind(s.var, s.value, env, code), code)
         elif isinstance(s, P.Choose) and T.is_list(s.type):
             var = pyname(s.name)
             levels = self.choose_list(s, var, env, code)
@@ -362,12 +357,7 @@ class NativeWriter:
         code(f"{ok} = True")
         for st in [b for b in body[:k] if isinstance(b, P.Bind)] + body[k + 1:]:
             if isinstance(st, P.Bind):
-                var = pyname(st.var)
-                if T.is_list(st.value.type):
-                    x.bind_list(var, st.value, inner, code)
-                else:
-                    code(f"{var} = {x.expr(st.value, inner, code)}")
-                inner = {**inner, st.var: var}
+                inner = self.bind(st.var, st.value, inner, code)
             elif isinstance(st, (P.Stage, P.Apply)):
                 code(f"if {ok}:")
                 code.depth += 1
@@ -420,16 +410,7 @@ class NativeWriter:
             return [[]]
         if isinstance(dom, ir.Comp) and dom.func == "list":
             inner = dict(env)
-            opened = []
-            for f in dom.fors:
-                v = pyname(f.var)
-                levels = x.open_loop(f.iter, v, inner, code)
-                opened.append(levels)
-                inner[f.var] = v
-                if f.cond is not None:
-                    code(f"if {x.expr(f.cond, inner, code)}:")
-                    code.depth += 1
-                    levels.append([])
+            opened = x.open_fors(dom.fors, inner, code)
             x.caps[var] = x.list_cap(dom.elt, inner)
             code.buffer(var, x.caps[var])
             x.fill(dom.elt, inner, code, lambda q: f"{var}[{q}]", f"{var}_n")
@@ -617,12 +598,7 @@ class NativeWriter:
             inner[lst] = buf
         for st in s.steps:
             if isinstance(st, P.Bind):
-                var = pyname(st.var)
-                if T.is_list(st.value.type):
-                    x.bind_list(var, st.value, inner, code)
-                else:
-                    code(f"{var} = {x.expr(st.value, inner, code)}")
-                inner = {**inner, st.var: var}
+                inner = self.bind(st.var, st.value, inner, code)
             elif isinstance(st, (P.Stage, P.Apply)):
                 self.block(st.body, inner, code)
         for lst, local in s.earlier:
@@ -663,12 +639,7 @@ class NativeWriter:
             if isinstance(s, P.Bind):
                 if s.var not in self.needed:
                     continue
-                var = pyname(s.var)
-                if T.is_list(s.value.type):
-                    self.x.bind_list(var, s.value, env, code)
-                else:
-                    code(f"{var} = {self.x.expr(s.value, env, code)}")
-                env = {**env, s.var: var}
+                env = self.bind(s.var, s.value, env, code)
             elif isinstance(s, (P.Apply, P.Stage)):
                 self.block(s.body, env, code)
             elif isinstance(s, P.Guard):
@@ -736,12 +707,7 @@ class NativeWriter:
                 if st is measure:
                     break
                 if isinstance(st, P.Bind):
-                    var = pyname(st.var)
-                    if T.is_list(st.value.type):
-                        self.x.bind_list(var, st.value, env, code)
-                    else:
-                        code(f"{var} = {self.x.expr(st.value, env, code)}")
-                    env = {**env, st.var: var}
+                    env = self.bind(st.var, st.value, env, code)
                 elif isinstance(st, (P.Stage, P.Repeat)):
                     fail(st, "a weight after effects or a repeated part")
             code(f"return np.float64({self.x.expr(measure.value, env, code)})")
@@ -771,15 +737,19 @@ class NativeWriter:
         if len(code.lines) == start:
             code("pass")
 
+    def bind(self, name: str, value, env: dict, code: Code) -> dict:
+        """env with `name` bound to `value` (a list into its buffer, anything else into a local)."""
+        var = pyname(name)
+        if T.is_list(value.type):
+            self.x.bind_list(var, value, env, code)
+        else:
+            code(f"{var} = {self.x.expr(value, env, code)}")
+        return {**env, name: var}
+
     def stmt(self, st, env: dict, code: Code) -> dict:
         x = self.x
         if isinstance(st, ir.Let):
-            var = pyname(st.var)
-            if T.is_list(st.value.type):
-                x.bind_list(var, st.value, env, code)
-            else:
-                code(f"{var} = {x.expr(st.value, env, code)}")
-            return {**env, st.var: var}
+            return self.bind(st.var, st.value, env, code)
         if isinstance(st, ir.If):
             code(f"if {x.expr(st.cond, env, code)}:")
             code.depth += 1
