@@ -76,10 +76,9 @@ class AlphaBetaAgent(Agent):
             for m in best:
                 votes[m] += 1 / len(best)
         top = max(votes.values())
+        each = f"to depth {self.depth}" if self.time is None else f"for a share of {self.time:g} s"
         self.reason = (f"the best in most of {self.worlds} worlds of hidden pieces dealt at random "
-                       f"({top:g} of {self.worlds}), each searched to depth {self.depth}"
-                       if self.time is None else f"the best in most of {self.worlds} worlds of hidden pieces "
-                       f"dealt at random ({top:g} of {self.worlds}), each searched for a share of {self.time:g} s")
+                       f"({top:g} of {self.worlds}), each searched {each}")
         return self.rng.choice([m for m in moves if votes[m] == top])
 
     def _deepen(self, st, moves, ev, deadline, every: bool = False):

@@ -85,6 +85,7 @@ class MCTSAgent(Agent):
             raise AgentError(f"mcts: rollouts must be python or native, not {rollouts!r}")
         self.rollouts = rollouts
         self._native: dict = {}
+        self._stopped: type | tuple = ()  # the native backend's Unsupported, once it is loaded
         self.iterations, self.time, self.c, self.rollout = iterations, time, c, rollout
         self.worlds = worlds
         self._evaluators: dict = {}
@@ -208,6 +209,7 @@ class MCTSAgent(Agent):
             from ..interpreter.native.exprs import Unsupported
             from ..interpreter.native.game import native
 
+            self._stopped = Unsupported  # what a playout raises where the native loop stops
             try:
                 fast = self._native[id(game)] = native(game, ("playout",))
             except Unsupported as why:
@@ -217,11 +219,9 @@ class MCTSAgent(Agent):
     def _native_playout(self, fast, st, ev, nseats, rng) -> tuple:
         """A native playout from st (unchanged), scored as `_playout` scores one; None where the
         native loop stopped (a stack, a zone or a move past what its vector holds)."""
-        from ..interpreter.native.exprs import Unsupported
-
         try:
             run = fast.playout(st, rng.getrandbits(64), self.rollout, history=False)
-        except Unsupported:
+        except self._stopped:
             return None
         if run.kind is not None:
             return by_seat(_Seats(run.final[4:4 + nseats].tolist()), run.results)

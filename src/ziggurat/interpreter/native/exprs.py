@@ -598,17 +598,7 @@ class Exprs:
         else:
             code(f"{acc} = 0")
         inner = dict(env)
-        opened = []
-        for f in fors:
-            var = pyname(f.var)
-            levels = self.open_loop(f.iter, var, inner, code)
-            opened.append(levels)
-            inner[f.var] = var
-            if f.cond is not None:
-                test = self.expr(f.cond, inner, code)
-                code(f"if {test}:")
-                code.depth += 1
-                levels.append([])
+        opened = self.open_fors(fors, inner, code)
         value = self.expr(elt, inner, code)
         if fn == "sum":
             code(f"{acc} += {value}")

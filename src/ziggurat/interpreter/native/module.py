@@ -192,16 +192,6 @@ class NativeWriter:
             code.depth -= 1
         elif isinstance(s, P.Bind):
             self.gen(steps, i + 1, self.bind(s.var, s.value, env, code), code)
-        elif isinstance(s, P.Choose) and T.is_list(s.type):
-            var = pyname(s.name)
-            levels = self.choose_list(s, var, env, code)
-            inner = {**env, s.name: var}
-            if s.cond is not None:
-                code(f"if {x.expr(s.cond, inner, code)}:")
-                code.depth += 1
-                levels.append([])
-            self.gen(steps, i + 1, inner, code)
-            x.close_loop(levels, code)
         elif isinstance(s, P.AfterPart):
             if i != len(steps) - 1:
                 fail(s)
@@ -228,7 +218,9 @@ class NativeWriter:
             code("    n += 1")
         elif isinstance(s, P.Choose):
             var = pyname(s.name)
-            if s.domain.type == T.ZONE:  # one move per kind of piece the zone holds, first come first
+            if T.is_list(s.type):
+                levels = self.choose_list(s, var, env, code)
+            elif s.domain.type == T.ZONE:  # one move per kind of piece the zone holds, first come first
                 z, k, j, dup = code.fresh("z"), code.fresh("k"), code.fresh("j"), code.fresh("dup")
                 code(f"{z} = ZON + {x.zone(s.domain, env, code)} * ZW")
                 code(f"for {k} in range(s[{z}]):")
