@@ -291,3 +291,36 @@ class TestFolderChecks:
         assert run(folder).returncode == 0
         assert folder.stat().st_mode & 0o777 == 0o700
 
+
+NATIVE = """\
+import os, sys, ziggurat
+from ziggurat.interpreter.native import game as ng
+g = ziggurat.load("tic-tac-toe")
+key, path = ng.module_path(ng.source(g)[0])
+for i, name in enumerate([path, path.with_suffix(f".{os.getpid()}.tmp"), path.with_suffix(".compiled")]):
+    if not os.path.lexists(name):  # a link at each name the module is written by, to a file of value
+        os.symlink(os.path.join(sys.argv[1], f"victim{i}"), name)
+print(ng.native(g, ("perft",)).perft(g.new(), 3))
+"""
+
+
+class TestNativeCache:
+    def test_numba_cache_and_native_module_are_checked(self, tmp_path):
+        """The native module is written through no planted link (its name, a temporary name,
+        its marker), and Numba's cache files (index and machine code pickles) replaced by a
+        payload are not unpickled: the next process compiles again and counts the same."""
+        pytest.importorskip("numba")
+        folder, marker = tmp_path / "cache", tmp_path / "ran"
+        victims = [tmp_path / f"victim{i}" for i in range(3)]
+        for v in victims:
+            v.write_text("precious")
+        first = run(folder, ["-c", NATIVE, str(tmp_path)], check=True)
+        assert [v.read_text() for v in victims] == ["precious"] * 3
+        numba_files = [p for p in folder.rglob("*") if p.suffix in (".nbi", ".nbc", ".pyc") and p.is_file()]
+        assert any(p.suffix == ".nbi" for p in numba_files) and any(p.suffix == ".nbc" for p in numba_files)
+        for p in numba_files:
+            planted(p, marker)
+        second = run(folder, ["-c", NATIVE, str(tmp_path)], check=True)
+        assert not marker.exists()
+        assert second.stdout == first.stdout and first.stdout.strip() == "504"  # tests/perft: 9*8*7
+        assert [v.read_text() for v in victims] == ["precious"] * 3
