@@ -234,6 +234,23 @@ class TestPlantedFiles:
         assert fresh == ["clobber", "clobber"]
         assert "os.mkdir" not in again.source
 
+    def test_a_tampered_manifest_is_rebuilt(self, fresh):
+        """A manifest edited in place (still JSON, its hashes still agreeing) is not believed: the
+        game is compiled again and the entry rewritten."""
+        game = ziggurat.load("clobber")
+        manifest = game.filename[:-3] + ".json"
+        with open(manifest, "rb") as f:
+            text = f.read()
+        assert text.count(b'"title": "Clobber"') == 1
+        with open(manifest, "wb") as f:
+            f.write(text.replace(b'"title": "Clobber"', b'"title": "Tampered"'))
+        forget()
+        assert ziggurat.load("clobber").spec.title == "Clobber"
+        assert fresh == ["clobber", "clobber"]
+        forget()
+        assert ziggurat.load("clobber").spec.title == "Clobber"
+        assert fresh == ["clobber", "clobber"]  # the entry written again is good
+
     def test_a_link_at_an_entry_is_not_written_through(self, tmp_path):
         """A symbolic link planted at the grammar's cache file: the file it points to is left as
         it was, and a real file takes the link's place."""
