@@ -11,7 +11,8 @@ grammar's analysis and Numba's index and machine code are unpickled, compiled mo
   below it) must be a real folder (below the root: not a link) owned by the user running Ziggurat
   and writable by nobody else (no group or other write bit). Otherwise the cache is not used at
   all: one warning on stderr names the folder and why, and everything is made afresh in memory.
-  Folders Ziggurat makes are made private (0700).
+  Folders Ziggurat makes are made private (0700). A folder that cannot be made (a read-only
+  disk) is skipped quietly, as before.
 - **Every file read must be the user's own**: opened without following links, a regular file,
   owned by the user, writable by nobody else; else it is a miss (made again and replaced).
 - **Every entry is sealed**: an HMAC-SHA256, keyed by a random secret (`secret.key`, 0600, in the
