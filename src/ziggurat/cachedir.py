@@ -135,7 +135,8 @@ def read_file(path: Path) -> Optional[bytes]:
     """The bytes of a file in the cache, or None when it is missing or may not be trusted (a link,
     not a regular file, another owner, writable by others)."""
     try:
-        fd = os.open(path, os.O_RDONLY | _NOFOLLOW | getattr(os, "O_BINARY", 0))
+        # O_NONBLOCK: a fifo planted at the name is refused below instead of waiting for a writer
+        fd = os.open(path, os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     except OSError:
         return None
     with os.fdopen(fd, "rb") as f:
