@@ -298,6 +298,22 @@ class TestFolderChecks:
         assert "owned by another user" in out.stderr and str(folder) in out.stderr
         assert list(folder.iterdir()) == []
 
+    @pytest.mark.skipif(not hasattr(os, "geteuid"), reason="no POSIX owners")
+    def test_a_folder_owned_by_someone_else_is_refused_in_process(self, tmp_path, monkeypatch, capsys):
+        """The same check without root: the folder is the test's, but the process is told it runs
+        as another user; nothing is read or written there, and games still load."""
+        root = tmp_path / "cache"
+        root.mkdir(mode=0o700)
+        monkeypatch.setenv("ZIGGURAT_CACHE_DIR", str(root))
+        monkeypatch.setattr(games, "_MEMORY", type(games._MEMORY)())
+        me = os.geteuid()
+        monkeypatch.setattr(os, "geteuid", lambda: me + 1)
+        assert cachedir.root() is None
+        game = ziggurat.load("breakthrough")
+        assert game.filename.startswith("<ziggurat breakthrough") and list(root.iterdir()) == []
+        err = capsys.readouterr().err
+        assert err.count("warning") == 1 and "owned by another user" in err and str(root) in err
+
     def test_every_level_below_the_root_is_checked(self, tmp_path, monkeypatch, capsys):
         """A level the cache uses below its root (native/) that others can write, or that is a
         link, is refused like the root."""
