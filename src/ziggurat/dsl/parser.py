@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import hashlib
+import io
 import re
+import sys
 from functools import lru_cache
+from importlib import resources
 
 from lark import Lark, Token, Tree, v_args
+from lark import __version__ as lark_version
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.indenter import DedentError, Indenter
 from lark.visitors import Transformer_NonRecursive
 
 from . import ast, budgets, surface
-from ..cachedir import folder
+from .. import cachedir
 from ..errors import Diagnostic, Reporter, RulesetError
 
 
@@ -40,20 +45,39 @@ class _BadDedent(Exception):
         self.line, self.indent, self.outer = line, indent, outer
 
 
+GRAMMAR_CACHE = "grammar.lark-cache"  # the grammar's analysis, a sealed entry in the cache root
+
+
 @lru_cache(maxsize=2)
 def grammar(cached: bool = True) -> Lark:
-    """The shipped grammar, built once a process; its analysis is kept in the cache folder
-    (lark checks it against the grammar's text and the options before using it). With
+    """The shipped grammar, built once a process; its analysis is kept in the cache folder. With
     `cached=False` it is built afresh: a grammar lark read back from its cache has no rules to
-    generate programs from (hypothesis.extra.lark needs them: tests/test_fuzz.py)."""
-    where = folder() if cached else None
-    cache = False
-    if where is not None:
+    generate programs from (hypothesis.extra.lark needs them: tests/test_fuzz.py).
+
+    Not Lark's own cache (`cache=`): a pickle it loads after checking only its first line, written
+    through whatever is at the name. The entry is Lark's `save` (a pickle) behind a line naming
+    the grammar's text, lark and Python, sealed (`ziggurat.cachedir`): unpickled only when the
+    seal vouches for it and the line matches; else the grammar is built and the entry rewritten."""
+    where = cachedir.root() if cached else None
+    if where is None:
+        return _build()
+    text = resources.files("ziggurat").joinpath("grammar", "ziggurat.lark").read_text(encoding="utf-8")
+    stamp = hashlib.sha256(f"{text}\0{lark_version}\0{sys.version_info[:2]}".encode()).hexdigest().encode() + b"\n"
+    entry = where / GRAMMAR_CACHE
+    known = cachedir.read_sealed(entry)
+    if known is not None and known.startswith(stamp):
         try:
-            where.mkdir(parents=True, exist_ok=True)
-            cache = str(where / "grammar.lark-cache")
-        except OSError:
-            pass  # an unwritable cache: build the grammar every time
+            return Lark.load(io.BytesIO(known[len(stamp):]))
+        except Exception:  # vouched for by the seal, but lark cannot read it: build it again
+            pass
+    lark = _build()
+    saved = io.BytesIO()
+    lark.save(saved)
+    cachedir.write_sealed(entry, stamp + saved.getvalue())
+    return lark
+
+
+def _build() -> Lark:
     return Lark.open_from_package(
         "ziggurat",
         "ziggurat.lark",
@@ -62,7 +86,6 @@ def grammar(cached: bool = True) -> Lark:
         postlex=_RulesIndenter(),
         propagate_positions=True,
         maybe_placeholders=True,
-        cache=cache,
     )
 
 

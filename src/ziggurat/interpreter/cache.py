@@ -2,13 +2,15 @@
 
 An entry is keyed by a hash of the engine's own code, the ruleset's path and text, and the option
 values asked for. It is two files: `KEY.py`, the module (a real file, so tracebacks and tools can
-open it), and `KEY.json`, the manifest, written last: the spec, the hash of the module's text, and
-every file of the `extends` chain with the hash of its text. An entry is used only if all of those
-still match: a module edited by hand (or by anyone else) is recompiled, and so is a game whose base
-ruleset changed since. Writes are atomic (a temporary file, then a rename).
+open it), and `KEY.json`, the manifest, written last and sealed (`ziggurat.cachedir`: a keyed hash
+checked before it is read): the spec, the hash of the module's text, and every file of the
+`extends` chain with the hash of its text. An entry is used only if the seal and all of those
+still match: a module or manifest edited by hand (or by anyone else), or planted, is recompiled,
+and so is a game whose base ruleset changed since. Writes are atomic (a fresh temporary file, then
+a rename) and follow no links.
 
-The folder is `ziggurat.cachedir.folder()` (`$ZIGGURAT_CACHE_DIR`, `off` for none). A cache that
-cannot be written is skipped quietly.
+The folder is `ziggurat.cachedir.root()` (`$ZIGGURAT_CACHE_DIR`, `off` for none; a folder another
+user could write is refused, with a warning). A cache that cannot be written is skipped quietly.
 """
 
 from __future__ import annotations
@@ -20,8 +22,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Optional
 
-from ..cachedir import folder
-from ..outputs import write_text
+from .. import cachedir
 from .spec import GameSpec
 
 FORMAT = 1  # the layout of an entry; part of every key
@@ -55,14 +56,17 @@ def key(ident: str, text: str, options: dict) -> str:
 
 def lookup(k: str) -> Optional[tuple]:
     """(spec, module text, module path) of a valid entry, or None (missing, stale or tampered)."""
-    d = folder()
+    d = cachedir.root()
     if d is None:
         return None
-    manifest, module = d / f"{k}.json", d / f"{k}.py"
+    module = d / f"{k}.py"
+    sealed, text = cachedir.read_sealed(d / f"{k}.json"), cachedir.read_file(module)
+    if sealed is None or text is None:
+        return None  # missing, or not vouched for (a link, another owner, a broken seal)
     try:
-        meta = json.loads(manifest.read_text(encoding="utf-8"))
-        source = module.read_text(encoding="utf-8")
-    except (OSError, ValueError):
+        meta = json.loads(sealed.decode("utf-8"))
+        source = text.decode("utf-8")
+    except ValueError:
         return None
     try:
         if meta.get("key") != k or meta.get("engine") != engine_fingerprint():
@@ -83,18 +87,15 @@ def lookup(k: str) -> Optional[tuple]:
 
 def store(k: str, spec: GameSpec, source: str, chain: list) -> Optional[str]:
     """Write an entry; the module's path, or None if the cache is off or cannot be written."""
-    d = folder()
+    d = cachedir.root()
     if d is None:
         return None
     meta = {"key": k, "engine": engine_fingerprint(), "module_sha256": sha256(source),
             "chain": [[p, sha256(t)] for p, t in chain], "spec": spec.to_json()}
-    try:
-        d.mkdir(parents=True, exist_ok=True)
-        # Atomic (ziggurat.outputs: the one implementation of whole-or-nothing writes); no fsync:
-        # an entry lost to a crash is only compiled again.
-        write_text(d / f"{k}.py", source, fsync=False)
-        write_text(d / f"{k}.json", json.dumps(meta), fsync=False)
-    except OSError:
+    # Whole or not at all, the manifest last; no fsync: an entry lost to a crash is only compiled again.
+    if not cachedir.write_file(d / f"{k}.py", source.encode("utf-8", "surrogatepass")):
+        return None
+    if not cachedir.write_sealed(d / f"{k}.json", json.dumps(meta).encode("utf-8")):
         return None
     return str(d / f"{k}.py")
 

@@ -4,8 +4,11 @@
 move still goes through), runs the compiler's passes again up to the step plans, writes the
 native module and compiles it with Numba. The module is a real file in the cache folder
 (`ziggurat.cachedir`, under `native/`), named by a hash of its text, so Numba's on-disk cache
-(`cache=True`) keeps the machine code across processes: the second process loads it instead of
-compiling. With the cache off, the file goes to a temporary folder and every process compiles.
+(`cache=True`, sealed and kept under `native/numba/`: `numbacache`) keeps the machine code across
+processes: the second process loads it instead of compiling. The file is run only when its text is
+the one written now (it is run from that text, not read back), and written whole through a fresh
+temporary file. With the cache off, the file goes to a private temporary folder and every process
+compiles.
 
 A ruleset this backend cannot compile raises `Unsupported` (its `line()` is the one line the
 commands print before using Python instead).
@@ -14,11 +17,10 @@ commands print before using Python instead).
 from __future__ import annotations
 
 import hashlib
-import importlib.util
-import os
 import sys
 import tempfile
 import time
+import types
 from importlib import resources
 from pathlib import Path
 from typing import Optional
@@ -26,7 +28,7 @@ from typing import Optional
 import numpy as np
 from attrs import frozen
 
-from ...cachedir import folder
+from ... import cachedir
 from ...dsl.fold import fold
 from ...dsl.loader import load_model, read_text
 from ...dsl.options import option_values
@@ -239,14 +241,9 @@ def source(game) -> tuple:
 def module_path(text: str) -> tuple:
     """(key, path) where a module's text is kept: the cache folder, else a temporary one."""
     key = hashlib.sha256((_fingerprint() + "\0" + text).encode()).hexdigest()
-    base = folder()
-    if base is not None:
-        try:
-            d = base / "native"
-            d.mkdir(parents=True, exist_ok=True)
-            return key, d / f"n{key[:32]}.py"
-        except OSError:
-            pass
+    d = cachedir.subfolder("native")
+    if d is not None:
+        return key, d / f"n{key[:32]}.py"
     return key, Path(tempfile.mkdtemp(prefix="ziggurat-native-")) / f"n{key[:32]}.py"
 
 
@@ -257,7 +254,7 @@ def is_cached(game) -> bool:
     except Unsupported:
         return False
     key, path = module_path(text)
-    return key in _LOADED or path.with_suffix(".compiled").exists()
+    return key in _LOADED or cachedir.read_file(path.with_suffix(".compiled")) is not None
 
 
 LOOPS = ("perft", "playouts", "playout")
@@ -274,15 +271,17 @@ def native(game, loops: tuple = LOOPS) -> NativeGame:
     key, path = module_path(text)
     if key in _LOADED:
         return _LOADED[key]
-    if not path.exists() or path.read_text(encoding="utf-8") != text:
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(path)  # whole or not at all; a file rewritten alike would lose Numba's cache
+    data = text.encode("utf-8")
+    if cachedir.read_file(path) != data:  # missing, other text, or not to be trusted (a link, ...)
+        # whole or not at all; a file rewritten alike would lose Numba's cache (its stamp changes)
+        cachedir.write_file(path, data)
+    # Run the text written now, not the file read back (nor a .pyc beside it): the file is there
+    # for Numba (which caches only functions of real files) and for tracebacks.
     name = f"ziggurat_native_{key[:16]}"
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
+    module = types.ModuleType(name)
+    module.__file__ = str(path)
     sys.modules[name] = module
-    spec.loader.exec_module(module)
+    exec(compile(text, str(path), "exec"), module.__dict__)
     began = time.perf_counter()
     warm = game.new()
     ng = NativeGame(game, module, layout, outcomes, hashing, 0.0, str(path))
@@ -302,9 +301,6 @@ def native(game, loops: tuple = LOOPS) -> NativeGame:
             first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
             raise Unsupported(f"this ruleset (Numba refused the code written for it: {first[:120]})") from None
     ng.compile_seconds = time.perf_counter() - began
-    try:
-        path.with_suffix(".compiled").write_text("", encoding="utf-8")
-    except OSError:
-        pass
+    cachedir.write_file(path.with_suffix(".compiled"), b"")  # is_cached reads it
     _LOADED[key] = ng
     return ng

@@ -1,0 +1,104 @@
+"""Numba's on-disk cache of the native modules, kept in the checked cache folder and sealed.
+
+Numba's own cache (`@njit(cache=True)`) writes an index and the machine code next to the source,
+or in a user-wide folder, as pickles it loads unchecked. A native module imports `njit` from here
+instead: the same decorator, but `cache=True` gives each function a `SealedCache`, whose files are
+in `ZIGGURAT_CACHE_DIR/native/numba/` (every level checked like the rest of the cache) and are
+written and read as sealed entries (`ziggurat.cachedir`: a keyed hash checked before unpickling).
+With the cache off, or a folder that may not be trusted, nothing is kept on disk.
+
+This reaches into Numba's caching classes (`numba.core.caching`), which Numba documents as the way
+to change where and how its cache is kept (custom locators and cache implementations).
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+
+import numba
+from numba.core import caching
+
+from ... import cachedir
+
+FOLDER = ("native", "numba")
+
+
+def _folder(py_file: str):
+    """The checked folder of a source file's cache, or None."""
+    return cachedir.subfolder(*FOLDER, caching._CacheLocator.get_suitable_cache_subpath(py_file))
+
+
+class _Locator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator):
+    """The cache of a function in a real file is in its checked folder below the cache root."""
+
+    def __init__(self, py_func, py_file, where: str):
+        self._py_file = py_file
+        self._lineno = py_func.__code__.co_firstlineno
+        self._cache_path = where
+
+    def get_cache_path(self):
+        return self._cache_path
+
+    def ensure_cache_path(self):
+        pass  # made and checked by _folder; a write there checks it again
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        where = _folder(py_file) if os.path.isfile(py_file) else None
+        return None if where is None else cls(py_func, py_file, str(where))
+
+
+class _Impl(caching.CompileResultCacheImpl):
+    _locator_classes = [_Locator]
+
+
+class _SealedFile(caching.IndexDataCacheFile):
+    """Numba's index and data files, each a sealed entry: the index is (Numba's version, the
+    source's stamp, the overloads), the data Numba's own serialization."""
+
+    def _load_index(self):
+        data = cachedir.read_sealed(self._index_path)
+        if data is None:
+            return {}
+        version, stamp, overloads = pickle.loads(data)
+        return overloads if (version, stamp) == (self._version, self._source_stamp) else {}
+
+    def _save_index(self, overloads):
+        cachedir.write_sealed(self._index_path, self._dump((self._version, self._source_stamp, overloads)))
+
+    def _load_data(self, name):
+        data = cachedir.read_sealed(self._data_path(name))
+        if data is None:
+            raise OSError(f"no sealed cache entry {name}")  # a miss: the function is compiled
+        return pickle.loads(data)
+
+    def _save_data(self, name, data):
+        cachedir.write_sealed(self._data_path(name), self._dump(data))
+
+
+class SealedCache(caching.FunctionCache):
+    """Numba's function cache, its files in the checked folder and sealed."""
+
+    _impl_class = _Impl
+
+    def __init__(self, py_func):
+        super().__init__(py_func)
+        self._cache_file = _SealedFile(self._cache_path, self._impl.filename_base,
+                                       self._impl.locator.get_source_stamp())
+
+
+def njit(*args, cache: bool = False, **options):
+    """`numba.njit`, where `cache=True` keeps the machine code in the sealed cache (or nowhere,
+    when there is no cache folder to trust)."""
+
+    def wrap(func):
+        dispatcher = numba.njit(**options)(func)
+        if cache:
+            try:
+                dispatcher._cache = SealedCache(dispatcher.py_func)
+            except RuntimeError:  # no locator: no folder to keep it in; compiled every process
+                pass
+        return dispatcher
+
+    return wrap(args[0]) if args else wrap
