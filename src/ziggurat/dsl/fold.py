@@ -125,7 +125,7 @@ def fold(plan: ir.Plan, values: dict) -> Folded:
             f.attempt(f.table, name)
     result.tables = f.tables
     result.ctrl = f.attempt(f.control) or tuple(-1 for _ in range(world.npieces))
-    if plan.surface_pos is not None and not any(k == "surface" for k, _ in plan.broken):
+    if plan.surface_pos is not None and all(n in plan.surface for n in ("lattice", "width", "length")):
         world.surface = f.attempt(f.surface)
     for c in plan.counters.values():
         v = f.attempt(f.expr, c.init) if c.init is not None else None

@@ -149,6 +149,7 @@ def surface(r: Resolver, plan: ir.Plan) -> None:
         if name not in m.surface:
             what = "the step of its lattice" if name == "lattice" else f"the {name} of each piece ({SURFACE_MEASURES[name]})"
             r.report(m.surface_node.pos, f"the surface needs {what}: '{name}{'' if name == 'lattice' else '(x)'}: ...'")
+        if name not in plan.surface:  # missing, or written wrongly (reported above): nothing may read it
             plan.broken.add(("surface", name))
 
 
