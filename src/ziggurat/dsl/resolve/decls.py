@@ -32,6 +32,9 @@ def resolve_model(model: Model) -> tuple[ir.Plan, list]:
             plan.checks.append(ir.CheckDecl(cond, chk.message, chk.pos))
     board(r, plan)
     surface(r, plan)
+    for d in m.defs.values():  # a def's parameters hide, inside its body, what the ruleset names alike
+        for p in d.params:
+            r.warn_if_global(p, d, "parameter")
     if m.control is not None:
         top = ir.Local("top", T.PIECE, m.control.pos)
         plan.control = r.attempt(r.expr, m.control.expr, Ctx(Where.TABLE, {"top": top}))
