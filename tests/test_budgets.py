@@ -272,7 +272,9 @@ def test_a_chain_of_extends_too_long_is_refused(tmp_path):
 
 
 def nested_choices(n: int) -> str:
-    text = HEAD + 'action m "' + "".join(f"{{c{i}}}" for i in range(n)) + '":\n'
+    # On one cell: nine choices over nine cells would make 9^9 moves, past MAX_ESTIMATED_MOVES.
+    head = HEAD.replace("files: 3\n    ranks: 3", "files: 1\n    ranks: 1")
+    text = head + 'action m "' + "".join(f"{{c{i}}}" for i in range(n)) + '":\n'
     text += "".join(f"    c{i}: cells where empty(c{i})\n" for i in range(n))
     return text + "    do:\n        place(piece(mover), c0)\n"
 
@@ -352,3 +354,105 @@ def test_the_generated_code_is_checked_against_pythons_limits(monkeypatch):
 def test_every_shipped_ruleset_is_within_every_budget(name):
     assert [d.render() for d in check(name) if d.severity == "error"] == []
     assert len(find(name).read_bytes()) < budgets.MAX_SOURCE_BYTES
+
+
+# ---- the moves of one position ------------------------------------------------------------------
+
+TWO_RANGES = HEAD + '''counter total = 0
+action pick "{x}/{y}":
+    x: 1..10000
+    y: 1..10000
+    do:
+        total += x + y
+'''
+
+
+def test_choices_whose_values_multiply_past_the_estimate_are_refused_at_the_action():
+    """Two choices of 1..10000 passed check, then `moves` grew to 5.5 GB (item 13 of issue 28):
+    100,000,000 moves at every position."""
+    e = only(errors(TWO_RANGES))
+    assert (e.line, e.col) == line_of(TWO_RANGES, 'action pick')
+    assert "about 100,000,000 moves at one position" in e.message
+    assert f"{budgets.MAX_ESTIMATED_MOVES:,}" in e.message and e.hint
+    with pytest.raises(ziggurat.RulesetError, match="100,000,000 moves"):
+        ziggurat.load("ranges.rules", text=TWO_RANGES)
+
+
+def test_choices_within_the_estimate_pass():
+    text = TWO_RANGES.replace("1..10000", "1..100")
+    assert errors(text) == []
+
+
+# Ranges bounded only while the game runs: `total` x `total` moves, 100 at the start.
+GROWING = HEAD + '''counter total = 10
+action pick "{x}/{y}":
+    x: 1..total
+    y: 1..total
+    do:
+        total += 1
+end:
+    if ply >= 4:
+        draw "done"
+'''
+
+
+@pytest.fixture
+def fifty_moves(monkeypatch):
+    """A position may have 50 moves (read by each game as it is loaded)."""
+    monkeypatch.setattr(budgets, "MAX_MOVES", 50)
+
+
+def test_a_position_past_the_move_limit_is_an_error_at_the_choice(fifty_moves):
+    """A range bounded at run time grew perft to 8 GB; now the position with more moves than
+    MAX_MOVES stops the game with an error at the choice that made them (moves, perft, play)."""
+    from ziggurat.interpreter.runtime import perft
+
+    assert errors(GROWING) == []
+    state = ziggurat.load("growing.rules", text=GROWING).new()
+    choices = [line_of(GROWING, "x: 1..total"), line_of(GROWING, "y: 1..total")]
+    for run in (state.moves, lambda: perft(state, 1), lambda: perft(state, 2), lambda: state.play("1/1")):
+        with pytest.raises(ziggurat.RulesetError) as info:
+            run()
+        e = only(info.value.diagnostics)
+        assert (e.line, e.col) in choices  # the loop that met the limit first: 5 x 10 moves made, at x
+        assert "more than 50 moves" in e.message and "1..total" in e.message and e.hint
+
+
+def test_a_study_past_the_move_limit_names_the_choice(fifty_moves, tmp_path):
+    from ziggurat.simulate import StudySpec, run_study
+
+    path = tmp_path / "growing.rules"
+    path.write_text(GROWING)
+    with pytest.raises(ziggurat.RulesetError) as info:
+        run_study(StudySpec(str(path), ("random", "random"), 2, max_plies=10), workers=1)
+    assert only(info.value.diagnostics).line in (line_of(GROWING, "x: 1..total")[0], line_of(GROWING, "y: 1..total")[0])
+
+
+def test_the_move_limit_error_crosses_from_a_worker_process():
+    """A study's worker sends its error pickled; the limit's error must survive it (it broke the
+    worker pool before, which then said its workers had died)."""
+    import pickle
+
+    from ziggurat.interpreter.helpers import MoveLimit
+
+    e = pickle.loads(pickle.dumps(MoveLimit("1..total", 50)))
+    assert isinstance(e, MoveLimit) and "more than 50 moves" in str(e) and "1..total" in str(e)
+
+
+def test_a_position_within_the_move_limit_is_played(fifty_moves):
+    state = ziggurat.load("growing.rules", text=GROWING.replace("counter total = 10", "counter total = 7")).new()
+    assert len(state.moves()) == 49
+
+
+def test_native_perft_past_the_move_limit_falls_back_and_stops_at_the_choice(tmp_path):
+    """The native loop holds 16,384 moves a position and gives the position to Python, which
+    stops at MAX_MOVES: 1,001 x 1,001 moves (about 130 MB while they are made)."""
+    pytest.importorskip("numba")
+    path = tmp_path / "growing.rules"
+    path.write_text(GROWING.replace("counter total = 10", "counter total = 1001"))
+    result = ziggurat_cli("perft", str(path), "-d", "1", "--backend", "native", timeout=300)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    said = [f"growing.rules:{line}:{col}: error: this rule failed while the game ran: this position has more "
+            f"than {budgets.MAX_MOVES:,} moves" for line, col in (line_of(GROWING, "x: 1..total"),
+                                                                 line_of(GROWING, "y: 1..total"))]
+    assert any(text in result.stderr for text in said), result.stderr

@@ -22,6 +22,7 @@ from ziggurat.dsl.parser import grammar
 
 BASE = find("stacktics").read_text(encoding="utf-8")
 CHECKERS = find("checkers").read_text(encoding="utf-8")  # jump chains: the `repeat` construct
+CHAOS = find("chaos").read_text(encoding="utf-8")  # the open table: the `surface:` block
 NAMES = sorted(set(re.findall(r"[A-Za-z_][A-Za-z_0-9]*", BASE)))
 
 # The loaded settings profile (ci, dev, long) scales every test here.
@@ -200,6 +201,39 @@ def mutated(draw, base=BASE):
     return text
 
 
+def _surface_lines(text: str) -> range:
+    """The line numbers (from 0) of the settings of a ruleset's `surface:` block."""
+    lines = text.splitlines()
+    start = lines.index("surface:") + 1
+    end = next(i for i in range(start, len(lines)) if not lines[i].startswith(" "))
+    return range(start, end)
+
+
+_SURFACE_WORDS = ["lattice", "width", "length", "x", "pitch", "foot", "size", "in", "height", "files"]
+
+
+@st.composite
+def surface_mutated(draw, base=CHAOS):
+    """A table game (Chaos unless told) whose `surface:` block has one to three wrong names: a
+    setting renamed, a name in a setting's value replaced by another (a known one or a made-up
+    one), a measure's piece parameter added, dropped or renamed."""
+    lines = base.splitlines(keepends=True)
+    where = _surface_lines(base)
+    for _ in range(draw(st.integers(1, 3))):
+        i = draw(st.sampled_from(where))
+        spans = [m.span() for m in re.finditer(r"[A-Za-z_][A-Za-z_0-9]*", lines[i])]
+        a, b = draw(st.sampled_from(spans))
+        word = draw(st.sampled_from(_SURFACE_WORDS + NAMES) | st.from_regex(r"[a-z_][a-z0-9_]{0,6}", fullmatch=True))
+        kind = draw(st.sampled_from(["rename", "param", "drop_param"]))
+        if kind == "rename":
+            lines[i] = lines[i][:a] + word + lines[i][b:]
+        elif kind == "param":
+            lines[i] = re.sub(r"^(\s+\w+)(\(\w*\))?:", lambda m: f"{m.group(1)}({word}):", lines[i])
+        else:
+            lines[i] = re.sub(r"^(\s+\w+)\(\w*\):", r"\1:", lines[i])
+    return "".join(lines)
+
+
 class TestMutationFuzz:
     @settings(max_examples=5 * CI_EXAMPLES)
     @given(mutated())
@@ -236,6 +270,17 @@ class TestMutationFuzz:
                 state.push(moves[0] if rng is None else rng.choice(moves))
         except ziggurat.ZigguratError:
             pass
+
+    @settings(max_examples=2 * CI_EXAMPLES)
+    @given(surface_mutated())
+    # Once crashed (KeyError: 'width', 'lattice'): a surface setting naming what does not exist.
+    @example(CHAOS.replace("    width(x): foot[x.size].width", "    width(x): feet[x.size].width"))
+    @example(CHAOS.replace("    lattice: pitch * 0.125in", "    lattice(x): pitch * 0.125in"))
+    def test_check_and_load_never_raise_on_wrong_names_in_a_surface(self, text):
+        """Chaos with wrong names in its `surface:` block: check reports them at their lines (no
+        traceback), and load agrees with check."""
+        errors = assert_checks_cleanly(text)
+        assert_loads_or_refuses(text, errors)
 
     @given(st.text(max_size=200))
     @example("\t\tplayers a\n")

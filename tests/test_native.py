@@ -357,3 +357,78 @@ def test_code_numba_refuses_falls_back_with_one_line_not_a_traceback(monkeypatch
         native_game.native(game, ("perft",))
     assert caught.value.line().startswith("the native backend cannot compile this ruleset (Numba refused the code")
     assert caught.value.line().endswith("; using Python")
+
+
+# Every move of `drop` holding the after block's number is 70 bits long (a 16-bit field for each
+# number): more than a packed move holds, whatever the position.
+LONG = """\
+game "Long" "a test game: the after block's number makes every move too long to pack"
+players a, b
+board:
+    files: 3
+    ranks: 3
+piece:
+    owner: players
+counter total = 0
+action drop "{at}:{d1}{d2}{d3}":
+    at: cells where empty(at)
+    d1: 1..2
+    d2: 1..2
+    d3: 1..2
+    do:
+        place(piece(mover), at)
+after "+{e}":
+    e: 1..2
+    do:
+        total += e
+end:
+    if no_moves:
+        draw "full"
+"""
+
+
+@pytest.fixture
+def never_compiled(monkeypatch):
+    """Fails the test if the native module is written or compiled."""
+    from ziggurat.interpreter.native import game as native_game
+
+    def compiled(text):
+        pytest.fail("the native module was written to be compiled")
+    monkeypatch.setattr(native_game, "module_path", compiled)
+
+
+def test_a_move_too_long_to_pack_is_refused_before_compiling_at_the_actions_line(tmp_path, never_compiled):
+    """Decided from the plan and the layout (item 20 of issue 28: it was found only once the
+    whole module had been compiled, and named no rules line)."""
+    from ziggurat.interpreter.native.game import native
+
+    path = tmp_path / "long.rules"
+    path.write_text(LONG)
+    game = ziggurat.load(str(path))
+    with pytest.raises(Unsupported) as caught:
+        native(game)
+    assert caught.value.where() == "long.rules:9:1"  # action drop
+    assert "action 'drop'" in caught.value.what and "at least 70 bits" in caught.value.what
+    result = run("perft", path, "-d", 1, "--backend", "native", "--json")
+    assert result.exit_code == 0 and json.loads(result.stdout)["backend"] == "python"
+    assert result.stderr.startswith("the native backend cannot compile action 'drop': ")
+    assert "(long.rules:9:1); using Python" in result.stderr
+    assert json.loads(result.stdout)["leaves"] == perft(game.new(), 1)
+
+
+def test_moves_that_fit_are_not_refused_by_the_estimate(tmp_path, never_compiled):
+    """One number fewer (54 bits with the after block's number): the module is written."""
+    path = tmp_path / "short.rules"
+    path.write_text(LONG.replace('"{at}:{d1}{d2}{d3}"', '"{at}:{d1}{d2}"').replace("    d3: 1..2\n", ""))
+    with pytest.raises(pytest.fail.Exception, match="written to be compiled"):
+        from ziggurat.interpreter.native.game import native
+
+        native(ziggurat.load(str(path)))
+
+
+def test_a_move_whose_list_grew_too_long_names_its_action():
+    game, native = fast(os.path.join(HERE, "native/after.rules"), {"each": True})
+    move = (0, 4, tuple(range(9)), (1,) * 9)  # 9 cells and 9 kinds do not fit in 63 bits
+    with pytest.raises(Unsupported, match="a move of action 'drop' longer than one packed 63-bit word") as caught:
+        native.pack(move)
+    assert caught.value.where() == "after.rules:15:1"

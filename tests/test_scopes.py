@@ -284,3 +284,76 @@ def test_python_names_of_bindings_are_one_to_one(a, b):
         p = pyname(n)
         assert p.isidentifier()
         assert p.startswith("v_") or re.fullmatch(r"_v[0-9]+_[A-Za-z_][A-Za-z_0-9]*", p)
+
+
+# ---- a local named like what the whole ruleset sees: a warning at its name ----------------------
+
+SHADOW_HEAD = '''game "Shadows"
+option reach: 1..3 = 1
+players white, black
+board:
+    files: 3
+    ranks: 3
+piece:
+    owner: players
+    kind: stone, wall
+counter n = 0
+zone box
+table worth:
+    white: 1
+    black: 2
+setup:
+    place(piece(white, stone), cells[1])
+'''
+
+# (the binding's line in an action, what it is, the name, what it hides)
+SHADOWS = [
+    ("    let n = 5", "let", "n", "the counter 'n' of line 10"),
+    ("    let reach = 2", "let", "reach", "the option 'reach' of line 2"),
+    ("    let box = 2", "let", "box", "the zone 'box' of line 11"),
+    ("    let worth = 2", "let", "worth", "the table 'worth' of line 12"),
+    ("    let black = 2", "let", "black", "the player 'black'"),
+    ("    let wall = 2", "let", "wall", "the value 'wall' of 'kind'"),
+    ("    let mover = 2", "let", "mover", "the built-in name 'mover'"),
+    ("    let orthogonal = 2", "let", "orthogonal", "the built-in name 'orthogonal'"),
+    ("    require all(n > 0 for n in [1, 2])", "loop variable", "n", "the counter 'n' of line 10"),
+    ("    n: 1..2", "choice", "n", "the counter 'n' of line 10"),
+]
+
+
+@pytest.mark.parametrize("line, what, name, hidden", SHADOWS)
+def test_a_local_that_hides_a_ruleset_name_is_a_warning_at_its_name(line, what, name, hidden):
+    """`let n` where `counter n` is declared: inside the action `n` is the let, silently (item 16
+    of issue 28). Now a warning at the binding's name, with a hint; the ruleset still loads."""
+    text = SHADOW_HEAD + 'action go "{at}":\n    at: cells where empty(at)\n' + line + \
+        "\n    do:\n        place(piece(white, stone), at)\n" + END
+    if what == "choice":
+        text = text.replace('"{at}"', '"{at}/{n}"')
+    found = [d for d in check("scopes.rules", text=text) if d.severity == "warning" and "hides" in d.message]
+    assert [d.message for d in found] == [f"the {what} {name!r} hides {hidden}"]
+    (w,) = found
+    row = text.splitlines()[w.line - 1]
+    assert w.line == 19 and row[w.col - 1:w.col - 1 + len(name)] == name and w.width == len(name)
+    assert w.hint.startswith(f"rename the {what}")
+    assert errors(text) == []
+    ziggurat.load("scopes.rules", text=text)
+
+
+def test_a_defs_parameter_that_hides_a_counter_is_a_warning_at_the_parameter():
+    text = SHADOW_HEAD + "def twice(n): n * 2\n" + 'action go "{at}":\n    at: cells where empty(at)\n' \
+        "    do:\n        place(piece(white, stone), at)\n        n += twice(1)\n" + END
+    (w,) = [d for d in check("scopes.rules", text=text) if "hides" in d.message]
+    assert w.message == "the parameter 'n' hides the counter 'n' of line 10"
+    assert (w.line, w.col) == (17, 11)
+
+
+def test_the_language_server_shows_the_warning():
+    pytest.importorskip("pygls")
+    from ziggurat.editor.server import diagnostics
+
+    text = SHADOW_HEAD + 'action go "{at}":\n    at: cells where empty(at)\n    let n = 5\n' \
+        "    do:\n        place(piece(white, stone), at)\n" + END
+    (d,) = [d for d in diagnostics("scopes.rules", text) if "hides" in d.message]
+    assert d.severity == 2 and d.message.startswith("the let 'n' hides the counter 'n'")  # 2: a warning
+    assert (d.range.start.line, d.range.start.character) == (18, 8)
+    assert "hint: rename the let" in d.message

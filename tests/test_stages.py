@@ -1,6 +1,8 @@
 """Actions in stages (choices after effects) and the end-of-turn `after` block, on tiny games
 whose moves can be counted by hand."""
 
+import re
+
 import pytest
 
 import ziggurat
@@ -55,6 +57,29 @@ after "mark {corner}":
 end:
     if no_moves:
         draw
+"""
+
+# An after block without a choice but with a condition: a bonus is scored for every stone dropped
+# once a1 is taken, and only such a move is written with "bonus".
+BONUS = """\
+players a, b
+board:
+    files: 3
+    ranks: 2
+piece:
+    owner: players
+counter bonus per player = 0
+action drop "{at}":
+    at: cells where empty(at)
+    do:
+        place(piece(mover), at)
+after "bonus":
+    require occupied(cells[1])
+    do:
+        bonus[mover] += 1
+end:
+    if no_moves:
+        rank by bonus
 """
 
 
@@ -150,3 +175,62 @@ class TestAfter:
             st = g.position(text)
             for m in st.moves():
                 assert st.parse_move(st.move_text(m)) == m
+
+    def test_an_after_part_without_choices_is_written_only_where_it_applies(self, tmp_path):
+        """An after block with a condition and no choice: the moves where the condition fails are
+        the plain moves, written without its text and played as such (before, every move was
+        written with "bonus", and the plain move was refused as not legal)."""
+        path = tmp_path / "bonus.rules"
+        path.write_text(BONUS)
+        st = ziggurat.load(str(path)).new()
+        assert sorted(st.move_text(m) for m in st.moves()) == ["a1 bonus", "a2", "b1", "b2", "c1", "c2"]
+        with pytest.raises(ziggurat.GameError, match=re.escape("it must hold that occupied(cells[1])")):
+            st.play("b1 bonus")
+        st.play("b1")
+        assert "bonus.a=0" in st.text()
+        st.play("a1 bonus")
+        assert "bonus.b=1" in st.text()
+        with pytest.raises(ziggurat.GameError, match="must end with: bonus"):
+            st.play("c1")
+        st.play("c1 bonus")
+        assert "bonus.a=1" in st.text()
+
+    def test_an_after_part_without_choices_round_trips_through_text(self, tmp_path):
+        path = tmp_path / "bonus.rules"
+        path.write_text(BONUS)
+        st = ziggurat.load(str(path)).new()
+        while not st.is_terminal():
+            moves = st.moves()
+            for m in moves:
+                assert st.parse_move(st.move_text(m)) == m
+                assert st.explain(m) == "legal"
+            st.push(moves[-1])
+        assert st.outcome() is not None
+        written = sum(st.move_text(m).endswith(" bonus") for m in st.stack)
+        assert sum(st.counters) == written > 0  # the moves written with the bonus are those that scored it
+
+    def test_an_after_part_without_choices_is_the_same_on_the_native_backend(self, tmp_path):
+        """Both backends agree move for move on the after part without choices: perft, and
+        every native playout replayed by the Python backend with the same bonuses."""
+        pytest.importorskip("numba")
+        from ziggurat.interpreter.native.game import native
+        from ziggurat.interpreter.runtime import perft
+
+        path = tmp_path / "bonus.rules"
+        path.write_text(BONUS)
+        game = ziggurat.load(str(path))
+        fast = native(game)
+        start = game.new()
+        for d in range(5):
+            assert fast.perft(start, d) == perft(start, d), f"depth {d}"
+        for seed in range(10):
+            p = fast.playout(start, seed, 50)
+            st = game.new()
+            written = 0
+            for m in p.moves:
+                assert m in st.moves()
+                written += st.move_text(m).endswith(" bonus")
+                st.push(m)
+            assert fast.state(p.final).counters == st.counters
+            assert sum(st.counters) == written  # a native move holds the after part only where it applied
+            assert (st.outcome().kind, tuple(st.outcome().results)) == (p.kind, tuple(p.results))

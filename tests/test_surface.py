@@ -125,6 +125,31 @@ class TestChecks:
         d = one_error(TOWERS.replace("    length(x): foot[x.size].length\n", ""))
         assert "the length of each piece" in d.message
 
+    @pytest.mark.parametrize("old, new", [
+        ("width(x): foot[x.size].width", "width(x): feet[x.size].width"),
+        ("length(x): foot[x.size].length", "length(x): foot[x.size].lenght"),
+        ("lattice: 0.5in", "lattice: half"),
+        ("lattice: 0.5in", "lattice(x): 0.5in"),
+        ("width(x): foot[x.size].width", "width: 1in"),
+        ("width(x): foot[x.size].width", "width(x): foot[x.size].width == 1"),
+    ])
+    def test_a_wrong_name_in_the_surface_is_a_diagnostic_at_its_line(self, old, new):
+        """Every mistake inside a surface setting is reported at its line and column (it once
+        crashed `check` with KeyError: 'width' or 'lattice', and the editor showed nothing)."""
+        text = TOWERS.replace(old, new)
+        d = one_error(text)
+        line = text.splitlines()[d.line - 1]
+        assert new in line and d.col >= 5
+
+    def test_the_language_server_publishes_a_surface_mistake(self):
+        pytest.importorskip("pygls")
+        from ziggurat.editor.server import diagnostics
+
+        text = TOWERS.replace("width(x): foot[x.size].width", "width(x): feet[x.size].width")
+        found = diagnostics("t.rules", text)
+        assert len(found) == 1 and "feet" in found[0].message
+        assert text.splitlines()[found[0].range.start.line].strip().startswith("width(x): feet")
+
     def test_a_length_on_a_board_is_a_mistake(self):
         """A distance in inches means nothing on a grid, where distances are counted in cells."""
         grid = "players a, b\nboard:\n    files: 2\n    ranks: 2\npiece:\n    owner: players\n" \

@@ -202,7 +202,10 @@ def play_native_game(game, fast, index: int, study_seed: int, max_plies: int) ->
 
 
 def _run_batch(args: tuple, seed: int, max_plies: int, indices: list) -> list:
-    return _run_chunk(*args, indices, seed, max_plies)
+    from .interpreter.linemap import rules_failures
+
+    with rules_failures():  # a rule failing in a worker reaches the parent as a RulesetError at its line
+        return _run_chunk(*args, indices, seed, max_plies)
 
 
 def _run_chunk(ruleset: str, options: dict, agents: tuple, backend: str, indices: list, seed: int,

@@ -106,6 +106,19 @@ def seated(plan: ir.Plan, values: dict, diagnostics: list) -> ir.Plan:
     return evolve(plan, players=tuple(plan.players[:n]))
 
 
+def too_many_moves(a: ir.Action, ncells: int, diagnostics: list) -> None:
+    """An error at the action when the product of its choices' numbers of values (the after
+    block's included) passes budgets.MAX_ESTIMATED_MOVES: far more moves at one position than a
+    position may have (generating them would fill the memory)."""
+    estimate, _ = budgets.moves_estimate(list(a.items) + list(a.after_items or ()), ncells)
+    if estimate > budgets.MAX_ESTIMATED_MOVES:
+        diagnostics.append(diagnostic_at(
+            a.pos, f"action {a.name!r} may make about {estimate:,} moves at one position (the product of the "
+                   f"numbers of values of its choices), more than the {budgets.MAX_ESTIMATED_MOVES:,} a ruleset may estimate",
+            hint="give its choices fewer values (a range with a smaller bound), or make the decision in "
+                 "stages: one choice, its effects, then the next"))
+
+
 def fold(plan: ir.Plan, values: dict) -> Folded:
     """The plan at these option values (values checked by dsl.options already)."""
     diagnostics: list = []
@@ -125,7 +138,7 @@ def fold(plan: ir.Plan, values: dict) -> Folded:
             f.attempt(f.table, name)
     result.tables = f.tables
     result.ctrl = f.attempt(f.control) or tuple(-1 for _ in range(world.npieces))
-    if plan.surface_pos is not None and not any(k == "surface" for k, _ in plan.broken):
+    if plan.surface_pos is not None and all(n in plan.surface for n in ("lattice", "width", "length")):
         world.surface = f.attempt(f.surface)
     for c in plan.counters.values():
         v = f.attempt(f.expr, c.init) if c.init is not None else None
@@ -137,6 +150,8 @@ def fold(plan: ir.Plan, values: dict) -> Folded:
         out.actions.append(folded if folded is not None else a)
         if folded is None:
             out.broken.add(("action", a.name))
+        else:
+            too_many_moves(folded, world.ncells, diagnostics)
     if plan.end is not None:
         out.end = f.attempt(f.block, plan.end) or ()
     for inv in plan.invariants:

@@ -106,6 +106,19 @@ class RepeatLimit(RuntimeError):
     """A `repeat` made more passes than any real chain needs: its passes change nothing."""
 
 
+class MoveLimit(RuntimeError):
+    """A position with more moves than one may have (dsl.budgets.MAX_MOVES): raised in the
+    loop of a choice, with the choice's domain as written and the limit."""
+
+    def __init__(self, domain: str, limit: int):
+        super().__init__(domain, limit)  # its arguments, so that it pickles (a study's worker)
+
+    def __str__(self) -> str:
+        domain, limit = self.args
+        return (f"this position has more than {limit:,} moves, the most one position may have "
+                f"(the choice from {domain} made them)")
+
+
 def _stepk(c, line, k) -> int:
     """The cell k steps from c along `line` (LINE1[d][c]); -1 (off the board) past the edge."""
     if k == 0:
@@ -126,5 +139,5 @@ def _between(a, b, files) -> tuple:
 
 
 HELPERS = {"_flanked": _flanked, "_run": _run, "_connected": _connected, "_stepk": _stepk, "_between": _between,
-           "RepeatLimit": RepeatLimit, "_ray": _ray, "_product": _product, "_shuffled": _shuffled, "_ways": _ways, "_showing": _showing,
+           "RepeatLimit": RepeatLimit, "MoveLimit": MoveLimit, "_ray": _ray, "_product": _product, "_shuffled": _shuffled, "_ways": _ways, "_showing": _showing,
            "_suffix": _suffix, "_last_cells": _last_cells, **GEOMETRY}

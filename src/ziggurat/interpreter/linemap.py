@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Optional
 
 from ..errors import Diagnostic, RulesetError, SourceFile, ZigguratError
-from .helpers import RepeatLimit
+from .helpers import MoveLimit, RepeatLimit
 
 GENERATED: dict = {}  # generated module filename -> GameSpec
 
@@ -78,6 +78,10 @@ def rules_diagnostic(exc: BaseException) -> Optional[Diagnostic]:
     from ..dsl.ast import Pos
 
     where = Pos(line, col, end, line)
+    if isinstance(exc, MoveLimit):
+        return file.make(where, f"this rule failed while the game ran: {exc}",
+                         hint="give the choice fewer values (a range with a smaller bound), or make the "
+                              "decision in stages: one choice, its effects, then the next")
     if isinstance(exc, RepeatLimit):
         return file.make(where, f"this rule failed while the game ran: {exc}",
                          hint="each pass should change the board so that the chain ends; or end it with 'while'")

@@ -22,6 +22,7 @@ from ..errors import GameError, did_you_mean, shown
 from ..dsl import surface
 from ..dsl.world import DIRECTION_NAMES
 from .geometry import CODE_BITS, CODE_MASK
+from .spec import PRESENT
 
 
 class Notation:
@@ -164,13 +165,16 @@ class Notation:
         found = []
         for a in self.game.actions:
             regex = self._regex(a, a.fmt)
+            present = any(n == PRESENT for n, _ in a.choices[a.nbase:])  # the after part's mark
             if a.after_fmt:
-                regex += f"(?: {self._regex(a, a.after_fmt)})?"
+                regex += f"(?P<{_group(PRESENT)}> {self._regex(a, a.after_fmt)})?" if present else \
+                    f"(?: {self._regex(a, a.after_fmt)})?"
             mt = re.fullmatch(regex, text)
             if mt:
                 try:
                     move = (a.index,) + tuple(
-                        None if mt.group(_group(n)) is None
+                        (True if a.after_fmt and mt.group(_group(n)) is not None else None) if n == PRESENT
+                        else None if mt.group(_group(n)) is None
                         else self._parse_repeated(a, n, t, mt.group(_group(n))) if n in a.repeated
                         else self.parse_value(t, mt.group(_group(n)))
                         for n, t in a.choices)

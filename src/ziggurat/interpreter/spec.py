@@ -46,6 +46,12 @@ class AttributeSpec:
         return self.values[self.numbers.index(number)] if number in self.numbers else None
 
 
+PRESENT = "after"
+"""The choice that marks a move holding the after part, when the after block makes no choice of
+its own but has a condition (interpreter.steps): `after` is a keyword, so no choice of the rules
+has this name."""
+
+
 @define
 class ActionSpec:
     """An action as moves see it: its notation and its choices, in move order.

@@ -25,7 +25,7 @@ from attrs import frozen
 
 from ..dsl import ir
 from ..dsl import types as T
-from .spec import ActionSpec
+from .spec import PRESENT, ActionSpec
 
 
 @frozen
@@ -138,8 +138,25 @@ def lower(a: ir.Action) -> ActionPlan:
     if after is not None:
         part = _lower(after, index, rest_makes_choices=False)
         first = a.nbase + 1
-        steps.append(AfterPart(tuple(part), len(a.choices) > a.nbase, first, a.pos))
+        has_choices = len(a.choices) > a.nbase
+        if not has_choices and any(isinstance(s, Guard) for s in part):
+            part = _with_presence(part, spec)
+            has_choices = True
+        steps.append(AfterPart(tuple(part), has_choices, first, a.pos))
     return ActionPlan(spec, tuple(steps), a.priority, a.fallback, a.pos)
+
+
+def _with_presence(part: list, spec: ActionSpec) -> list:
+    """An after part without choices whose conditions may fail, given one choice of the single
+    value `true` just before its effects: a move holds `true` there when the part applied and None
+    when its conditions failed, so the move says which (its text has the after block's text only
+    when it holds the part), and every backend treats the part as one with choices."""
+    pos = next((s.pos for s in part if isinstance(s, Guard)), None)
+    spec.choices.append([PRESENT, T.BOOL])
+    domain = ir.ListLit((ir.Const(True, T.BOOL, pos),), T.list_of(T.BOOL), pos)
+    choose = Choose(PRESENT, domain, None, None, T.BOOL, len(spec.choices), "[true]", "", pos)
+    at = next((k for k, s in enumerate(part) if isinstance(s, (Stage, Apply))), len(part))
+    return part[:at] + [choose] + part[at:]
 
 
 def _makes(items) -> bool:

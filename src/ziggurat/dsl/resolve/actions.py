@@ -162,6 +162,7 @@ class _Walker:
             r.fail(dom, f"a choice is made from a list, a range or cells, not a {d.type}")
         if it.name in ctx.scope and not _is_choice(ctx, it.name):  # a choice made twice: reported above
             r.hides(it.name, ctx, it, "choice")
+        r.warn_if_global(it.name, it, "choice")
         r.taken.add(it.name)  # a name of its own in the action: the move's
         self.record_type(it.name, elem, it)
         inner = ctx.bind(it.name, ir.Local(it.name, elem, it.pos), "choice", name_pos(it.pos, it.name))

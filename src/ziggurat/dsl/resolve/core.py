@@ -15,7 +15,16 @@ from attrs import define, evolve, field, frozen
 
 from .. import ast, ir
 from .. import types as T
-from ..model import Model
+from ..model import BUILTIN_DIRSETS, Model
+
+
+GLOBAL_NAMES = ("cells", "players", "mover", "ply", "files", "ranks", "unlimited", "no_moves", "last", "none")
+"""The built-in names every rule sees (resolve.names), besides the direction sets."""
+
+
+def _declared_at(node) -> str:
+    line = getattr(getattr(node, "pos", None), "line", 0)
+    return f" of line {line}" if line else ""
 
 
 class Where(enum.Enum):
@@ -189,6 +198,7 @@ class Resolver:
         are always fresh: they never meet the caller's."""
         if name in ctx.scope:
             self.hides(name, ctx, node, what)
+        self.warn_if_global(name, node, what)
         if ctx.inlining or name in self.reserved or (self.taken is not None and name in self.taken):
             var = self.fresh(name)
         else:
@@ -196,6 +206,37 @@ class Resolver:
         if self.taken is not None:
             self.taken.add(var)
         return var
+
+    def global_meaning(self, name: str) -> Optional[str]:
+        """What a name means in the whole ruleset when no local binding hides it ("the counter
+        'n'"), or None: a declared option, player, attribute value, zone, counter, table or
+        direction set, or a built-in name (`mover`, `cells`, ...). Single-letter directions
+        (`n`, `e`, `s`, `w`) are left out: they are the usual names of short-lived locals, and
+        a direction is written in other ways too (`orthogonal`, `n + e`)."""
+        m = self.m
+        for kind, table in (("option", m.options), ("counter", m.counters), ("zone", m.zones),
+                            ("table", m.tables), ("direction set", m.directions)):
+            if name in table:
+                return f"the {kind} {name!r}" + _declared_at(table[name])
+        if name in m.players:
+            return f"the player {name!r}"
+        owners = m.value_owners(name)
+        if owners:
+            return f"the value {name!r} of {owners[0]!r}"
+        if name in GLOBAL_NAMES or name in BUILTIN_DIRSETS or (name == "placed" and m.surface_node is not None):
+            return f"the built-in name {name!r}"
+        return None
+
+    def warn_if_global(self, name: str, node, what: str) -> None:
+        """A warning where a local binding (a let, a loop variable, a choice, a repeat's
+        variable, a def's parameter) takes the name of something the whole ruleset sees: inside
+        its scope the local wins, silently, and the rule reads something else than it seems to."""
+        meaning = self.global_meaning(name)
+        if meaning is None:
+            return
+        self.report(name_pos(getattr(node, "pos", None), name), f"the {what} {name!r} hides {meaning}",
+                    hint=f"rename the {what}: inside its scope {name!r} means it, not {meaning}",
+                    severity="warning")
 
     def hides(self, name: str, ctx: Ctx, node, what: str):
         """The error for a binding of `name` where `name` is bound already."""

@@ -32,6 +32,9 @@ def resolve_model(model: Model) -> tuple[ir.Plan, list]:
             plan.checks.append(ir.CheckDecl(cond, chk.message, chk.pos))
     board(r, plan)
     surface(r, plan)
+    for d in m.defs.values():  # a def's parameters hide, inside its body, what the ruleset names alike
+        for p in d.params:
+            r.warn_if_global(p, d, "parameter")
     if m.control is not None:
         top = ir.Local("top", T.PIECE, m.control.pos)
         plan.control = r.attempt(r.expr, m.control.expr, Ctx(Where.TABLE, {"top": top}))
@@ -149,6 +152,7 @@ def surface(r: Resolver, plan: ir.Plan) -> None:
         if name not in m.surface:
             what = "the step of its lattice" if name == "lattice" else f"the {name} of each piece ({SURFACE_MEASURES[name]})"
             r.report(m.surface_node.pos, f"the surface needs {what}: '{name}{'' if name == 'lattice' else '(x)'}: ...'")
+        if name not in plan.surface:  # missing, or written wrongly (reported above): nothing may read it
             plan.broken.add(("surface", name))
 
 

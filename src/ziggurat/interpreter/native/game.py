@@ -92,7 +92,7 @@ class NativeGame:
         try:
             return self.codec.pack(move)
         except TooLong:
-            raise Unsupported("a move longer than one packed 63-bit word") from None
+            raise self.too_long(self.game.actions[move[0]].name) from None
 
     # ---- positions --------------------------------------------------------------------------
 
@@ -147,7 +147,19 @@ class NativeGame:
         if code == -2:
             raise Unsupported(f"a stack deeper than {self.layout.cap} pieces or a zone of more than {self.layout.zcap}")
         if code == -3:
-            raise Unsupported("a move longer than one packed 63-bit word")
+            raise self.too_long()
+
+    def too_long(self, action: Optional[str] = None) -> Unsupported:
+        """A move too long to pack (of `action` when it is known), or met in a loop: at the
+        line of the action whose list grew past what a packed move holds (the actions with
+        lists, when there are several)."""
+        growing = [g for g in getattr(self.layout, "growing", []) if action is None or g[0] == action]
+        if len(growing) == 1:
+            name, pos = growing[0]
+            return Unsupported(f"a move of action {name!r} longer than one packed 63-bit word (a list in it "
+                               "grew too long)", pos)
+        named = ", ".join(f"{name!r} ({Unsupported('', pos).where()})" for name, pos in growing)
+        return Unsupported("a move longer than one packed 63-bit word" + (f" (one of actions {named})" if named else ""))
 
 
     # ---- the loops ----------------------------------------------------------------------------

@@ -104,9 +104,15 @@ class Field:
     """How one value is stored: `width` bits holding value - `bias`; a list holds its length in
     `lwidth` bits first, then its items."""
 
-    def __init__(self, width: int, bias: int, is_list: bool = False):
+    def __init__(self, width: int, bias: int, is_list: bool = False, least: int = 0):
         self.width, self.bias, self.is_list = width, bias, is_list
         self.lwidth = (MOVE_BITS // max(1, width)).bit_length() if is_list else 0
+        self.least = least  # a list's fewest items (a repeat makes one pass at least)
+
+    @property
+    def shortest(self) -> int:
+        """The fewest bits the value takes in a move."""
+        return self.lwidth + self.least * self.width if self.is_list else self.width
 
     @property
     def mask(self) -> int:
@@ -127,11 +133,23 @@ class Codec:
         self.fields, self.after = [], []
         for a in actions:
             fs = []
-            for _, typ in a.choices:
+            for name, typ in a.choices:
                 elem = typ.elem if typ.name == "list" else None
-                fs.append(Field(*field_of(elem), is_list=True) if elem is not None else Field(*field_of(typ)))
+                fs.append(Field(*field_of(elem), is_list=True, least=int(name in a.repeated)) if elem is not None
+                          else Field(*field_of(typ)))
             self.fields.append(fs)
             self.after.append(a.nbase if len(a.choices) > a.nbase else None)
+
+    def shortest(self, a: int) -> tuple:
+        """(bits, bits with the after block's choices) of the shortest moves of action a: its
+        own fields at their fewest bits (a list empty, a repeat's list with one pass), then the
+        bit saying whether the after block's choices follow and those at their fewest (the
+        second is the first when the action has none)."""
+        fields, first = self.fields[a], self.after[a]
+        own = self.abits + sum(f.shortest for f in fields[:first])
+        if first is None:
+            return own, own
+        return own + 1, own + 1 + sum(f.shortest for f in fields[first:])
 
     def action(self, m: int) -> int:
         return int(m) & ((1 << self.abits) - 1)

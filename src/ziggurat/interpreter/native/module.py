@@ -121,10 +121,28 @@ class NativeWriter:
         self.outcomes: list = []  # (kind, reason) of each outcome statement, code = index + 1
         self.fresh = [0]
         self.codec = layout.codec = Codec([p.spec for p in plans], self.field_of)
+        self.refuse_moves_too_long()
         self.afters: dict = {}  # an after part's shape -> K of its functions after_K, after_do_K
         self.after_texts: list = []
         self.after_key = None
         self.lists = any(f.is_list for fs in self.codec.fields for f in fs)
+
+    def refuse_moves_too_long(self) -> None:
+        """Unsupported, at the action's rules line, before any code is written (and so before
+        Numba compiles anything), when even the shortest moves of an action do not fit in one
+        packed move, or its shortest moves holding the after block's choices do not: every
+        such move would stop the native loop. Moves that only sometimes pass the limit (a
+        long list) still stop it where they are made."""
+        for p in self.plans:
+            own, whole = self.codec.shortest(p.index)
+            if own > MOVE_BITS or whole > MOVE_BITS:
+                part, bits = ("its moves", own) if own > MOVE_BITS else ("its moves with the after block's choices", whole)
+                raise Unsupported(f"action {p.spec.name!r}: {part} take at least {bits} bits, and a packed move "
+                                  f"holds {MOVE_BITS}", p.pos)
+        # The actions whose moves may still be too long (a list longer than it fits): named
+        # when a loop meets one (NativeGame._check).
+        self.layout.growing = [(p.spec.name, p.pos) for p in self.plans
+                               if any(f.is_list for f in self.codec.fields[p.index])]
 
     def field_of(self, typ) -> tuple:
         """(bits, bias) of one value of a type in a packed move."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import ast
 
-from ...dsl import ir
+from ...dsl import budgets, ir
 from ...dsl import types as T
 from ...dsl.resolve.names import UNLIMITED
 from .. import steps as P
@@ -58,6 +58,18 @@ def _exprs_of(steps, final_effects: bool = True):
             yield from _exprs_of(s.steps, final_effects)
 
 
+def _choices(steps):
+    """The choices of a step plan (in its repeats and after part too), as dsl.ir.Choice-like
+    items for budgets.moves_estimate."""
+    for s in steps:
+        if isinstance(s, P.Choose):
+            yield ir.Choice(s.name, s.domain, None, None, s.type)
+        elif isinstance(s, P.Repeat):
+            yield from _choices(s.steps)
+        elif isinstance(s, P.AfterPart):
+            yield from _choices(s.steps)
+
+
 def calls_on(steps, local: str) -> set:
     """The built-ins the steps call with the bound name `local` as first argument."""
     return {n.fn for n in ir.walk(list(_exprs_of(steps))) if isinstance(n, ir.Call) and n.args
@@ -97,6 +109,8 @@ class Generator:
             for p in groups[key]:
                 fn.body.append(at(Comment(f"action {p.spec.name}"), p.pos))
                 self.plan = p
+                known, _ = budgets.moves_estimate(list(_choices(p.steps)), self.world.ncells)
+                self.limit_every_choice = known > budgets.MAX_MOVES
                 self.run(list(p.steps), 0, Env(), fn.body, self.emit)
         fn.body.append(S("return out"))
         drop_unused_loads(fn, len(PROLOGUE) + 2)
@@ -219,6 +233,7 @@ class Generator:
             inner = ast.For(ast.Name(var, ast.Store()), name(r), [], [])
             loop.body.append(inner)
             body.append(loop)
+            self.move_limit(s, inner.body)
             self.cell_choice(s, rest, env, inner.body, nxt, ray=True)
             return
         d_type = dom.type
@@ -227,6 +242,7 @@ class Generator:
             loop = at(ast.For(ast.Tuple([ast.Name(var, ast.Store()), ast.Name("_s" + var, ast.Store())], ast.Store()),
                               E("enumerate(cells)"), [], []), s.pos)
             body.append(loop)
+            self.move_limit(s, loop.body)
             self.cell_choice(s, rest, env, loop.body, nxt, ray=False, bound=True)
             return
         src = x.collection(dom, env)
@@ -234,11 +250,22 @@ class Generator:
             src = E("dict.fromkeys(_0)", src)
         loop = at(ast.For(ast.Name(var, ast.Store()), src, [], []), s.pos)
         body.append(loop)
+        self.move_limit(s, loop.body)
         if elem == T.CELL:
             self.cell_choice(s, rest, env, loop.body, nxt, ray=False)
             return
         inner = env.bind(s.name, self.local(s.name, elem, rest, loop.body))
         self.choice_body(s, inner, loop.body, nxt)
+
+    def move_limit(self, s: P.Choose, body: list) -> None:
+        """In the loop of a choice whose number of values is known only while the game runs (or
+        of every choice, when the known ones already multiply past the limit): stop the game
+        with MoveLimit, at the choice's rules line, once the position has budgets.MAX_MOVES
+        moves (`len(out)` is the moves so far; `n` in count)."""
+        if not self.limit_every_choice and budgets.domain_values(s.domain, self.world.ncells) is not None:
+            return
+        body.append(at(S("if len(out) >= MAX_MOVES:\n    raise MoveLimit(_0, MAX_MOVES)", ast.Constant(s.domain_text)),
+                       s.pos))
 
     def cell_choice(self, s: P.Choose, rest, env: Env, body: list, nxt, ray: bool, bound: bool = False) -> None:
         """The rest of a move after choosing a cell, written twice: once knowing the cell holds

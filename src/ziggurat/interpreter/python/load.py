@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 
+from ...dsl import budgets
 from ...dsl.world import World
 from ..helpers import HELPERS
 from .emit import clone, declare_nonlocals
@@ -56,7 +57,7 @@ def load_module(text: str, filename: str, world: World, tables: list) -> dict:
     tables it uses; the namespace."""
     tree = ast.parse(text, filename)
     derive_count(tree)
-    namespace = {"__name__": "ziggurat_generated", **HELPERS}
+    namespace = {"__name__": "ziggurat_generated", **HELPERS, "MAX_MOVES": budgets.MAX_MOVES}
     namespace.update({t: world.table(t) for t in tables})
     exec(compile(tree, filename, "exec"), namespace)
     return namespace
