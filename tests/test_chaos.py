@@ -338,6 +338,54 @@ class TestPositions:
             st.play("red@east")
 
 
+class TestRefusals:
+    """A refused spot says what it breaks (each used to say 'another piece is in the way')."""
+
+    def refused(self, st, move) -> str:
+        with pytest.raises(ziggurat.GameError) as e:
+            st.play(move)
+        return str(e.value)
+
+    @pytest.mark.parametrize("move, says", [
+        ("red@30,0", "too far from every piece: the nearest, at 0,0, is 30 in away (at most 6 in)"),
+        ("red@6,1", "too far from every piece: the nearest, at 0,0, is 6.08 in away"),
+        ("red@0.5,3", "off the lattice: a standing piece's centre is on the 1 in lattice (the nearest point is"),
+        ("red@0,0", "it would overlap a piece on the table"),
+        ("red@1.375,0>e", "a piece placed here stands: write the spot without a direction, as 1.375,0"),
+    ])
+    def test_a_defender(self, move, says):
+        st = position(game(), [("cy3", "0,0")], pending=["red"])
+        assert says in self.refused(st, move)
+
+    def test_a_defender_too_near_its_own_colour(self):
+        """Within 6 in of the cyan piece, but 3.61 in from the red one."""
+        st = position(game(), [("rd3", "0,0"), ("cy3", "4,0")], pending=["red"])
+        assert ("too near the piece at 0,0: 3.61 in away, and it must be at least 6 in from it"
+                in self.refused(st, "red@2,3"))
+
+    def test_off_the_finer_lattice_and_overlapping(self):
+        st = position(game(pitch=4), [("cy3", "0,0")], pending=["red"])
+        assert "on the 0.5 in lattice" in self.refused(st, "red@0.25,3")
+        assert "it would overlap a piece on the table" in self.refused(st, "red@0.5,0")
+
+    def test_an_attacker(self):
+        st = position(game(), [("rd3", "0,0"), ("rd3", "6,0")], pending=["red"])
+        assert "lies flush against a side of a piece, pointing away" in self.refused(st, "red@3,3")
+        assert ("not lying flush against a side of a piece it may lie against, pointing straight away "
+                "(the nearest of them is at 6,0)") in self.refused(st, "red@5,0>e")
+        assert "not lying flush" in self.refused(st, "red@1.375,0>n")  # flush, but pointing along the side
+
+    def test_an_attacker_off_the_places_along_a_side(self):
+        st = position(game(offsets="centred"), [("rd3", "0,0"), ("rd3", "6,0")], pending=["red"],
+                      supply={"red": (0, 3, 5)})
+        assert ("flush against a side, but not at one of the places along it allowed here"
+                in self.refused(st, "red@1.1875,0.1>e"))
+
+    def test_an_attacker_with_no_room(self):
+        st = position(game(), [("rd2", "0,0"), ("rd2", "6,0")], pending=["red"], supply={"red": (1, 3, 5)})
+        assert "has room for its base (it would overhang)" in self.refused(st, "red@1.375,0>e")
+
+
 class TestProperties:
     def test_the_engines_properties_hold_on_chaos(self):
         """ziggurat test's properties (undo, notation, conservation of the pieces, now with those on

@@ -4,6 +4,8 @@ of the mistake, none for a good ruleset, and completes the language's words and 
 names (even while the text being typed does not parse)."""
 
 import asyncio
+import concurrent.futures
+import inspect
 import re
 import sys
 from pathlib import Path
@@ -172,3 +174,141 @@ def test_without_pygls_the_command_says_what_to_install(monkeypatch):
     assert result.exit_code == 1, result.output
     assert "the language server needs pygls: pip install 'ziggurat[editor]'" in result.output
     assert "Traceback" not in result.output
+
+
+# ---- quick edits: the server's handlers driven by hand, on a clock the test moves ---------------
+
+
+class FakeClock:
+    """asyncio's call_later and call_soon_threadsafe, on a clock that moves only when told."""
+
+    class Handle:
+        def __init__(self, when, fn, args):
+            self.when, self.fn, self.args, self.cancelled = when, fn, args, False
+
+        def cancel(self):
+            self.cancelled = True
+
+    def __init__(self):
+        self.now, self.waiting = 0.0, []
+
+    def call_later(self, delay, fn, *args):
+        handle = self.Handle(self.now + delay, fn, args)
+        self.waiting.append(handle)
+        return handle
+
+    def call_soon_threadsafe(self, fn, *args):
+        return self.call_later(0, fn, *args)
+
+    def advance(self, seconds):
+        """Move the clock on, running what falls due in time order."""
+        end = self.now + seconds
+        while True:
+            due = [h for h in self.waiting if not h.cancelled and h.when <= end]
+            if not due:
+                break
+            h = min(due, key=lambda h: h.when)
+            self.waiting.remove(h)
+            self.now = max(self.now, h.when)
+            h.fn(*h.args)
+        self.now = end
+
+
+class FakePool:
+    """A worker that runs each submitted check only when the test says so."""
+
+    def __init__(self):
+        self.queued = []
+        self.ran = 0
+
+    def submit(self, fn, *args):
+        future = concurrent.futures.Future()
+        self.queued.append((future, fn, args))
+        return future
+
+    def finish(self):
+        while self.queued:
+            future, fn, args = self.queued.pop(0)
+            self.ran += 1
+            future.set_result(fn(*args))
+
+
+class HandDriven:
+    """The server's own handlers (pygls's document bookkeeping first, as over the wire), with the
+    fake clock and pool, and the diagnostics it publishes recorded as (version, diagnostics)."""
+
+    def __init__(self):
+        from ziggurat.editor.server import make_server
+
+        self.server = make_server()
+        self.server.clock, self.server.pool = self.clock, self.pool = FakeClock(), FakePool()
+        self.published = []
+        self.server.text_document_publish_diagnostics = lambda p: self.published.append((p.version, p.diagnostics))
+        self.notify(lsp.INITIALIZE, lsp.InitializeParams(capabilities=lsp.ClientCapabilities()))
+
+    def notify(self, method, params):
+        """Run pygls's built-in handler of `method`, and the server's handlers it hands on to."""
+        steps = self.server.protocol.fm.builtin_features[method](params)
+        if not inspect.isgenerator(steps):
+            return
+        try:
+            fn, args, kwargs = next(steps)
+            while True:
+                fn, args, kwargs = steps.send(fn(*args, **(kwargs or {})))
+        except StopIteration:
+            pass
+
+    def open(self, uri, text):
+        self.notify(lsp.TEXT_DOCUMENT_DID_OPEN, lsp.DidOpenTextDocumentParams(
+            lsp.TextDocumentItem(uri=uri, language_id="rules", version=1, text=text)))
+
+    def change(self, uri, text, version):
+        self.notify(lsp.TEXT_DOCUMENT_DID_CHANGE, lsp.DidChangeTextDocumentParams(
+            lsp.VersionedTextDocumentIdentifier(version=version, uri=uri),
+            [lsp.TextDocumentContentChangeWholeDocument(text=text)]))
+
+    def settle(self):
+        """Let every wait run out and every check finish."""
+        while True:
+            self.clock.advance(10)
+            if not self.pool.queued:
+                break
+            self.pool.finish()
+
+
+def test_quick_edits_are_checked_once_they_pause(tmp_path):
+    """30 edits 0.05 s apart (faster than the server's wait): the text is checked at the open and
+    once after the last edit, and that check's diagnostics are the last text's (its error on the
+    line that edit added), published with its version. Each edit used to be checked in turn."""
+    good = (RULESETS / "clobber.rules").read_text()
+    uri = (tmp_path / "clobber.rules").as_uri()
+    ed = HandDriven()
+    ed.open(uri, good)
+    ed.settle()
+    assert ed.published == [(1, [])]
+    for version in range(2, 32):
+        ed.change(uri, good + "\n" * (version - 1) + "action broken\n", version)
+        ed.clock.advance(0.05)
+        ed.pool.finish()
+    ed.settle()
+    last_line = len(good.splitlines()) + 30
+    assert [(v, [d.range.start.line for d in ds]) for v, ds in ed.published] == [(1, []), (31, [last_line])]
+    assert ed.pool.ran == 2
+
+
+def test_a_check_of_a_text_changed_since_publishes_nothing(tmp_path):
+    """A check under way when the text changes again: it publishes nothing, and the newer text is
+    checked once it ends."""
+    good = (RULESETS / "clobber.rules").read_text()
+    uri = (tmp_path / "clobber.rules").as_uri()
+    ed = HandDriven()
+    ed.open(uri, good)
+    ed.settle()
+    ed.change(uri, good + "action broken\n", 2)
+    ed.clock.advance(10)  # the wait runs out: the check of version 2 starts
+    assert len(ed.pool.queued) == 1
+    ed.change(uri, good, 3)  # changed back while it runs
+    ed.clock.advance(10)  # the next wait runs out too, while version 2 is still being checked
+    ed.settle()
+    assert [v for v, _ in ed.published] == [1, 3] and ed.published[-1][1] == []
+    assert ed.pool.ran == 3

@@ -178,6 +178,25 @@ class TestPlay:
         st.pop()
         assert st.text() == before
 
+    def test_a_refused_spot_is_explained_by_the_table(self):
+        """A spot choice with no `else` text: the table says why a spot is not one of the domain's."""
+        g = ziggurat.load("towers.rules", text=TOWERS)
+        st = g.new()
+        with pytest.raises(ziggurat.GameError, match="the first piece goes to the origin, 0,0"):
+            st.play("S2@1,0")
+        st.play("S2@0,0")
+        for move, says in [("N2@2,0.5", "too far from every piece: the nearest, at 0,0, is 2.06 in away (at most 2 in)"),
+                           ("N2@1,0.25", "off the lattice: a standing piece's centre is on the 0.5 in lattice"),
+                           ("N2@0.5,0", "to: it must hold that not overlaps(to, x)")]:
+            with pytest.raises(ziggurat.GameError) as e:
+                st.play(move)
+            assert says in str(e.value)
+        st.play("N2@2,0")
+        with pytest.raises(ziggurat.GameError, match="too near the piece at 0,0: 1 in away, and it must be at least 1.5 in"):
+            st.play("S2@0,1")
+        with pytest.raises(ziggurat.GameError, match="not lying flush against a side of a piece it may lie against"):
+            st.play("lay S1@0,2>n")
+
 
 class TestGeometry:
     W = (1200, 2000)  # two kinds: width and length per code, in units

@@ -2,7 +2,9 @@
 
 Errors never show a traceback: a ZigguratError prints `error: ...` (every diagnostic, for a broken
 ruleset) and exits 1; click's usage errors exit 2; anything unexpected prints `internal error: ...`
-and exits 3.
+and exits 3. Ctrl-C, whenever it comes (while the arguments are read, the command is loaded or it
+works), exits 130 with one line, `interrupted (Ctrl-C)`, unless the command says more itself
+(`simulate` and `test` do); click's own `Aborted!` and exit 1 are never reached.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import click
 
 import ziggurat
 
-EXIT_ERROR, EXIT_INTERNAL = 1, 3
+EXIT_ERROR, EXIT_INTERNAL, EXIT_INTERRUPTED = 1, 3, 130
 
 # The commands: name -> (module of this package, function). A command's module is imported when
 # the command runs, so `ziggurat --help` loads no engine; the help lists each command's first line
@@ -71,11 +73,26 @@ class ZigguratGroup(click.Group):
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 
+    def main(self, *args, **kwargs):
+        try:
+            return super().main(*args, **kwargs)
+        except KeyboardInterrupt:  # before click reads the arguments or after the command ended
+            click.echo("interrupted (Ctrl-C)", err=True)
+            sys.exit(EXIT_INTERRUPTED)
+
+    def make_context(self, *args, **kwargs):
+        try:
+            return super().make_context(*args, **kwargs)
+        except KeyboardInterrupt:  # while the group's own arguments are read
+            interrupted()
+
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
         except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
             raise
+        except KeyboardInterrupt:  # while the command is loaded, reads its arguments or works
+            interrupted()
         except BrokenPipeError:  # `ziggurat moves ... | head`: the reader left, so stop quietly
             _silence_stdout()
             ctx.exit(EXIT_ERROR)
@@ -97,6 +114,13 @@ class ZigguratGroup(click.Group):
                 ctx.exit(EXIT_ERROR)
             click.echo(f"internal error: {type(e).__name__}: {e} (please report this)", err=True)
             ctx.exit(EXIT_INTERNAL)
+
+
+def interrupted():
+    """Ctrl-C's end: one line, then exit 130 through click's Exit (a command's `finally` and `with`
+    blocks have run by then: what it writes is written whole or not at all, see outputs.py)."""
+    click.echo("interrupted (Ctrl-C)", err=True)
+    raise click.exceptions.Exit(EXIT_INTERRUPTED)
 
 
 def _silence_stdout() -> None:

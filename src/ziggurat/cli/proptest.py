@@ -24,23 +24,24 @@ from .options import ruleset_argument, set_option
 @click.pass_context
 def test(ctx, ruleset, examples, max_plies, seed, options):
     """Property-test a ruleset: every invariant on reachable positions; exit 1 on a failure."""
-    try:
-        from ..proptest import run_properties  # Hypothesis is slow to import: only when asked
-    except ModuleNotFoundError as e:
-        if e.name != "ziggurat.proptest":
-            raise
-        raise click.ClickException("property testing (ziggurat.proptest) is not installed") from None
-
     seen = {"positions": 0}
-    with _Interrupts() as interrupts, Console(stderr=True).status(f"testing {escape(ruleset)}") as status:
-        def progress(n):
-            seen["positions"] = n
-            interrupts.check()  # a Ctrl-C that Hypothesis's own callbacks swallowed is raised here
-            status.update(f"testing {escape(ruleset)}: {n} positions")
-
+    report = None
+    with _Interrupts() as interrupts:  # from the start: Hypothesis takes a while to import
         try:
-            report = run_properties(ruleset, options=options or None, examples=examples, max_plies=max_plies,
-                                    seed=seed, progress=progress)
+            try:
+                from ..proptest import run_properties  # Hypothesis is slow to import: only when asked
+            except ModuleNotFoundError as e:
+                if e.name != "ziggurat.proptest":
+                    raise
+                raise click.ClickException("property testing (ziggurat.proptest) is not installed") from None
+            with Console(stderr=True).status(f"testing {escape(ruleset)}") as status:
+                def progress(n):
+                    seen["positions"] = n
+                    interrupts.check()  # a Ctrl-C that Hypothesis's own callbacks swallowed is raised here
+                    status.update(f"testing {escape(ruleset)}: {n} positions")
+
+                report = run_properties(ruleset, options=options or None, examples=examples,
+                                        max_plies=max_plies, seed=seed, progress=progress)
         except KeyboardInterrupt:
             report = None
     if report is None:

@@ -6,10 +6,15 @@ ruleset itself declares (defs, tables, options, zones, players, piece values, ch
 
 The server checks the text the editor holds, not the file on disk, and a variant is checked with
 the base it extends (found next to the file, or among the shipped games): a mistake in the base is
-reported at the variant's first line, with the base's file, line and column in its message.
+reported at the variant's first line, with the base's file, line and column in its message. A
+document is checked when it is opened or saved, and after a change once the edits pause, off the
+event loop; a check of a text that has changed since publishes nothing (schedule.py).
 """
 
 from __future__ import annotations
+
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
 
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
@@ -21,6 +26,7 @@ from ..dsl.loader import load_model
 from ..errors import ZigguratError
 from ..version import __version__
 from . import words as W
+from .schedule import CheckSchedule
 
 SEVERITY = {"error": lsp.DiagnosticSeverity.Error, "warning": lsp.DiagnosticSeverity.Warning}
 
@@ -98,23 +104,44 @@ def completion_items(own: list) -> list:
     return items
 
 
+def examine(what: tuple) -> tuple:
+    """(LSP diagnostics, declared names) of (path, text): the work of one check, done off the loop."""
+    path, text = what
+    return diagnostics(path, text), declared_names(path, text)
+
+
 class RulesServer(LanguageServer):
     """A pygls server that keeps, per open document, the names of its last text that loaded (so
-    completion still offers them while the text being typed does not parse)."""
+    completion still offers them while the text being typed does not parse). `clock` and `pool`
+    (the event loop and one worker thread unless set) run the checks (schedule.py)."""
 
     def __init__(self):
         super().__init__("ziggurat", __version__, text_document_sync_kind=lsp.TextDocumentSyncKind.Full)
         self.names: dict = {}
+        self.clock = self.pool = None
+        self._schedule: CheckSchedule = None
 
-    def publish(self, uri: str) -> None:
+    @property
+    def schedule(self) -> CheckSchedule:
+        if self._schedule is None:
+            self._schedule = CheckSchedule(self.snapshot, examine, self.publish,
+                                           self.clock or asyncio.get_running_loop(),
+                                           self.pool or ThreadPoolExecutor(1, thread_name_prefix="ziggurat-check"))
+        return self._schedule
+
+    def snapshot(self, uri: str):
+        """(version, (path, text)) of an open document; None once it is closed."""
+        doc = self.workspace.text_documents.get(uri)
+        return None if doc is None else (doc.version, (doc.path, doc.source))
+
+    def publish(self, uri: str, version, result: tuple) -> None:
+        found, names = result
         doc = self.workspace.get_text_document(uri)
-        found = diagnostics(doc.path, doc.source)
         for d in found:  # characters to the editor's units (UTF-16 by default)
             d.range = doc.range_to_client_units(ServerTextRange(
                 ServerTextPosition(d.range.start.line, d.range.start.character),
                 ServerTextPosition(d.range.end.line, d.range.end.character)))
-        self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri, found, version=doc.version))
-        names = declared_names(doc.path, doc.source)
+        self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri, found, version=version))
         if names is not None:
             self.names[uri] = names
 
@@ -125,18 +152,19 @@ def make_server() -> RulesServer:
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: RulesServer, params: lsp.DidOpenTextDocumentParams):
-        ls.publish(params.text_document.uri)
+        ls.schedule.changed(params.text_document.uri, delay=0)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls: RulesServer, params: lsp.DidChangeTextDocumentParams):
-        ls.publish(params.text_document.uri)
+        ls.schedule.changed(params.text_document.uri)  # once the edits pause
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: RulesServer, params: lsp.DidSaveTextDocumentParams):
-        ls.publish(params.text_document.uri)  # a base saved elsewhere may change what this says
+        ls.schedule.changed(params.text_document.uri, delay=0)  # a base saved elsewhere may change what this says
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: RulesServer, params: lsp.DidCloseTextDocumentParams):
+        ls.schedule.closed(params.text_document.uri)
         ls.names.pop(params.text_document.uri, None)
         ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(params.text_document.uri, []))
 

@@ -8,6 +8,7 @@ import itertools
 
 from ..dsl.dice import showing as _showing, ways as _ways
 from .geometry import GEOMETRY
+from .spot_reasons import REASONS
 
 
 def _ray(cells, rays, reach):
@@ -140,4 +141,4 @@ def _between(a, b, files) -> tuple:
 
 HELPERS = {"_flanked": _flanked, "_run": _run, "_connected": _connected, "_stepk": _stepk, "_between": _between,
            "RepeatLimit": RepeatLimit, "MoveLimit": MoveLimit, "_ray": _ray, "_product": _product, "_shuffled": _shuffled, "_ways": _ways, "_showing": _showing,
-           "_suffix": _suffix, "_last_cells": _last_cells, **GEOMETRY}
+           "_suffix": _suffix, "_last_cells": _last_cells, **GEOMETRY, **REASONS}

@@ -100,13 +100,44 @@ class Explainer:
             src = E("_ray(cells, RAYS[_1][_0], _2)", frm, dirs, reach)
         else:
             src = x.collection(dom, env)
-        body.append(S("if _0 not in _1:\n    return _2", var, src, const(s.message or f"{s.name} must be in {s.domain_text}")))
+        why = None if s.message else self.spot_reason(dom, env, var)
+        body.append(S("if _0 not in _1:\n    return _2", var, src,
+                      why or const(s.message or f"{s.name} must be in {s.domain_text}")))
         env = env.bind(s.name, Var(var, s.type))
         if s.cond is not None:
             self.env = env
             if not self.reason(body, s.cond, s.message or f"{s.name}: it must hold that {s.cond_text}"):
                 return None
         return env
+
+    def spot_reason(self, dom, env: Env, var: str):
+        """The table's reason a spot is not in a domain made by `lattice(...)` or `flush(...)` (or
+        a choice between such domains, or a list of `flush` over anchors), as an expression; None
+        for any other domain (spot_reasons.py)."""
+        x = self.x
+        if isinstance(dom, ir.Ternary):
+            then, orelse = self.spot_reason(dom.then, env, var), self.spot_reason(dom.orelse, env, var)
+            if then is None or orelse is None:
+                return None
+            return ast.IfExp(x.expr(dom.cond, env), then, orelse)
+        if isinstance(dom, ir.Call) and dom.fn == "lattice":
+            args = [x.collection(a, env) if T.is_list(a.type) else x.expr(a, env) for a in dom.args]
+            return E("_lattice_reason(table[0], PITCH, _0" + "".join(f", _{i + 1}" for i in range(len(args))) + ")",
+                     name(var), *args)
+        if isinstance(dom, ir.Call) and dom.fn == "flush":
+            return E("_flush_reason(table[0], WIDTH, LENGTH, _0, (_1,))", name(var), self.flush_place(dom.args, env))
+        if (isinstance(dom, ir.Comp) and dom.func == "list" and dom.fors and dom.fors[-1].cond is None
+                and isinstance(dom.fors[-1].iter, ir.Call) and dom.fors[-1].iter.fn == "flush"
+                and isinstance(dom.elt, ir.Local) and dom.elt.name == dom.fors[-1].var):
+            call = dom.fors[-1].iter
+            anchors = ir.Comp("list", ir.ListLit(tuple(call.args) + (ir.Const(3, T.INT),) * (3 - len(call.args)),
+                                                 T.list_of(T.INT)), dom.fors[:-1], T.list_of(T.INT))
+            return E("_flush_reason(table[0], WIDTH, LENGTH, _0, _1)", name(var), x.expr(anchors, env))
+        return None
+
+    def flush_place(self, args, env: Env) -> ast.expr:
+        """(anchor, piece, offsets) of a `flush(...)` call, offsets 3 when left out."""
+        return ast.Tuple([self.x.expr(a, env) for a in args] + [ast.Constant(3)] * (3 - len(args)), ast.Load())
 
     def repeat(self, s: P.Repeat, env: Env, body: list):
         """Each pass checked in turn, with its effects applied for the next; a pass after one whose
