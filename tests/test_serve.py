@@ -13,6 +13,7 @@ pytest.importorskip("starlette")
 from starlette.testclient import TestClient  # noqa: E402
 
 import ziggurat  # noqa: E402
+import ziggurat.dsl.loader  # noqa: E402
 from ziggurat.records import loads, replay  # noqa: E402
 from ziggurat.serve import create_app  # noqa: E402
 from ziggurat.dsl.loader import shipped_names  # noqa: E402
@@ -157,7 +158,14 @@ def test_a_table_of_agents_alone_may_be_seen_as_any_side(client):
     ({"ruleset": "stacktics", "seats": ["human"]}, "1 seat given but Stacktics has 2 players"),
     ({"ruleset": "stacktics", "seats": ["human", "mcts:depth=2"]}, "agent 'mcts' has no parameter 'depth'"),
     ({"ruleset": "stacktics", "seats": "human"}, "seats must be a list"),
-    ({"ruleset": "stacktics", "seed": "x"}, "seed 'x' is not a whole number"),
+    ({"ruleset": "stacktics", "seed": "x"}, "seed must be a whole number from 0 to 2**63 - 1, or null, not 'x'"),
+    ({"ruleset": "stacktics", "seed": 1.9}, "seed must be a whole number from 0 to 2**63 - 1, or null, not 1.9"),
+    ({"ruleset": "stacktics", "seed": -1}, "seed must be a whole number"),
+    ({"ruleset": "stacktics", "seed": 2 ** 63}, "seed must be a whole number"),
+    ({"ruleset": "stacktics", "seed": True}, "seed must be a whole number"),
+    ({"ruleset": "stacktics", "options": {"size": 2.5}}, "options['size'] must be an object of NAME: VALUE"),
+    ({"ruleset": "stacktics", "seats": ["human", 3]}, "seats[1] must be a list: one 'human' or agent spec"),
+    ({"ruleset": "stacktics", "colour": "red"}, "unknown field 'colour' in the request body"),
 ])
 def test_a_bad_new_table_is_named(client, body, message):
     assert message in error(client.post("/api/tables", json=body))
@@ -292,5 +300,80 @@ def test_only_this_machine_s_names_and_json_bodies_are_answered(client):
     assert client.get("/api/rulesets", headers={"host": "localhost:8000"}).status_code == 200
     # A form or text post (what another site's page may send without asking) is refused.
     body = '{"ruleset": "stacktics"}'
-    assert error(client.post("/api/tables", content=body, headers={"content-type": "text/plain"})) == \
+    assert error(client.post("/api/tables", content=body, headers={"content-type": "text/plain"}), 415) == \
         "send the request body as JSON (Content-Type: application/json)"
+
+
+# ---- request bodies: their type and size before they are read, their fields checked ------------
+
+def raw_post(app, path: str, headers: dict, chunks: list) -> tuple:
+    """POST `chunks` to the app as one body, straight through ASGI (the test client reads a body
+    whole before sending it); (status, how many chunks the app read)."""
+    import asyncio
+
+    read, sent = 0, []
+
+    async def receive():
+        nonlocal read
+        if read < len(chunks):
+            read += 1
+            return {"type": "http.request", "body": chunks[read - 1], "more_body": read < len(chunks)}
+        return {"type": "http.disconnect"}
+
+    async def send(message):
+        sent.append(message)
+
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST",
+             "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "",
+             "headers": [(b"host", b"127.0.0.1")] + [(k.encode(), v.encode()) for k, v in headers.items()],
+             "client": ("127.0.0.1", 1), "server": ("127.0.0.1", 80)}
+    asyncio.run(app(scope, receive, send))
+    return next(m["status"] for m in sent if m["type"] == "http.response.start"), read
+
+
+CHUNK = b" " * 65536
+BIG = [CHUNK] * 40  # 2.5 MB
+
+
+@pytest.mark.parametrize("headers, status, most", [
+    ({"content-type": "text/plain", "content-length": str(600 << 20)}, 415, 0),  # any page may send this
+    ({"content-type": "application/json", "content-length": str(600 << 20)}, 413, 0),
+    ({"content-type": "application/json", "transfer-encoding": "chunked"}, 413, 17),  # stopped past 1 MB
+])
+def test_a_body_is_refused_by_its_type_and_size_before_it_is_read_whole(client, headers, status, most):
+    got, read = raw_post(client.app, "/api/tables", headers, BIG)
+    assert got == status and read <= most
+
+
+NESTED = '{"seed": ' + "[" * 100_000 + "]" * 100_000 + "}"
+
+
+@pytest.mark.parametrize("endpoint", ["/api/tables", "move", "step", "undo", "replay", "/api/replays"])
+@pytest.mark.parametrize("body, message", [
+    (NESTED, "the request body is nested too deeply"),
+    ('{"seed": 1e400}', "seed"),  # a new table's must be a whole number; elsewhere no such field
+    ('["x"]', "the request body must be a JSON object"),
+    ('{"x": 1', "the request body is not JSON"),
+])
+def test_every_endpoint_s_body_is_checked_with_the_reason(client, endpoint, body, message):
+    if not endpoint.startswith("/"):
+        endpoint = f"/api/tables/{table(client, ['human', 'random'])['id']}/{endpoint}"
+    r = client.post(endpoint, content=body, headers={"content-type": "application/json"})
+    assert message in error(r) and len(r.text) < 400
+
+
+def test_a_seed_too_large_for_a_float_is_not_a_whole_number(client):
+    r = client.post("/api/tables", content='{"ruleset": "stacktics", "seed": 1e400}',
+                    headers={"content-type": "application/json"})
+    assert error(r) == "seed must be a whole number from 0 to 2**63 - 1, or null, not inf"
+
+
+def test_serve_replays_only_the_rulesets_it_offers(client, tmp_path):
+    secret = tmp_path / "secret.txt"
+    secret.write_text("root:x:0:0:the secret line\n")
+    link = tmp_path / "x.rules"
+    link.symlink_to(secret)
+    for name in (str(link), str(ziggurat.dsl.loader.find("tic-tac-toe"))):
+        r = client.post("/api/replays", json={"text": f"ruleset: {name}\nplies: 0\n\n"})
+        message = error(r)
+        assert "is not one this server offers" in message and "root:x" not in r.text

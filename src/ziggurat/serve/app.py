@@ -21,7 +21,6 @@ table 404; a bug of ours 500 with a one-line message. No request is answered wit
 
 from __future__ import annotations
 
-import json
 import threading
 from pathlib import Path
 
@@ -38,6 +37,7 @@ import ziggurat
 from ..agents import AGENTS
 from ..dsl.loader import shipped_names
 from ..errors import GameError, ZigguratError, did_you_mean, shown
+from . import bodies
 from .tables import Replay, Table
 
 STATIC = Path(__file__).parent / "static"
@@ -74,16 +74,19 @@ def _error(message: str, status: int = 400) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
-def answers(endpoint):
-    """Run an endpoint, `endpoint(request, body)`, in a worker thread (drawing and agents' thinking
-    never hold up the server); turn every failure into a JSON message (never a traceback)."""
+def answers(endpoint, model=bodies.NoBody):
+    """Run an endpoint, `endpoint(request, body)`, in a worker thread (drawing never holds up the
+    server), its body read and checked against `model` (bodies.py); turn every failure into a
+    JSON message (never a traceback)."""
 
     async def run(request: Request):
         try:
-            body = await _body(request) if request.method == "POST" else {}
+            body = await bodies.read(request, model) if request.method == "POST" else model()
             return await run_in_threadpool(endpoint, request, body)
         except NotFound as e:
             return _error(str(e), 404)
+        except bodies.BodyError as e:
+            return _error(str(e), e.status)
         except ziggurat.RulesetError as e:
             return _error("\n".join(d.render() for d in e.diagnostics) or str(e))
         except ZigguratError as e:
@@ -99,51 +102,16 @@ def answers(endpoint):
     return run
 
 
-async def _body(request: Request) -> dict:
-    """The request's JSON object; GameError for anything else."""
-    raw = await request.body()
-    if not raw.strip():
-        return {}
-    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
-        # Only JSON is read: a page of another site cannot post JSON here without asking first.
-        raise GameError("send the request body as JSON (Content-Type: application/json)")
-    try:
-        data = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
-        raise GameError("the request body is not JSON") from None
-    if not isinstance(data, dict):
-        raise GameError("the request body must be a JSON object")
-    return data
-
-
 def _options(value) -> dict:
     """Option values from JSON: name -> text (numbers and booleans as the command line writes them)."""
-    if value is None:
-        return {}
-    if not isinstance(value, dict):
-        raise GameError("options must be an object of NAME: VALUE")
     out = {}
-    for name, v in value.items():
+    for name, v in (value or {}).items():  # types checked by bodies.NewTable
         if isinstance(v, bool):
             v = "true" if v else "false"
-        if not isinstance(v, (str, int)) or str(v).strip() == "":
+        if str(v).strip() == "":
             raise GameError(f"option {shown(name)} has no value")
-        out[str(name)] = str(v).strip()
+        out[name] = str(v).strip()
     return out
-
-
-def _seed(value):
-    if value in (None, ""):
-        return None
-    if isinstance(value, bool):
-        raise GameError(f"seed {shown(value)} is not a whole number")
-    try:
-        seed = int(value)
-    except (TypeError, ValueError):
-        raise GameError(f"seed {shown(value)} is not a whole number") from None
-    if not 0 <= seed < 2 ** 63:
-        raise GameError(f"seed {shown(value)} is out of range (0 to 2**63 - 1)")
-    return seed
 
 
 def create_app(ruleset: str | None = None, options: dict | None = None) -> Starlette:
@@ -183,14 +151,9 @@ def create_app(ruleset: str | None = None, options: dict | None = None) -> Starl
         })
 
     def new_table(request, data):
-        name = data.get("ruleset")
-        game = load(name, _options(data.get("options")))
-        seats = data.get("seats")
-        if seats is None:
-            seats = ["human"] * len(game.players)
-        if not isinstance(seats, list):
-            raise GameError("seats must be a list: one 'human' or agent spec per player")
-        table = tables.add(Table(name, game, seats, _seed(data.get("seed"))))
+        game = load(data.ruleset, _options(data.options))
+        seats = data.seats if data.seats is not None else ["human"] * len(game.players)
+        table = tables.add(Table(data.ruleset, game, seats, data.seed))
         return JSONResponse(table.view())
 
     def table_view(request, data):
@@ -199,7 +162,7 @@ def create_app(ruleset: str | None = None, options: dict | None = None) -> Starl
 
     def table_move(request, data):
         table = tables.get(request.path_params["id"])
-        played = table.play(data.get("move"))
+        played = table.play(data.move)
         out = table.view()
         out["played"] = played
         return JSONResponse(out)
@@ -232,11 +195,11 @@ def create_app(ruleset: str | None = None, options: dict | None = None) -> Starl
     def table_replay(request, data):
         table = tables.get(request.path_params["id"])
         secret_so_far(table)
-        replay = replays.add(Replay(table.record().dumps(), f"table {table.id}"))
+        replay = replays.add(Replay(table.record().dumps(), f"table {table.id}", allowed))
         return JSONResponse(replay.view(0))
 
     def new_replay(request, data):
-        replay = replays.add(Replay(data.get("text"), str(data.get("name") or "<record>")))
+        replay = replays.add(Replay(data.text, data.name or "<record>", allowed))
         return JSONResponse(replay.view(0))
 
     def replay_view(request, data):
@@ -253,14 +216,14 @@ def create_app(ruleset: str | None = None, options: dict | None = None) -> Starl
         Route("/", index),
         Route("/api/rulesets", answers(rulesets)),
         Route("/api/rulesets/{name:path}", answers(ruleset_info)),
-        Route("/api/tables", answers(new_table), methods=["POST"]),
+        Route("/api/tables", answers(new_table, bodies.NewTable), methods=["POST"]),
         Route("/api/tables/{id}", answers(table_view)),
-        Route("/api/tables/{id}/move", answers(table_move), methods=["POST"]),
+        Route("/api/tables/{id}/move", answers(table_move, bodies.Move), methods=["POST"]),
         Route("/api/tables/{id}/step", answers(table_step), methods=["POST"]),
         Route("/api/tables/{id}/undo", answers(table_undo), methods=["POST"]),
         Route("/api/tables/{id}/record", answers(table_record)),
         Route("/api/tables/{id}/replay", answers(table_replay), methods=["POST"]),
-        Route("/api/replays", answers(new_replay), methods=["POST"]),
+        Route("/api/replays", answers(new_replay, bodies.NewReplay), methods=["POST"]),
         Route("/api/replays/{id}", answers(replay_view)),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

@@ -27,7 +27,7 @@ from collections import OrderedDict
 import ziggurat
 from .. import render
 from ..agents import make_agent, parse_spec
-from ..errors import GameError, did_you_mean
+from ..errors import GameError, did_you_mean, shown
 from ..records import check_end_matches, loads, play_move, reason_text, record_of, result_text
 from .clicks import clickable_moves, move_cells
 
@@ -271,11 +271,16 @@ class Table:
 class Replay:
     """A record at a chosen ply; every move is checked as it is played (RecordError names a bad one)."""
 
-    def __init__(self, text: str, source: str = "<record>"):
+    def __init__(self, text: str, source: str = "<record>", offered=None):
+        """`offered`: the rulesets a record may name (None: any); no other file is opened."""
         if not isinstance(text, str) or not text.strip():
             raise GameError("no record given: send {\"text\": \"<the record's text>\"}")
         self.id = uuid.uuid4().hex[:12]
         self.record = loads(text, source)
+        if offered is not None and self.record.ruleset not in offered:
+            hint = did_you_mean(self.record.ruleset, offered)
+            raise GameError(f"{source}: the record's ruleset {shown(self.record.ruleset)} is not one this "
+                            f"server offers (the rulesets: {', '.join(offered)})" + (f"; {hint}" if hint else ""))
         self.state = self.record.start_state()
         self.lock = threading.Lock()
 
