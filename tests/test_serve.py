@@ -4,6 +4,7 @@ requests answered with a message, never a traceback."""
 
 from __future__ import annotations
 
+import contextlib
 import random
 import re
 
@@ -377,3 +378,134 @@ def test_serve_replays_only_the_rulesets_it_offers(client, tmp_path):
         r = client.post("/api/replays", json={"text": f"ruleset: {name}\nplies: 0\n\n"})
         message = error(r)
         assert "is not one this server offers" in message and "root:x" not in r.text
+
+
+# ---- agents off the request path: a slow agent holds up nothing ----------------------------------
+
+@pytest.fixture
+def blocker(monkeypatch):
+    """An agent `blocker` whose search waits until the test releases it: (started, release)."""
+    import threading
+
+    from ziggurat.agents import AGENTS, Agent
+
+    started, release = threading.Event(), threading.Event()
+
+    class Blocker(Agent):
+        name = "blocker"
+
+        def choose(self, state):
+            started.set()
+            release.wait()
+            return state.moves()[0]
+
+    monkeypatch.setitem(AGENTS, "blocker", (Blocker, {}))
+    yield started, release
+    release.set()
+
+
+@contextlib.contextmanager
+def released(release):
+    """Release the agent when the block ends, before the client waits for its requests to end."""
+    try:
+        yield
+    finally:
+        release.set()
+
+
+def in_thread(work):
+    """Run `work` in a daemon thread; the thread (join it) and the dict its result goes to."""
+    import threading
+
+    out: dict = {}
+    thread = threading.Thread(target=lambda: out.update(result=work()), daemon=True)
+    thread.start()
+    return thread, out
+
+
+def test_a_slow_agent_holds_up_no_poll_and_no_page(blocker):
+    started, release = blocker
+    with TestClient(create_app("stacktics", SMALL), base_url="http://127.0.0.1") as c, released(release):
+        view = table(c, ["blocker", "random"])
+        url = f"/api/tables/{view['id']}"
+        stepping, stepped = in_thread(lambda: c.post(f"{url}/step").json())
+        assert started.wait(60)  # the agent is searching, and will until released
+        polls, polled = in_thread(lambda: [c.get(url).json()["status"] for _ in range(60)]
+                                  + [c.get("/").status_code, c.get("/api/rulesets").status_code])
+        polls.join(60)  # a guard: a poll that waits on the agent never ends
+        assert not polls.is_alive(), "a poll waited on the agent"
+        assert polled["result"] == ["thinking"] * 60 + [200, 200]
+        assert stepping.is_alive()  # the step waits for the move, not holding up anything else
+        release.set()
+        stepping.join(60)
+        after = stepped["result"]
+        assert after["ply"] == 1 and after["played"] == after["last"]["text"] and after["status"] == "agent"
+
+
+def test_an_undo_while_an_agent_searches_discards_its_move(blocker):
+    started, release = blocker
+    with TestClient(create_app("stacktics", SMALL), base_url="http://127.0.0.1") as c, released(release):
+        view = table(c, ["human", "blocker"])
+        url = f"/api/tables/{view['id']}"
+        c.post(f"{url}/move", json={"move": "b1:3-a2"})
+        stepping, stepped = in_thread(lambda: c.post(f"{url}/step").json())
+        assert started.wait(60)
+        undoing, undone = in_thread(lambda: c.post(f"{url}/undo").json())
+        undoing.join(60)
+        assert not undoing.is_alive(), "the undo waited on the agent"
+        assert undone["result"]["ply"] == 0 and undone["result"]["status"] == "human"
+        release.set()
+        stepping.join(60)
+        assert c.get(url).json()["ply"] == 0  # the search's move, for a position gone, is not played
+
+
+@pytest.mark.parametrize("seat, limit", [("mcts:time=100000", "limit of 10 seconds a move"),
+                                         ("mcts:iterations=10000000", "limit of 20000 playouts a move"),
+                                         ("alphabeta:depth=40", "limit of 6 plies")])
+def test_a_served_agent_s_budget_is_capped(client, seat, limit):
+    message = error(client.post("/api/tables", json={"ruleset": "stacktics", "seats": [seat, "random"]}))
+    assert limit in message and seat in message
+
+
+BLOCKING_SERVER = """
+import threading
+from ziggurat.agents import AGENTS, Agent
+class Blocker(Agent):
+    name = "blocker"
+    def choose(self, state):
+        print("thinking", flush=True)
+        threading.Event().wait()  # for ever
+AGENTS["blocker"] = (Blocker, {})
+from ziggurat.cli.main import main
+main(["serve", "--port", "0"])
+"""
+
+
+def test_ctrl_c_stops_the_server_while_an_agent_searches():
+    import json
+    import signal
+    import subprocess
+    import sys
+    import urllib.request
+
+    proc = subprocess.Popen([sys.executable, "-c", BLOCKING_SERVER], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        base = re.search(r"http://127\.0\.0\.1:\d+/", proc.stdout.readline()).group(0)
+
+        def post(path, body=None):
+            data = None if body is None else json.dumps(body).encode()
+            request = urllib.request.Request(base + path, data=data, method="POST",
+                                             headers={"Content-Type": "application/json"})
+            with urllib.request.build_opener(urllib.request.ProxyHandler({})).open(request, timeout=120) as answer:
+                return json.loads(answer.read())
+
+        view = post("api/tables", {"ruleset": "stacktics", "seats": ["blocker", "blocker"]})
+        in_thread(lambda: post(f"api/tables/{view['id']}/step"))
+        assert proc.stdout.readline().strip() == "thinking"
+        proc.send_signal(signal.SIGINT)
+        proc.wait(60)  # a guard: a server that waits for the agent never stops
+    finally:
+        proc.kill()
+        _, err = proc.communicate()
+    assert proc.returncode == 130 and "Traceback" not in err, err

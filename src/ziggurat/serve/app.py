@@ -7,20 +7,23 @@
     POST /api/tables                {ruleset, options, seats, seed}: a new table; its view
     GET  /api/tables/ID?as=SIDE     a table's view (`as` counts at a table of agents alone)
     POST /api/tables/ID/move        {move}: a person's move; the view after it
-    POST /api/tables/ID/step        nature's or an agent's next move; the view after it
+    POST /api/tables/ID/step        nature's or an agent's next move; the view after it (an agent
+                                    searches in a thread of its own, thinking.py: meanwhile every
+                                    other request is answered, the table's status `thinking`)
     POST /api/tables/ID/undo        back to the last person's decision; the view
     GET  /api/tables/ID/record      the game so far as a record (text)
     POST /api/tables/ID/replay      a replay of the table's record; its view at ply 0
     POST /api/replays               {text}: a replay of a record; its view at ply 0
     GET  /api/replays/ID?ply=N&as=S a replay's view after N moves
 
-A bad request (a bad move, an unknown ruleset, a bad option or seat, a record that does not replay)
-is answered 400 with {"error": message}, the message the command line would print; an unknown
+A bad request (a bad move, an unknown ruleset, a bad option or seat, a record that does not replay,
+a body that bodies.py refuses: 415 and 413 for its type and size) is answered 400 with {"error": message}, the message the command line would print; an unknown
 table 404; a bug of ours 500 with a one-line message. No request is answered with a traceback.
 """
 
 from __future__ import annotations
 
+import inspect
 import threading
 from pathlib import Path
 
@@ -62,6 +65,10 @@ class Store:
                 self.items.pop(next(iter(self.items)))
         return item
 
+    def all(self) -> list:
+        with self.lock:
+            return list(self.items.values())
+
     def get(self, key: str):
         with self.lock:
             item = self.items.get(key)
@@ -82,6 +89,8 @@ def answers(endpoint, model=bodies.NoBody):
     async def run(request: Request):
         try:
             body = await bodies.read(request, model) if request.method == "POST" else model()
+            if inspect.iscoroutinefunction(endpoint):  # it runs its slow parts in threads itself
+                return await endpoint(request, body)
             return await run_in_threadpool(endpoint, request, body)
         except NotFound as e:
             return _error(str(e), 404)
@@ -167,10 +176,15 @@ def create_app(ruleset: str | None = None, options: dict | None = None) -> Starl
         out["played"] = played
         return JSONResponse(out)
 
-    def table_step(request, data):
+    async def table_step(request, data):
         table = tables.get(request.path_params["id"])
-        played = table.step()
-        out = table.view(request.query_params.get("as"))
+        played, thought = await run_in_threadpool(table.step)
+        if thought is not None:  # an agent's search: waited for without holding a thread
+            await thought.wait()
+            if thought.error is not None:
+                raise thought.error
+            played = thought.played
+        out = await run_in_threadpool(table.view, request.query_params.get("as"))
         out["played"] = played
         return JSONResponse(out)
 
@@ -212,6 +226,11 @@ def create_app(ruleset: str | None = None, options: dict | None = None) -> Starl
                 raise GameError(f"ply {shown(ply)} is not a whole number") from None
         return JSONResponse(replay.view(ply, request.query_params.get("as")))
 
+    def stop_thinking() -> None:
+        """Release every request waiting for an agent's move (Ctrl-C: the server stops at once)."""
+        for table in tables.all():
+            table.release()
+
     routes = [
         Route("/", index),
         Route("/api/rulesets", answers(rulesets)),
@@ -229,7 +248,9 @@ def create_app(ruleset: str | None = None, options: dict | None = None) -> Starl
     ]
     # Only this machine's names are answered: another site's name resolved to 127.0.0.1 (DNS
     # rebinding) is refused.
-    return Starlette(routes=routes, middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=HOSTS)])
+    app = Starlette(routes=routes, middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=HOSTS)])
+    app.state.stop_thinking = stop_thinking
+    return app
 
 
 def _option_value(value):

@@ -3,7 +3,9 @@ and replays (a record, at a chosen ply), each drawn as one seat sees it.
 
 A table's seats hold `human` or an agent spec, as `ziggurat play --seats` does; a rule that swaps
 seats (the pie rule) moves each seat's occupant with it. People move by `play(text)`; agents and
-nature by `step()`, one ply a call, so the page shows every position it asks for. `undo()` takes
+nature by `step()`, one ply a call, so the page shows every position it asks for. An agent's
+search runs off the request path (thinking.py): meanwhile the table's status is `thinking` and
+its view is answered at once. `undo()` takes
 back to the last decision a person made. A replay reads a record (`ziggurat.records`) and goes to
 any ply, checking each move as it is played; at the end it checks the recorded result.
 
@@ -30,6 +32,7 @@ from ..agents import make_agent, parse_spec
 from ..errors import GameError, did_you_mean, shown
 from ..records import check_end_matches, loads, play_move, reason_text, record_of, result_text
 from .clicks import clickable_moves, move_cells
+from .thinking import Thought, check_budget
 
 HUMAN = "human"
 NOBODY = -1  # a viewer who is no side: every hidden zone stays hidden
@@ -160,6 +163,7 @@ class Table:
                 raise GameError("each seat is 'human' or an agent spec (random, greedy, mcts:iterations=200, ...)")
             if spec.strip() != HUMAN:
                 parse_spec(spec)  # an AgentError names a bad spec before the game starts
+                check_budget(spec)  # and one asking for more than a served agent may
         self.id = uuid.uuid4().hex[:12]
         self.ruleset, self.seed = ruleset, seed
         self.specs = [s.strip() for s in seats]
@@ -172,14 +176,18 @@ class Table:
         self.marks: list = []  # len(state.stack) before each person's move
         self.reason = ""  # why the last agent chose its move ('searched 3 plies deep: value 2')
         self.lock = threading.Lock()
+        self.thought = None  # the agent's search for its move, while it runs
 
     @property
     def seat_to_move(self) -> int:
         return self.state.seats[self.state.side]
 
     def status(self) -> str:
-        """'over', 'stuck' (no move and no end), 'nature', 'agent' or 'human': who acts next."""
+        """'over', 'stuck' (no move and no end), 'nature', 'agent', 'thinking' (an agent searches
+        for its move) or 'human': who acts next."""
         st = self.state
+        if self.thought is not None:
+            return "thinking"
         if st.outcome() is not None:
             return "over"
         if not st.moves():
@@ -209,8 +217,8 @@ class Table:
             if status != "human":
                 raise GameError({"over": "the game is over", "stuck": "no legal move and no rule ends the game",
                                  "nature": "it is nature's turn (chance moves next)",
-                                 "agent": f"it is {self.state.mover_name}'s turn, played by "
-                                          f"{self.specs[self.seat_to_move]}"}[status])
+                                 **dict.fromkeys(("agent", "thinking"), f"it is {self.state.mover_name}'s turn, "
+                                                 f"played by {self.specs[self.seat_to_move]}")}[status])
             move = self.state.parse_move(text.strip())
             played = self.state.move_text(move)
             self.marks.append(len(self.state.stack))
@@ -218,24 +226,53 @@ class Table:
             self.reason = ""
             return played
 
-    def step(self) -> str | None:
-        """Nature's or an agent's move, when one of them is to move: its text (as the screen's
-        viewer sees it), or None when a person is to move or the game is over."""
+    def step(self) -> tuple:
+        """Nature's move, or the start of an agent's search, when one of them is to move:
+        (the move's text as the screen's viewer sees it, None) for nature's, (None, the Thought)
+        for an agent's (a search already running is not started again; its `played` is the move's
+        text when it ends), (None, None) when a person is to move or the game is over."""
         with self.lock:
             st = self.state
             status = self.status()
+            if status == "thinking":
+                return None, self.thought
             if status == "nature":
                 move = st.game.sample_chance(st, self.nature)
-            elif status == "agent":
-                agent = self.agents[self.seat_to_move]
-                move = agent.choose(st)
-                self.reason = f"{st.mover_name} ({agent.spec()}): {agent.reason}" if agent.reason else ""
-            else:
-                return None
-            viewer = self.viewer()
-            text = st.move_text(move) if viewer is None else st.move_view(move, viewer)
+                text = self._seen(move)
+                st.push(move)
+                return text, None
+            if status != "agent":
+                return None, None
+            agent = self.agents[self.seat_to_move]
+            thought = Thought(agent, st.copy(), lambda move, error: self._made(thought, agent, move, error))
+            thought.played = thought.error = None
+            self.thought = thought
+            return None, thought.start()
+
+    def _made(self, thought, agent, move, error) -> None:
+        """An agent's search has ended: its move is played, unless the table moved on meanwhile
+        (an undo); an error is kept for the request waiting for the move."""
+        with self.lock:
+            if self.thought is not thought:
+                return
+            self.thought = None
+            if error is not None:
+                thought.error = error
+                return
+            st = self.state
+            self.reason = f"{st.mover_name} ({agent.spec()}): {agent.reason}" if agent.reason else ""
+            thought.played = self._seen(move)
             st.push(move)
-            return text
+
+    def _seen(self, move) -> str:
+        viewer = self.viewer()
+        return self.state.move_text(move) if viewer is None else self.state.move_view(move, viewer)
+
+    def release(self) -> None:
+        """Wake the requests waiting for an agent's move (the server stops)."""
+        thought = self.thought
+        if thought is not None:
+            thought.release()
 
     def undo(self) -> int:
         """Take back to the last decision a person made; how many plies went back."""
@@ -243,6 +280,9 @@ class Table:
             if not self.marks:
                 raise GameError("nothing to take back: no person has moved yet")
             target, before = self.marks.pop(), len(self.state.stack)
+            thought, self.thought = self.thought, None  # an agent's search now answers nothing
+            if thought is not None:
+                thought.release()
             while len(self.state.stack) > target:
                 self.state.pop()
             self.reason = ""
