@@ -509,3 +509,21 @@ def test_ctrl_c_stops_the_server_while_an_agent_searches():
         proc.kill()
         _, err = proc.communicate()
     assert proc.returncode == 130 and "Traceback" not in err, err
+
+
+def test_no_undo_past_the_hands_shown_at_the_end(client):
+    # Kuhn poker, two people at one screen: first passes, second bets (nothing shown: an undo is
+    # offered), first folds: the game is over and shows both hands, and no undo goes back to
+    # a decision with the same deal.
+    view = table(client, ["human", "human"], ruleset="kuhn-poker", options={}, seed=3)
+    url = f"/api/tables/{view['id']}"
+    while view["status"] == "nature":
+        view = client.post(f"{url}/step").json()
+    client.post(f"{url}/move", json={"move": "pass"})
+    view = client.post(f"{url}/move", json={"move": "bet"}).json()
+    assert view["status"] == "human" and view["can_undo"]
+    view = client.post(f"{url}/move", json={"move": "pass"}).json()
+    assert view["status"] == "over" and "?" not in view["position"]
+    assert not view["can_undo"]
+    assert error(client.post(f"{url}/undo")).startswith("no take-back past a reveal")
+    assert client.get(url).json()["ply"] == view["ply"]

@@ -6,7 +6,8 @@ seats (the pie rule) moves each seat's occupant with it. People move by `play(te
 nature by `step()`, one ply a call, so the page shows every position it asks for. An agent's
 search runs off the request path (thinking.py): meanwhile the table's status is `thinking` and
 its view is answered at once. `undo()` takes
-back to the last decision a person made. A replay reads a record (`ziggurat.records`) and goes to
+back to the last decision a person made, never past a reveal in a game that hides something
+(takeback.py). A replay reads a record (`ziggurat.records`) and goes to
 any ply, checking each move as it is played; at the end it checks the recorded result.
 
 Hidden information: a view is drawn for a viewer (a side, or everyone). With one person at a table
@@ -31,6 +32,7 @@ from .. import render
 from ..agents import make_agent, parse_spec
 from ..errors import GameError, did_you_mean, shown
 from ..records import check_end_matches, loads, play_move, reason_text, record_of, result_text
+from ..takeback import REFUSED, revealed_since
 from .clicks import clickable_moves, move_cells
 from .thinking import Thought, check_budget
 
@@ -279,6 +281,8 @@ class Table:
         with self.lock:
             if not self.marks:
                 raise GameError("nothing to take back: no person has moved yet")
+            if revealed_since(self.state, self.marks[-1], self.human_sides()):
+                raise GameError(REFUSED)
             target, before = self.marks.pop(), len(self.state.stack)
             thought, self.thought = self.thought, None  # an agent's search now answers nothing
             if thought is not None:
@@ -287,6 +291,14 @@ class Table:
                 self.state.pop()
             self.reason = ""
             return before - target
+
+    def human_sides(self) -> list:
+        """The sides the people play now."""
+        return [self.state.seats.index(seat) for seat in self.humans]
+
+    def can_undo(self) -> bool:
+        """A person has moved, and taking back to their last decision undoes no reveal (takeback.py)."""
+        return bool(self.marks) and not revealed_since(self.state, self.marks[-1], self.human_sides())
 
     def record(self):
         """The game so far as a record (`ziggurat records` format)."""
@@ -301,7 +313,7 @@ class Table:
             status = self.status()
             out.update(kind="table", id=self.id, status=status, seats=self.specs,
                        seat_of_mover=self.specs[self.seat_to_move] if status != "over" else None,
-                       can_undo=bool(self.marks), seed=self.seed,
+                       can_undo=self.can_undo(), seed=self.seed,
                        # an agent's reason may tell what it knows: not shown to a person it hides from
                        reason="" if self.state.game.has_secrets and self.humans else self.reason,
                        moves=clickable_moves(self.state) if status == "human" else [])
