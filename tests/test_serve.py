@@ -49,6 +49,14 @@ def test_the_page_and_its_files_are_served_from_the_package(client):
         assert client.get(f"/static/{name}").status_code == 200
 
 
+def test_the_page_links_its_icon_which_is_served(client):
+    icon = re.search(r'<link rel="icon" href="([^"]+)"', client.get("/").text)
+    assert icon is not None, "the browser would ask for /favicon.ico, which is not there"
+    answer = client.get(icon.group(1))
+    assert answer.status_code == 200 and answer.headers["content-type"].startswith("image/svg+xml")
+    assert answer.text.startswith("<svg")
+
+
 def test_the_page_offers_first_the_ruleset_and_options_of_the_command_line(client):
     data = client.get("/api/rulesets").json()
     assert data["first"] == {"ruleset": "stacktics", "options": SMALL}
