@@ -120,3 +120,69 @@ def test_a_format_spec_in_the_after_blocks_notation_is_refused_by_check():
     text = ziggurat.dsl.loader.find("rgb").read_text().replace('after "starve {starving}', 'after "starve {starving:>99999999}')
     found = [d.message for d in check("rgb-bad.rules", text=text) if d.severity == "error"]
     assert any("the notation of the after block writes '{starving:>99999999}'" in m for m in found), found
+
+
+def linked_secret(folder: Path, name: str = "x.rules") -> Path:
+    """A link named like a ruleset, in `folder`, to a file there that is not one."""
+    secret = folder / "secret.txt"
+    secret.write_text(SECRET + "\n")
+    link = folder / name
+    link.symlink_to(secret)
+    return link
+
+
+def test_a_link_named_rules_to_another_file_is_never_read(tmp_path):
+    # The link and its target are both in the variant's folder: only the target's name tells.
+    link = linked_secret(tmp_path)
+    variant = tmp_path / "variant.rules"
+    variant.write_text('extends "x"\n')
+    out = messages(variant)
+    assert "error" in out and "not a .rules file" in out and "root:x" not in out
+    with pytest.raises(GameError, match="not a .rules file") as refused:
+        ziggurat.load(str(link))
+    assert "root:x" not in str(refused.value)
+    assert "not a .rules file" in messages(link) and "root:x" not in messages(link)
+
+
+def test_a_record_naming_a_link_to_another_file_is_refused(tmp_path):
+    link = linked_secret(tmp_path)
+    record = tmp_path / "game.zrec"
+    record.write_text(f"ruleset: {link}\nplies: 0\n\n")
+    with pytest.raises(GameError, match="not a .rules file") as refused:
+        load_record(record).game()
+    assert "root:x" not in str(refused.value)
+
+
+def test_the_language_server_never_quotes_a_linked_file(tmp_path):
+    pytest.importorskip("pygls")
+    from ziggurat.editor.server import diagnostics
+
+    linked_secret(tmp_path)
+    found = diagnostics(str(tmp_path / "variant.rules"), 'extends "x"\n')
+    assert found and all("root:x" not in d.message for d in found)
+    assert any("not a .rules file" in d.message for d in found)
+
+
+def symlink_loop(folder: Path) -> None:
+    (folder / "a.rules").symlink_to(folder / "b.rules")
+    (folder / "b.rules").symlink_to(folder / "a.rules")
+
+
+@pytest.mark.parametrize("target", ["a", "a.rules"])
+def test_extends_through_a_symlink_loop_is_a_ruleset_error(tmp_path, target):
+    symlink_loop(tmp_path)
+    variant = tmp_path / "variant.rules"
+    variant.write_text(f'extends "{target}"\n')
+    found = check(str(variant))
+    assert len(found) == 1 and (found[0].path, found[0].line, found[0].col) == (str(variant), 1, 1)
+    assert "a loop" in found[0].render() and "^" in found[0].render()
+
+
+def test_a_symlink_loop_named_on_the_command_line_is_a_clean_error(tmp_path):
+    from click.testing import CliRunner
+
+    from ziggurat.cli.main import cli
+
+    symlink_loop(tmp_path)
+    result = CliRunner().invoke(cli, ["moves", str(tmp_path / "a.rules")])
+    assert result.exit_code == 1 and "a loop" in result.output and "Traceback" not in result.output

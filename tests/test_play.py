@@ -97,6 +97,18 @@ class TestPersonCommands:
         after = result.output.split("> undo", 1)[1]
         assert "ply 1  north to move" in after
 
+    def test_no_undo_past_a_card_shown_since(self):
+        """Leduc poker: both call, the public card is dealt from the hidden deck; an undo to the
+        second player's call would let them call again knowing the card was in the deck."""
+        result = run("play", "leduc-poker", "--seats", "human,human", "--seed", 1, input="call\ncall\nundo\nquit\n")
+        after = result.output.split("> undo", 1)[1]
+        assert after.lstrip().startswith("no take-back past a reveal") and "ply 3" not in after
+
+    def test_undo_over_moves_that_showed_nothing_hidden(self):
+        result = run("play", "leduc-poker", "--seats", "human,human", "--seed", 1, input="call\nundo\nquit\n")
+        after = result.output.split("> undo", 1)[1]
+        assert "no take-back" not in after and "ply 2  first to move" in after
+
     def test_help_lists_the_commands(self):
         """help names every command of the prompt."""
         result = run("play", RULESET, input="help\nquit\n")

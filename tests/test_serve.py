@@ -4,6 +4,7 @@ requests answered with a message, never a traceback."""
 
 from __future__ import annotations
 
+import contextlib
 import random
 import re
 
@@ -13,6 +14,7 @@ pytest.importorskip("starlette")
 from starlette.testclient import TestClient  # noqa: E402
 
 import ziggurat  # noqa: E402
+import ziggurat.dsl.loader  # noqa: E402
 from ziggurat.records import loads, replay  # noqa: E402
 from ziggurat.serve import create_app  # noqa: E402
 from ziggurat.dsl.loader import shipped_names  # noqa: E402
@@ -45,6 +47,14 @@ def test_the_page_and_its_files_are_served_from_the_package(client):
     assert "http" not in re.sub(r'href="#"', "", page.text.split("<body>")[1])  # no CDN, no outside link
     for name in ("serve.js", "serve.css"):
         assert client.get(f"/static/{name}").status_code == 200
+
+
+def test_the_page_links_its_icon_which_is_served(client):
+    icon = re.search(r'<link rel="icon" href="([^"]+)"', client.get("/").text)
+    assert icon is not None, "the browser would ask for /favicon.ico, which is not there"
+    answer = client.get(icon.group(1))
+    assert answer.status_code == 200 and answer.headers["content-type"].startswith("image/svg+xml")
+    assert answer.text.startswith("<svg")
 
 
 def test_the_page_offers_first_the_ruleset_and_options_of_the_command_line(client):
@@ -157,7 +167,14 @@ def test_a_table_of_agents_alone_may_be_seen_as_any_side(client):
     ({"ruleset": "stacktics", "seats": ["human"]}, "1 seat given but Stacktics has 2 players"),
     ({"ruleset": "stacktics", "seats": ["human", "mcts:depth=2"]}, "agent 'mcts' has no parameter 'depth'"),
     ({"ruleset": "stacktics", "seats": "human"}, "seats must be a list"),
-    ({"ruleset": "stacktics", "seed": "x"}, "seed 'x' is not a whole number"),
+    ({"ruleset": "stacktics", "seed": "x"}, "seed must be a whole number from 0 to 2**63 - 1, or null, not 'x'"),
+    ({"ruleset": "stacktics", "seed": 1.9}, "seed must be a whole number from 0 to 2**63 - 1, or null, not 1.9"),
+    ({"ruleset": "stacktics", "seed": -1}, "seed must be a whole number"),
+    ({"ruleset": "stacktics", "seed": 2 ** 63}, "seed must be a whole number"),
+    ({"ruleset": "stacktics", "seed": True}, "seed must be a whole number"),
+    ({"ruleset": "stacktics", "options": {"size": 2.5}}, "options['size'] must be an object of NAME: VALUE"),
+    ({"ruleset": "stacktics", "seats": ["human", 3]}, "seats[1] must be a list: one 'human' or agent spec"),
+    ({"ruleset": "stacktics", "colour": "red"}, "unknown field 'colour' in the request body"),
 ])
 def test_a_bad_new_table_is_named(client, body, message):
     assert message in error(client.post("/api/tables", json=body))
@@ -292,5 +309,229 @@ def test_only_this_machine_s_names_and_json_bodies_are_answered(client):
     assert client.get("/api/rulesets", headers={"host": "localhost:8000"}).status_code == 200
     # A form or text post (what another site's page may send without asking) is refused.
     body = '{"ruleset": "stacktics"}'
-    assert error(client.post("/api/tables", content=body, headers={"content-type": "text/plain"})) == \
+    assert error(client.post("/api/tables", content=body, headers={"content-type": "text/plain"}), 415) == \
         "send the request body as JSON (Content-Type: application/json)"
+
+
+# ---- request bodies: their type and size before they are read, their fields checked ------------
+
+def raw_post(app, path: str, headers: dict, chunks: list) -> tuple:
+    """POST `chunks` to the app as one body, straight through ASGI (the test client reads a body
+    whole before sending it); (status, how many chunks the app read)."""
+    import asyncio
+
+    read, sent = 0, []
+
+    async def receive():
+        nonlocal read
+        if read < len(chunks):
+            read += 1
+            return {"type": "http.request", "body": chunks[read - 1], "more_body": read < len(chunks)}
+        return {"type": "http.disconnect"}
+
+    async def send(message):
+        sent.append(message)
+
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST",
+             "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "",
+             "headers": [(b"host", b"127.0.0.1")] + [(k.encode(), v.encode()) for k, v in headers.items()],
+             "client": ("127.0.0.1", 1), "server": ("127.0.0.1", 80)}
+    asyncio.run(app(scope, receive, send))
+    return next(m["status"] for m in sent if m["type"] == "http.response.start"), read
+
+
+CHUNK = b" " * 65536
+BIG = [CHUNK] * 40  # 2.5 MB
+
+
+@pytest.mark.parametrize("headers, status, most", [
+    ({"content-type": "text/plain", "content-length": str(600 << 20)}, 415, 0),  # any page may send this
+    ({"content-type": "application/json", "content-length": str(600 << 20)}, 413, 0),
+    ({"content-type": "application/json", "transfer-encoding": "chunked"}, 413, 17),  # stopped past 1 MB
+])
+def test_a_body_is_refused_by_its_type_and_size_before_it_is_read_whole(client, headers, status, most):
+    got, read = raw_post(client.app, "/api/tables", headers, BIG)
+    assert got == status and read <= most
+
+
+NESTED = '{"seed": ' + "[" * 100_000 + "]" * 100_000 + "}"
+
+
+@pytest.mark.parametrize("endpoint", ["/api/tables", "move", "step", "undo", "replay", "/api/replays"])
+@pytest.mark.parametrize("body, message", [
+    (NESTED, "the request body is nested too deeply"),
+    ('{"seed": 1e400}', "seed"),  # a new table's must be a whole number; elsewhere no such field
+    ('["x"]', "the request body must be a JSON object"),
+    ('{"x": 1', "the request body is not JSON"),
+])
+def test_every_endpoint_s_body_is_checked_with_the_reason(client, endpoint, body, message):
+    if not endpoint.startswith("/"):
+        endpoint = f"/api/tables/{table(client, ['human', 'random'])['id']}/{endpoint}"
+    r = client.post(endpoint, content=body, headers={"content-type": "application/json"})
+    assert message in error(r) and len(r.text) < 400
+
+
+def test_a_seed_too_large_for_a_float_is_not_a_whole_number(client):
+    r = client.post("/api/tables", content='{"ruleset": "stacktics", "seed": 1e400}',
+                    headers={"content-type": "application/json"})
+    assert error(r) == "seed must be a whole number from 0 to 2**63 - 1, or null, not inf"
+
+
+def test_serve_replays_only_the_rulesets_it_offers(client, tmp_path):
+    secret = tmp_path / "secret.txt"
+    secret.write_text("root:x:0:0:the secret line\n")
+    link = tmp_path / "x.rules"
+    link.symlink_to(secret)
+    for name in (str(link), str(ziggurat.dsl.loader.find("tic-tac-toe"))):
+        r = client.post("/api/replays", json={"text": f"ruleset: {name}\nplies: 0\n\n"})
+        message = error(r)
+        assert "is not one this server offers" in message and "root:x" not in r.text
+
+
+# ---- agents off the request path: a slow agent holds up nothing ----------------------------------
+
+@pytest.fixture
+def blocker(monkeypatch):
+    """An agent `blocker` whose search waits until the test releases it: (started, release)."""
+    import threading
+
+    from ziggurat.agents import AGENTS, Agent
+
+    started, release = threading.Event(), threading.Event()
+
+    class Blocker(Agent):
+        name = "blocker"
+
+        def choose(self, state):
+            started.set()
+            release.wait()
+            return state.moves()[0]
+
+    monkeypatch.setitem(AGENTS, "blocker", (Blocker, {}))
+    yield started, release
+    release.set()
+
+
+@contextlib.contextmanager
+def released(release):
+    """Release the agent when the block ends, before the client waits for its requests to end."""
+    try:
+        yield
+    finally:
+        release.set()
+
+
+def in_thread(work):
+    """Run `work` in a daemon thread; the thread (join it) and the dict its result goes to."""
+    import threading
+
+    out: dict = {}
+    thread = threading.Thread(target=lambda: out.update(result=work()), daemon=True)
+    thread.start()
+    return thread, out
+
+
+def test_a_slow_agent_holds_up_no_poll_and_no_page(blocker):
+    started, release = blocker
+    with TestClient(create_app("stacktics", SMALL), base_url="http://127.0.0.1") as c, released(release):
+        view = table(c, ["blocker", "random"])
+        url = f"/api/tables/{view['id']}"
+        stepping, stepped = in_thread(lambda: c.post(f"{url}/step").json())
+        assert started.wait(60)  # the agent is searching, and will until released
+        polls, polled = in_thread(lambda: [c.get(url).json()["status"] for _ in range(60)]
+                                  + [c.get("/").status_code, c.get("/api/rulesets").status_code])
+        polls.join(60)  # a guard: a poll that waits on the agent never ends
+        assert not polls.is_alive(), "a poll waited on the agent"
+        assert polled["result"] == ["thinking"] * 60 + [200, 200]
+        assert stepping.is_alive()  # the step waits for the move, not holding up anything else
+        release.set()
+        stepping.join(60)
+        after = stepped["result"]
+        assert after["ply"] == 1 and after["played"] == after["last"]["text"] and after["status"] == "agent"
+
+
+def test_an_undo_while_an_agent_searches_discards_its_move(blocker):
+    started, release = blocker
+    with TestClient(create_app("stacktics", SMALL), base_url="http://127.0.0.1") as c, released(release):
+        view = table(c, ["human", "blocker"])
+        url = f"/api/tables/{view['id']}"
+        c.post(f"{url}/move", json={"move": "b1:3-a2"})
+        stepping, stepped = in_thread(lambda: c.post(f"{url}/step").json())
+        assert started.wait(60)
+        undoing, undone = in_thread(lambda: c.post(f"{url}/undo").json())
+        undoing.join(60)
+        assert not undoing.is_alive(), "the undo waited on the agent"
+        assert undone["result"]["ply"] == 0 and undone["result"]["status"] == "human"
+        release.set()
+        stepping.join(60)
+        assert c.get(url).json()["ply"] == 0  # the search's move, for a position gone, is not played
+
+
+@pytest.mark.parametrize("seat, limit", [("mcts:time=100000", "limit of 10 seconds a move"),
+                                         ("mcts:iterations=10000000", "limit of 20000 playouts a move"),
+                                         ("alphabeta:depth=40", "limit of 6 plies")])
+def test_a_served_agent_s_budget_is_capped(client, seat, limit):
+    message = error(client.post("/api/tables", json={"ruleset": "stacktics", "seats": [seat, "random"]}))
+    assert limit in message and seat in message
+
+
+BLOCKING_SERVER = """
+import threading
+from ziggurat.agents import AGENTS, Agent
+class Blocker(Agent):
+    name = "blocker"
+    def choose(self, state):
+        print("thinking", flush=True)
+        threading.Event().wait()  # for ever
+AGENTS["blocker"] = (Blocker, {})
+from ziggurat.cli.main import main
+main(["serve", "--port", "0"])
+"""
+
+
+def test_ctrl_c_stops_the_server_while_an_agent_searches():
+    import json
+    import signal
+    import subprocess
+    import sys
+    import urllib.request
+
+    proc = subprocess.Popen([sys.executable, "-c", BLOCKING_SERVER], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        base = re.search(r"http://127\.0\.0\.1:\d+/", proc.stdout.readline()).group(0)
+
+        def post(path, body=None):
+            data = None if body is None else json.dumps(body).encode()
+            request = urllib.request.Request(base + path, data=data, method="POST",
+                                             headers={"Content-Type": "application/json"})
+            with urllib.request.build_opener(urllib.request.ProxyHandler({})).open(request, timeout=120) as answer:
+                return json.loads(answer.read())
+
+        view = post("api/tables", {"ruleset": "stacktics", "seats": ["blocker", "blocker"]})
+        in_thread(lambda: post(f"api/tables/{view['id']}/step"))
+        assert proc.stdout.readline().strip() == "thinking"
+        proc.send_signal(signal.SIGINT)
+        proc.wait(60)  # a guard: a server that waits for the agent never stops
+    finally:
+        proc.kill()
+        _, err = proc.communicate()
+    assert proc.returncode == 130 and "Traceback" not in err, err
+
+
+def test_no_undo_past_the_hands_shown_at_the_end(client):
+    # Kuhn poker, two people at one screen: first passes, second bets (nothing shown: an undo is
+    # offered), first folds: the game is over and shows both hands, and no undo goes back to
+    # a decision with the same deal.
+    view = table(client, ["human", "human"], ruleset="kuhn-poker", options={}, seed=3)
+    url = f"/api/tables/{view['id']}"
+    while view["status"] == "nature":
+        view = client.post(f"{url}/step").json()
+    client.post(f"{url}/move", json={"move": "pass"})
+    view = client.post(f"{url}/move", json={"move": "bet"}).json()
+    assert view["status"] == "human" and view["can_undo"]
+    view = client.post(f"{url}/move", json={"move": "pass"}).json()
+    assert view["status"] == "over" and "?" not in view["position"]
+    assert not view["can_undo"]
+    assert error(client.post(f"{url}/undo")).startswith("no take-back past a reveal")
+    assert client.get(url).json()["ply"] == view["ply"]

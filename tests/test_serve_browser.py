@@ -196,7 +196,9 @@ def test_agents_alone_are_watched_game_after_game(server, browser, shots):
     page.wait_for_function("(n) => document.querySelectorAll('#history li').length < n", arg=ended, timeout=10_000)
     page.click("#pause")
     assert page.inner_text("#pause") == "Run"
-    page.wait_for_timeout(300)  # a request already on its way may still land
+    # A request already on its way may still land: wait until none is (the page's own `busy`),
+    # not for a time that a loaded machine may exceed.
+    page.wait_for_function("() => !page.busy")
     played = page.locator("#history li").count()
     page.wait_for_timeout(800)
     assert page.locator("#history li").count() == played

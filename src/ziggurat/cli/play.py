@@ -25,6 +25,7 @@ from ..agents import make_agent, parse_spec
 from ..errors import did_you_mean
 from ..outputs import check_writable
 from ..records import record_of, save_record
+from ..takeback import REFUSED, revealed_since
 from .board import draw
 from .options import load_state, position_option, ruleset_argument, set_option
 
@@ -36,7 +37,8 @@ Type a move in notation (for example {example}), or:
   moves   list the legal moves
   board   show the position again
   hint    what {hint} would play here
-  undo    take back to your previous decision (your last move and the replies to it)
+  undo    take back to your previous decision (your last move and the replies to it;
+          not past a hidden piece shown since, in a game that hides some)
   help    show this
   quit    leave the game"""
 
@@ -236,6 +238,10 @@ class Session:
         """Take back to the last decision a person made (their move and every reply to it)."""
         if not self.marks:
             click.echo("nothing of yours to take back")
+            return False
+        sides = [self.state.seats.index(seat) for seat in self.humans]
+        if revealed_since(self.state, self.marks[-1], sides):
+            click.echo(REFUSED)
             return False
         target = self.marks.pop()
         while len(self.state.stack) > target:

@@ -32,9 +32,27 @@ def serve(ruleset, options, port):
                         f"pip install 'ziggurat[serve]'") from None
     app = create_app(ruleset, options)  # a bad ruleset or option is named before the server starts
     sock = _listen(port)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
     click.echo(f"serving on http://{HOST}:{sock.getsockname()[1]}/ (Ctrl-C stops)")
-    server.run(sockets=[sock])
+    try:
+        run(app, sock)
+    except KeyboardInterrupt:  # uvicorn raises the signal again once it has stopped
+        click.echo("stopped (Ctrl-C)")
+        raise SystemExit(130) from None
+
+
+def run(app, sock) -> None:
+    """Serve `app` on `sock` until Ctrl-C (or SIGTERM), which stops it at once: the requests
+    waiting for an agent's move are answered, and the agents' searches (daemon threads) end
+    with the process."""
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig, frame):
+            app.state.stop_thinking()
+            super().handle_exit(sig, frame)
+
+    # timeout_graceful_shutdown: a request still running a second after Ctrl-C is cancelled.
+    Server(uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1)).run(sockets=[sock])
 
 
 def _listen(port: int):
@@ -49,5 +67,6 @@ def _listen(port: int):
         sock.close()
         raise GameError(f"cannot serve on port {port}: {e.strerror or e} "
                         f"(choose another with --port N, or --port 0 for any free one)") from None
+    sock.listen()  # the address printed answers at once (connections wait until the app runs)
     sock.set_inheritable(True)
     return sock

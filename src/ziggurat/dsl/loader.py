@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 from importlib import resources
 from pathlib import Path
 
@@ -31,9 +33,43 @@ def _shipped(name: str):
     return Path(str(shipped)) if shipped.is_file() else None
 
 
+def _real(path: Path, *, strict: bool = False) -> Path:
+    """`path` with every link followed; GameError for a link that leads back to itself."""
+    try:
+        return path.resolve(strict=strict)
+    except (RuntimeError, OSError) as e:  # RuntimeError: Python before 3.13 on a symlink loop
+        if isinstance(e, FileNotFoundError):
+            raise GameError(f"no ruleset {str(path)!r}: no such file") from None
+        if isinstance(e, RuntimeError) or getattr(e, "errno", None) == errno.ELOOP:
+            raise GameError(f"{str(path)!r} is a symbolic link that leads back to itself (a loop): "
+                            f"no ruleset there; point the link at a .rules file") from None
+        raise GameError(f"cannot read {str(path)!r}: {e.strerror or e}") from None
+
+
+def ruleset_file(path: Path) -> Path:
+    """The real file a ruleset path names (every link followed), which must be a regular file
+    whose own name ends in `.rules`; GameError otherwise. Every ruleset path is checked by this
+    before it is read (a command's argument, `extends`, a record's `ruleset:`, the server's and
+    the language server's), so no error ever quotes a line of a file that is not a ruleset: a
+    link `x.rules` to another file is refused, and a link that loops is named as one."""
+    real = _real(Path(path), strict=True)
+    if not real.name.endswith(SUFFIX):
+        shown_as = f"{str(path)!r} (a link to {str(real)!r})" if real.name != Path(path).name else repr(str(path))
+        raise GameError(f"{shown_as} is not a .rules file: a ruleset is named by a shipped name or a "
+                        f"path to a .rules file, and no other file is opened")
+    try:
+        mode = real.stat().st_mode
+    except OSError as e:
+        raise GameError(f"cannot read {str(path)!r}: {e.strerror or e}") from None
+    if not stat.S_ISREG(mode):
+        raise GameError(f"{str(path)!r} is not a regular file (a folder, a device or a pipe): "
+                        f"a ruleset is a .rules file")
+    return real
+
+
 def _inside(path: Path, folders) -> bool:
-    target = path.resolve()
-    return any(target == f.resolve() or f.resolve() in target.parents for f in folders)
+    target = _real(path)
+    return any(target == _real(f) or _real(f) in target.parents for f in folders)
 
 
 def find(name_or_path: str, relative_to: Path | None = None, *, rules_only: bool = False) -> Path:
@@ -67,7 +103,8 @@ def find(name_or_path: str, relative_to: Path | None = None, *, rules_only: bool
                             f"({relative_to}): a variant extends a shipped ruleset or a .rules file in "
                             f"its own folder or below (add folders to {SEARCH_PATH} to reach others)")
     for c in candidates:
-        if c.is_file():
+        if c.is_file() or c.is_symlink():  # a link is checked, even one that leads nowhere
+            ruleset_file(c)
             return c
     shipped = _shipped(p.name[: -len(SUFFIX)]) if p.name.endswith(SUFFIX) else None
     if shipped is not None and relative_to is None and not p.parent.parts:  # `NAME.rules`, no such file here
@@ -78,13 +115,15 @@ def find(name_or_path: str, relative_to: Path | None = None, *, rules_only: bool
 
 
 def read_text(path: Path) -> str:
+    """The text of the ruleset file at `path` (checked by `ruleset_file` first)."""
+    real = ruleset_file(path)
     try:
-        size = path.stat().st_size
+        size = real.stat().st_size
         if size > budgets.MAX_SOURCE_BYTES:  # refused before it is read (budgets)
             from .parser import too_large
 
             raise RulesetError([too_large(str(path), size)])
-        return path.read_text(encoding="utf-8")
+        return real.read_text(encoding="utf-8")
     except UnicodeDecodeError as e:
         raise RulesetError([Diagnostic(str(path), 0, 0, f"not a text file (UTF-8): {e.reason}")]) from None
     except OSError as e:
@@ -107,7 +146,7 @@ def load_files(name_or_path: str, text: str | None = None) -> list:
         rep = rules.file  # the parsed file (cached): start its diagnostics afresh for this load
         rep.diagnostics.clear()
         chain.append((rules, rep, source))
-        seen.append(path.resolve() if path.exists() else path)
+        seen.append(_real(path) if path.exists() else path)
         from . import ast
 
         ext = [d for d in rules.decls if isinstance(d, ast.Extends)]
@@ -121,7 +160,7 @@ def load_files(name_or_path: str, text: str | None = None) -> list:
             hint = did_you_mean(ext[0].target, shipped_names())
             raise RulesetError([rep.make(ext[0].pos, f"cannot find the ruleset {ext[0].target!r} to extend",
                                          hint=hint or str(e))]) from None
-        if parent.resolve() in seen:
+        if _real(parent) in seen:
             raise RulesetError([rep.make(ext[0].pos, f"{ext[0].target!r} extends itself (through {path.name})",
                                          hint="a variant extends a base, never the other way round")])
         if len(chain) >= budgets.MAX_EXTENDS:

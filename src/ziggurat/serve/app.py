@@ -7,21 +7,23 @@
     POST /api/tables                {ruleset, options, seats, seed}: a new table; its view
     GET  /api/tables/ID?as=SIDE     a table's view (`as` counts at a table of agents alone)
     POST /api/tables/ID/move        {move}: a person's move; the view after it
-    POST /api/tables/ID/step        nature's or an agent's next move; the view after it
+    POST /api/tables/ID/step        nature's or an agent's next move; the view after it (an agent
+                                    searches in a thread of its own, thinking.py: meanwhile every
+                                    other request is answered, the table's status `thinking`)
     POST /api/tables/ID/undo        back to the last person's decision; the view
     GET  /api/tables/ID/record      the game so far as a record (text)
     POST /api/tables/ID/replay      a replay of the table's record; its view at ply 0
     POST /api/replays               {text}: a replay of a record; its view at ply 0
     GET  /api/replays/ID?ply=N&as=S a replay's view after N moves
 
-A bad request (a bad move, an unknown ruleset, a bad option or seat, a record that does not replay)
-is answered 400 with {"error": message}, the message the command line would print; an unknown
+A bad request (a bad move, an unknown ruleset, a bad option or seat, a record that does not replay,
+a body that bodies.py refuses: 415 and 413 for its type and size) is answered 400 with {"error": message}, the message the command line would print; an unknown
 table 404; a bug of ours 500 with a one-line message. No request is answered with a traceback.
 """
 
 from __future__ import annotations
 
-import json
+import inspect
 import threading
 from pathlib import Path
 
@@ -38,6 +40,7 @@ import ziggurat
 from ..agents import AGENTS
 from ..dsl.loader import shipped_names
 from ..errors import GameError, ZigguratError, did_you_mean, shown
+from . import bodies
 from .tables import Replay, Table
 
 STATIC = Path(__file__).parent / "static"
@@ -62,6 +65,10 @@ class Store:
                 self.items.pop(next(iter(self.items)))
         return item
 
+    def all(self) -> list:
+        with self.lock:
+            return list(self.items.values())
+
     def get(self, key: str):
         with self.lock:
             item = self.items.get(key)
@@ -74,16 +81,21 @@ def _error(message: str, status: int = 400) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
-def answers(endpoint):
-    """Run an endpoint, `endpoint(request, body)`, in a worker thread (drawing and agents' thinking
-    never hold up the server); turn every failure into a JSON message (never a traceback)."""
+def answers(endpoint, model=bodies.NoBody):
+    """Run an endpoint, `endpoint(request, body)`, in a worker thread (drawing never holds up the
+    server), its body read and checked against `model` (bodies.py); turn every failure into a
+    JSON message (never a traceback)."""
 
     async def run(request: Request):
         try:
-            body = await _body(request) if request.method == "POST" else {}
+            body = await bodies.read(request, model) if request.method == "POST" else model()
+            if inspect.iscoroutinefunction(endpoint):  # it runs its slow parts in threads itself
+                return await endpoint(request, body)
             return await run_in_threadpool(endpoint, request, body)
         except NotFound as e:
             return _error(str(e), 404)
+        except bodies.BodyError as e:
+            return _error(str(e), e.status)
         except ziggurat.RulesetError as e:
             return _error("\n".join(d.render() for d in e.diagnostics) or str(e))
         except ZigguratError as e:
@@ -99,51 +111,16 @@ def answers(endpoint):
     return run
 
 
-async def _body(request: Request) -> dict:
-    """The request's JSON object; GameError for anything else."""
-    raw = await request.body()
-    if not raw.strip():
-        return {}
-    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
-        # Only JSON is read: a page of another site cannot post JSON here without asking first.
-        raise GameError("send the request body as JSON (Content-Type: application/json)")
-    try:
-        data = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
-        raise GameError("the request body is not JSON") from None
-    if not isinstance(data, dict):
-        raise GameError("the request body must be a JSON object")
-    return data
-
-
 def _options(value) -> dict:
     """Option values from JSON: name -> text (numbers and booleans as the command line writes them)."""
-    if value is None:
-        return {}
-    if not isinstance(value, dict):
-        raise GameError("options must be an object of NAME: VALUE")
     out = {}
-    for name, v in value.items():
+    for name, v in (value or {}).items():  # types checked by bodies.NewTable
         if isinstance(v, bool):
             v = "true" if v else "false"
-        if not isinstance(v, (str, int)) or str(v).strip() == "":
+        if str(v).strip() == "":
             raise GameError(f"option {shown(name)} has no value")
-        out[str(name)] = str(v).strip()
+        out[name] = str(v).strip()
     return out
-
-
-def _seed(value):
-    if value in (None, ""):
-        return None
-    if isinstance(value, bool):
-        raise GameError(f"seed {shown(value)} is not a whole number")
-    try:
-        seed = int(value)
-    except (TypeError, ValueError):
-        raise GameError(f"seed {shown(value)} is not a whole number") from None
-    if not 0 <= seed < 2 ** 63:
-        raise GameError(f"seed {shown(value)} is out of range (0 to 2**63 - 1)")
-    return seed
 
 
 def create_app(ruleset: str | None = None, options: dict | None = None) -> Starlette:
@@ -183,14 +160,9 @@ def create_app(ruleset: str | None = None, options: dict | None = None) -> Starl
         })
 
     def new_table(request, data):
-        name = data.get("ruleset")
-        game = load(name, _options(data.get("options")))
-        seats = data.get("seats")
-        if seats is None:
-            seats = ["human"] * len(game.players)
-        if not isinstance(seats, list):
-            raise GameError("seats must be a list: one 'human' or agent spec per player")
-        table = tables.add(Table(name, game, seats, _seed(data.get("seed"))))
+        game = load(data.ruleset, _options(data.options))
+        seats = data.seats if data.seats is not None else ["human"] * len(game.players)
+        table = tables.add(Table(data.ruleset, game, seats, data.seed))
         return JSONResponse(table.view())
 
     def table_view(request, data):
@@ -199,15 +171,20 @@ def create_app(ruleset: str | None = None, options: dict | None = None) -> Starl
 
     def table_move(request, data):
         table = tables.get(request.path_params["id"])
-        played = table.play(data.get("move"))
+        played = table.play(data.move)
         out = table.view()
         out["played"] = played
         return JSONResponse(out)
 
-    def table_step(request, data):
+    async def table_step(request, data):
         table = tables.get(request.path_params["id"])
-        played = table.step()
-        out = table.view(request.query_params.get("as"))
+        played, thought = await run_in_threadpool(table.step)
+        if thought is not None:  # an agent's search: waited for without holding a thread
+            await thought.wait()
+            if thought.error is not None:
+                raise thought.error
+            played = thought.played
+        out = await run_in_threadpool(table.view, request.query_params.get("as"))
         out["played"] = played
         return JSONResponse(out)
 
@@ -232,11 +209,11 @@ def create_app(ruleset: str | None = None, options: dict | None = None) -> Starl
     def table_replay(request, data):
         table = tables.get(request.path_params["id"])
         secret_so_far(table)
-        replay = replays.add(Replay(table.record().dumps(), f"table {table.id}"))
+        replay = replays.add(Replay(table.record().dumps(), f"table {table.id}", allowed))
         return JSONResponse(replay.view(0))
 
     def new_replay(request, data):
-        replay = replays.add(Replay(data.get("text"), str(data.get("name") or "<record>")))
+        replay = replays.add(Replay(data.text, data.name or "<record>", allowed))
         return JSONResponse(replay.view(0))
 
     def replay_view(request, data):
@@ -249,24 +226,31 @@ def create_app(ruleset: str | None = None, options: dict | None = None) -> Starl
                 raise GameError(f"ply {shown(ply)} is not a whole number") from None
         return JSONResponse(replay.view(ply, request.query_params.get("as")))
 
+    def stop_thinking() -> None:
+        """Release every request waiting for an agent's move (Ctrl-C: the server stops at once)."""
+        for table in tables.all():
+            table.release()
+
     routes = [
         Route("/", index),
         Route("/api/rulesets", answers(rulesets)),
         Route("/api/rulesets/{name:path}", answers(ruleset_info)),
-        Route("/api/tables", answers(new_table), methods=["POST"]),
+        Route("/api/tables", answers(new_table, bodies.NewTable), methods=["POST"]),
         Route("/api/tables/{id}", answers(table_view)),
-        Route("/api/tables/{id}/move", answers(table_move), methods=["POST"]),
+        Route("/api/tables/{id}/move", answers(table_move, bodies.Move), methods=["POST"]),
         Route("/api/tables/{id}/step", answers(table_step), methods=["POST"]),
         Route("/api/tables/{id}/undo", answers(table_undo), methods=["POST"]),
         Route("/api/tables/{id}/record", answers(table_record)),
         Route("/api/tables/{id}/replay", answers(table_replay), methods=["POST"]),
-        Route("/api/replays", answers(new_replay), methods=["POST"]),
+        Route("/api/replays", answers(new_replay, bodies.NewReplay), methods=["POST"]),
         Route("/api/replays/{id}", answers(replay_view)),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     # Only this machine's names are answered: another site's name resolved to 127.0.0.1 (DNS
     # rebinding) is refused.
-    return Starlette(routes=routes, middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=HOSTS)])
+    app = Starlette(routes=routes, middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=HOSTS)])
+    app.state.stop_thinking = stop_thinking
+    return app
 
 
 def _option_value(value):

@@ -3,8 +3,11 @@ and replays (a record, at a chosen ply), each drawn as one seat sees it.
 
 A table's seats hold `human` or an agent spec, as `ziggurat play --seats` does; a rule that swaps
 seats (the pie rule) moves each seat's occupant with it. People move by `play(text)`; agents and
-nature by `step()`, one ply a call, so the page shows every position it asks for. `undo()` takes
-back to the last decision a person made. A replay reads a record (`ziggurat.records`) and goes to
+nature by `step()`, one ply a call, so the page shows every position it asks for. An agent's
+search runs off the request path (thinking.py): meanwhile the table's status is `thinking` and
+its view is answered at once. `undo()` takes
+back to the last decision a person made, never past a reveal in a game that hides something
+(takeback.py). A replay reads a record (`ziggurat.records`) and goes to
 any ply, checking each move as it is played; at the end it checks the recorded result.
 
 Hidden information: a view is drawn for a viewer (a side, or everyone). With one person at a table
@@ -27,9 +30,11 @@ from collections import OrderedDict
 import ziggurat
 from .. import render
 from ..agents import make_agent, parse_spec
-from ..errors import GameError, did_you_mean
+from ..errors import GameError, did_you_mean, shown
 from ..records import check_end_matches, loads, play_move, reason_text, record_of, result_text
+from ..takeback import REFUSED, revealed_since
 from .clicks import clickable_moves, move_cells
+from .thinking import Thought, check_budget
 
 HUMAN = "human"
 NOBODY = -1  # a viewer who is no side: every hidden zone stays hidden
@@ -160,6 +165,7 @@ class Table:
                 raise GameError("each seat is 'human' or an agent spec (random, greedy, mcts:iterations=200, ...)")
             if spec.strip() != HUMAN:
                 parse_spec(spec)  # an AgentError names a bad spec before the game starts
+                check_budget(spec)  # and one asking for more than a served agent may
         self.id = uuid.uuid4().hex[:12]
         self.ruleset, self.seed = ruleset, seed
         self.specs = [s.strip() for s in seats]
@@ -172,14 +178,18 @@ class Table:
         self.marks: list = []  # len(state.stack) before each person's move
         self.reason = ""  # why the last agent chose its move ('searched 3 plies deep: value 2')
         self.lock = threading.Lock()
+        self.thought = None  # the agent's search for its move, while it runs
 
     @property
     def seat_to_move(self) -> int:
         return self.state.seats[self.state.side]
 
     def status(self) -> str:
-        """'over', 'stuck' (no move and no end), 'nature', 'agent' or 'human': who acts next."""
+        """'over', 'stuck' (no move and no end), 'nature', 'agent', 'thinking' (an agent searches
+        for its move) or 'human': who acts next."""
         st = self.state
+        if self.thought is not None:
+            return "thinking"
         if st.outcome() is not None:
             return "over"
         if not st.moves():
@@ -209,8 +219,8 @@ class Table:
             if status != "human":
                 raise GameError({"over": "the game is over", "stuck": "no legal move and no rule ends the game",
                                  "nature": "it is nature's turn (chance moves next)",
-                                 "agent": f"it is {self.state.mover_name}'s turn, played by "
-                                          f"{self.specs[self.seat_to_move]}"}[status])
+                                 **dict.fromkeys(("agent", "thinking"), f"it is {self.state.mover_name}'s turn, "
+                                                 f"played by {self.specs[self.seat_to_move]}")}[status])
             move = self.state.parse_move(text.strip())
             played = self.state.move_text(move)
             self.marks.append(len(self.state.stack))
@@ -218,35 +228,77 @@ class Table:
             self.reason = ""
             return played
 
-    def step(self) -> str | None:
-        """Nature's or an agent's move, when one of them is to move: its text (as the screen's
-        viewer sees it), or None when a person is to move or the game is over."""
+    def step(self) -> tuple:
+        """Nature's move, or the start of an agent's search, when one of them is to move:
+        (the move's text as the screen's viewer sees it, None) for nature's, (None, the Thought)
+        for an agent's (a search already running is not started again; its `played` is the move's
+        text when it ends), (None, None) when a person is to move or the game is over."""
         with self.lock:
             st = self.state
             status = self.status()
+            if status == "thinking":
+                return None, self.thought
             if status == "nature":
                 move = st.game.sample_chance(st, self.nature)
-            elif status == "agent":
-                agent = self.agents[self.seat_to_move]
-                move = agent.choose(st)
-                self.reason = f"{st.mover_name} ({agent.spec()}): {agent.reason}" if agent.reason else ""
-            else:
-                return None
-            viewer = self.viewer()
-            text = st.move_text(move) if viewer is None else st.move_view(move, viewer)
+                text = self._seen(move)
+                st.push(move)
+                return text, None
+            if status != "agent":
+                return None, None
+            agent = self.agents[self.seat_to_move]
+            thought = Thought(agent, st.copy(), lambda move, error: self._made(thought, agent, move, error))
+            thought.played = thought.error = None
+            self.thought = thought
+            return None, thought.start()
+
+    def _made(self, thought, agent, move, error) -> None:
+        """An agent's search has ended: its move is played, unless the table moved on meanwhile
+        (an undo); an error is kept for the request waiting for the move."""
+        with self.lock:
+            if self.thought is not thought:
+                return
+            self.thought = None
+            if error is not None:
+                thought.error = error
+                return
+            st = self.state
+            self.reason = f"{st.mover_name} ({agent.spec()}): {agent.reason}" if agent.reason else ""
+            thought.played = self._seen(move)
             st.push(move)
-            return text
+
+    def _seen(self, move) -> str:
+        viewer = self.viewer()
+        return self.state.move_text(move) if viewer is None else self.state.move_view(move, viewer)
+
+    def release(self) -> None:
+        """Wake the requests waiting for an agent's move (the server stops)."""
+        thought = self.thought
+        if thought is not None:
+            thought.release()
 
     def undo(self) -> int:
         """Take back to the last decision a person made; how many plies went back."""
         with self.lock:
             if not self.marks:
                 raise GameError("nothing to take back: no person has moved yet")
+            if revealed_since(self.state, self.marks[-1], self.human_sides()):
+                raise GameError(REFUSED)
             target, before = self.marks.pop(), len(self.state.stack)
+            thought, self.thought = self.thought, None  # an agent's search now answers nothing
+            if thought is not None:
+                thought.release()
             while len(self.state.stack) > target:
                 self.state.pop()
             self.reason = ""
             return before - target
+
+    def human_sides(self) -> list:
+        """The sides the people play now."""
+        return [self.state.seats.index(seat) for seat in self.humans]
+
+    def can_undo(self) -> bool:
+        """A person has moved, and taking back to their last decision undoes no reveal (takeback.py)."""
+        return bool(self.marks) and not revealed_since(self.state, self.marks[-1], self.human_sides())
 
     def record(self):
         """The game so far as a record (`ziggurat records` format)."""
@@ -261,7 +313,7 @@ class Table:
             status = self.status()
             out.update(kind="table", id=self.id, status=status, seats=self.specs,
                        seat_of_mover=self.specs[self.seat_to_move] if status != "over" else None,
-                       can_undo=bool(self.marks), seed=self.seed,
+                       can_undo=self.can_undo(), seed=self.seed,
                        # an agent's reason may tell what it knows: not shown to a person it hides from
                        reason="" if self.state.game.has_secrets and self.humans else self.reason,
                        moves=clickable_moves(self.state) if status == "human" else [])
@@ -271,11 +323,16 @@ class Table:
 class Replay:
     """A record at a chosen ply; every move is checked as it is played (RecordError names a bad one)."""
 
-    def __init__(self, text: str, source: str = "<record>"):
+    def __init__(self, text: str, source: str = "<record>", offered=None):
+        """`offered`: the rulesets a record may name (None: any); no other file is opened."""
         if not isinstance(text, str) or not text.strip():
             raise GameError("no record given: send {\"text\": \"<the record's text>\"}")
         self.id = uuid.uuid4().hex[:12]
         self.record = loads(text, source)
+        if offered is not None and self.record.ruleset not in offered:
+            hint = did_you_mean(self.record.ruleset, offered)
+            raise GameError(f"{source}: the record's ruleset {shown(self.record.ruleset)} is not one this "
+                            f"server offers (the rulesets: {', '.join(offered)})" + (f"; {hint}" if hint else ""))
         self.state = self.record.start_state()
         self.lock = threading.Lock()
 

@@ -184,7 +184,8 @@ function statusText(view) {
     case "over": return "Game over";
     case "stuck": return `${view.mover} has no legal move and no rule ends the game`;
     case "nature": return "Chance moves";
-    case "agent": return `${view.mover} (${view.seat_of_mover}) is thinking`;
+    case "agent":
+    case "thinking": return `${view.mover} (${view.seat_of_mover}) is thinking`;
     default: return `${view.mover} to move: ` +
       (view.moves.some((m) => m.cells.length) ? "click a piece or type a move" : "choose or type a move");
   }
@@ -333,7 +334,7 @@ async function playMove(text) {
 // ---- agents, nature, and watching ------------------------------------------------------------------
 
 async function nextTurn(view) {
-  if (view.status === "agent" || view.status === "nature") {
+  if (view.status === "agent" || view.status === "thinking" || view.status === "nature") {
     if (!page.running) return;
     const watching = view.seats.every((s) => s !== "human");
     const delay = watching ? Number($("delay").value) : 150;
