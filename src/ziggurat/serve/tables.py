@@ -247,7 +247,6 @@ class Table:
                 return None, None
             agent = self.agents[self.seat_to_move]
             thought = Thought(agent, st.copy(), lambda move, error: self._made(thought, agent, move, error))
-            thought.played = thought.error = None
             self.thought = thought
             return None, thought.start()
 

@@ -47,6 +47,8 @@ class Thought:
         self.done = threading.Event()
         self.lock = threading.Lock()
         self.waiters: list = []  # (event loop, future) of the requests waiting for the move
+        self.played = None  # the move's text, as the table's viewer sees it, once it is played
+        self.error = None  # what the search raised, for the request waiting for it
         self.thread = threading.Thread(target=self._run, args=(agent, state, finish), daemon=True,
                                        name=f"ziggurat agent {agent.spec()}")
 
