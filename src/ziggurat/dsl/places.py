@@ -42,3 +42,29 @@ def board_is_places(plan: ir.Plan) -> bool:
     parts = [list(plan.counters.values()), list(plan.tables.values()), plan.setup, plan.actions, plan.after,
              plan.end, plan.invariants, plan.statistics, plan.heuristic, plan.control]
     return not any(_geometric(node) for node in ir.walk(parts))
+
+
+def piece_facts(folded) -> tuple:
+    """Per piece code, what the ruleset's tables of columns keyed by a piece's attribute say of it,
+    as a card would print it (the columns the rules read in play): a column of 0s and 1s by its name where it is 1 (`yellow`), another
+    by its name and value where that is not 0 (`target 18`), in the order of the columns."""
+    world, plan = folded.world, folded.plan
+    # A column only the setup reads (how many copies the deck holds) says nothing of a piece in play.
+    read = {n.name for n in ir.walk([plan.actions, plan.after, plan.end, plan.invariants, plan.statistics,
+                                     plan.heuristic, plan.control]) if isinstance(n, ir.TableGet)}
+    columns = []
+    for name, t in folded.tables.items():
+        whole, dot, column = name.partition(".")
+        attr = getattr(t.key_type, "attr", None)
+        if dot and attr in world.attr_tables and t.value_type == T.INT and name in read:
+            flag = set(t.values.values()) <= {0, 1}
+            columns.append((column, attr, t.values, flag))
+    out = []
+    for code in range(world.npieces):
+        facts = []
+        for column, attr, values, flag in columns:
+            v = values.get(world.attr_tables[attr][code], 0)
+            if v:
+                facts.append(column if flag else f"{column} {v}")
+        out.append(tuple(facts))
+    return tuple(out)

@@ -22,7 +22,7 @@ from ..dsl import ir
 from ..dsl.fold import fold
 from ..dsl.model import Model
 from ..dsl.options import option_values
-from ..dsl.places import board_is_places
+from ..dsl.places import board_is_places, piece_facts
 from ..dsl.resolve import resolve_model
 from ..errors import RulesetError, diagnostic_at
 from .python.module import ModuleWriter
@@ -78,6 +78,7 @@ def compile_model(model: Model, overrides: dict, name: str) -> CompiledModule:
     spec.surface = folded.world.surface
     spec.bookkeeping = tuple(c.name for c in plan.counters.values() if c.bookkeeping)
     spec.places = board_is_places(folded.plan)
+    spec.facts = piece_facts(folded)
     return CompiledModule(spec, text)
 
 

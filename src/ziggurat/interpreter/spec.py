@@ -105,6 +105,7 @@ class GameSpec:
     surface: Optional[tuple] = None  # the open table: (lattice step, widths, lengths per piece code), or None
     bookkeeping: tuple = ()  # the counters marked `bookkeeping`: kept in positions, not shown to players
     places: bool = False  # the rules read no geometry of the board: its cells are only places (dsl.places)
+    facts: tuple = ()  # per piece code, what the ruleset's tables of columns say of it ("target 18"), as text
 
     # ---- JSON -------------------------------------------------------------------------------
 
@@ -132,6 +133,7 @@ class GameSpec:
         d["surface"] = [self.surface[0], list(self.surface[1]), list(self.surface[2])] if self.surface else None
         d["bookkeeping"] = list(self.bookkeeping)
         d["places"] = self.places
+        d["facts"] = [list(f) for f in self.facts]
         return d
 
     @classmethod
@@ -153,7 +155,8 @@ class GameSpec:
             tuple(tuple(x) for x in d["linemap"]), tuple(d.get("statistic_texts", ())),
             tuple(d.get("nonnegative", ())),
             (d["surface"][0], tuple(d["surface"][1]), tuple(d["surface"][2])) if d.get("surface") else None,
-            tuple(d.get("bookkeeping", ())), bool(d.get("places", False)))
+            tuple(d.get("bookkeeping", ())), bool(d.get("places", False)),
+            tuple(tuple(f) for f in d.get("facts", ())))
 
 
 def _plain(d: dict) -> dict:
