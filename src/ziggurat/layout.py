@@ -35,7 +35,7 @@ class Zone:
     runs: tuple  # Run, in the zone's order (empty when hidden from the viewer)
     size: int  # how many pieces it holds
     hidden: bool  # hidden from the viewer: only its size is shown
-    cards: bool  # some of its pieces are cards
+    cards: bool  # its pieces are cards (drawn as such)
 
 
 @frozen
@@ -68,6 +68,14 @@ def runs(codes, least: int = RUN) -> tuple:
         out += [Run(codes[i], j - i)] if j - i >= least else [Run(codes[i], 1)] * (j - i)
         i = j
     return tuple(out)
+
+
+def kinds(rs) -> tuple:
+    """Runs merged by kind, in the order each kind first comes, each with its whole count."""
+    counts: dict = {}
+    for r in rs:
+        counts[r.code] = counts.get(r.code, 0) + r.count
+    return tuple(Run(code, n) for code, n in counts.items())
 
 
 def is_card(game, code: int) -> bool:
@@ -111,7 +119,10 @@ def layout(state, viewer: int | None = None) -> Layout:
             continue  # an empty pile says nothing (an empty hand is still said)
         shown = () if hidden else runs(pieces)
         where, title = part(slot)
-        where.append(Zone(slot, title, shown, len(pieces), hidden, any(is_card(game, r.code) for r in shown)))
+        # Its pieces are cards when the tables say something of one of them, or when the zone is
+        # held face down (a hand, a deck): then a card the tables say nothing of is a card too.
+        cards = seen_by is not None or any(is_card(game, r.code) for r in shown)
+        where.append(Zone(slot, title, shown, len(pieces), hidden, cards))
     for i in shown_counters(game):
         slot = w.counter_names[i]
         where, title = part(slot)
