@@ -18,6 +18,7 @@ from __future__ import annotations
 from attrs import frozen
 
 RUN = 4  # this many pieces of one kind in a row or more are drawn once, with their count
+MANY = 12  # a zone of more pieces (a deck, a bank) is drawn by kind, each kind once with its count
 
 
 @frozen
@@ -131,15 +132,18 @@ def layout(state, viewer: int | None = None) -> Layout:
     return Layout(tuple((p, tuple(items)) for p, items in seats.items()), tuple(shared), places)
 
 
-def piece_json(game, code: int, fill: str) -> dict:
-    """A piece as the page draws it: its code, its name, what the tables say of it, its colour."""
+def piece_json(game, code: int, fill: str, ink: str) -> dict:
+    """A piece as the page draws it: its code, its name, what the tables say of it, its colours."""
     return {"code": game.world.piece_text(code).strip(), "name": piece_name(game, code),
-            "facts": list(facts(game, code)), "card": is_card(game, code), "fill": fill}
+            "facts": list(facts(game, code)), "card": is_card(game, code), "fill": fill, "ink": ink}
 
 
 def to_json(state, viewer: int | None = None) -> dict:
-    """The layout as the page gets it (serve): {'seats', 'shared', 'places'}, each piece drawn
-    once per kind in the view with its look (`pieces`: code -> piece_json)."""
+    """The layout as the page gets it (serve): {'seats', 'shared', 'places', 'pieces'}: each seat
+    {'player', 'colour', 'items'}, an item a zone {'kind': 'zone', 'slot', 'title', 'size',
+    'hidden', 'cards', 'pieces': [{'piece', 'count'}]} (a zone of more than MANY pieces by kind)
+    or a counter {'kind': 'counter', 'slot', 'title', 'text'}; a place {'name', 'pieces'}; and
+    each piece in the view once (`pieces`: code -> piece_json)."""
     from . import render
 
     game = state.game
@@ -153,13 +157,14 @@ def to_json(state, viewer: int | None = None) -> dict:
 
     def item(x):
         if isinstance(x, Zone):
-            return {"kind": "zone", "slot": x.slot, "title": x.title, "pieces": runs_json(x.runs),
-                    "size": x.size, "hidden": x.hidden, "cards": x.cards}
+            small = x.size > MANY
+            return {"kind": "zone", "slot": x.slot, "title": x.title, "size": x.size, "hidden": x.hidden,
+                    "pieces": runs_json(kinds(x.runs) if small else x.runs), "cards": x.cards and not small}
         return {"kind": "counter", "slot": x.slot, "title": x.title, "text": x.text}
 
     out = {"seats": [{"player": p, "colour": look.players[i], "items": [item(x) for x in items]}
                      for i, (p, items) in enumerate(lay.seats)],
            "shared": [item(x) for x in lay.shared],
            "places": [{"name": pl.name, "pieces": runs_json(pl.runs)} for pl in lay.places]}
-    out["pieces"] = {str(c): piece_json(game, c, look.fill[c]) for c in sorted(used)}
+    out["pieces"] = {str(c): piece_json(game, c, look.fill[c], render._pip_colour(look.fill[c])) for c in sorted(used)}
     return out

@@ -6,8 +6,10 @@ table", then the places that hold something, each under its name as moves write 
 box with its code, its name and what the ruleset's tables say of it (`target 18`); another piece
 (a die, a marker, a point) is a square in its colour with its code; a run of one kind is drawn
 once with its count. A zone hidden from the viewer is one line: its title and how many pieces it
-holds. Ids as render.py's: `zone-<slot>-<i>` for a zone's i-th drawn piece, `place-<cell>-<i>`,
-`title-<slot>`, `counter-<slot>`, `seat-<player>`.
+holds. Ids as render.py's: `zone-<slot>-<i>` for a zone's piece (a run of one kind: its first),
+`zone-<slot>-kind<k>` for a kind drawn once, `place-<cell>-<level>`, `label-<piece id>` its code,
+`title-<slot>`, `counter-<slot>`, `seat-<player>`. A zone of more than layout.MANY pieces (a deck,
+a bank) is drawn by kind, each kind once as a small square with its count.
 
 Sizes are in board cells (render.PT_PER_CELL points of text to a cell).
 """
@@ -26,7 +28,6 @@ GAP = 0.12
 HEADER_H = 0.55
 LINE_H = 0.42
 FACT_CHARS = 20  # a card's facts wrap at this many letters
-MANY = 12  # a zone of more pieces is drawn by kind, each kind once as a small square with its count
 
 
 def _per_row(width: float) -> int:
@@ -62,7 +63,7 @@ def _row_height(game, row, cards) -> float:
     return max((CARD_H if _as_card(game, r, cards) else TOKEN) for _, r in row) + GAP
 
 
-def _pieces_item(game, look, title, runs, gid, note="", cards=False, small=False):
+def _pieces_item(game, look, title, runs, gid, note="", cards=False, small=False, prefix=None):
     """(height, draw(ax, top)) of a title and its pieces in rows (`cards`: all of them cards;
     `small`: none of them)."""
     cards = None if small else cards
@@ -74,12 +75,15 @@ def _pieces_item(game, look, title, runs, gid, note="", cards=False, small=False
                 gid=f"title-{gid}")
         if note:
             ax.text(TITLE_W, top - LINE_H / 2, note, ha="left", va="center", fontsize=10, color="#555555")
-        y, i = top, 0
+        # A run's id names its first piece's place in the zone (from 1), or its kind when drawn by kind.
+        y, first, k = top, 1, 0
         for row in rows:
             h = _row_height(game, row, cards)
             for x, r in row:
-                i += 1
-                _draw_run(ax, game, look, r, TITLE_W + x, y - GAP / 2, f"{gid}-{i}", _as_card(game, r, cards))
+                k += 1
+                ident = f"{prefix or gid}-kind{k}" if small else f"{prefix or gid}-{first}"
+                _draw_run(ax, game, look, r, TITLE_W + x, y - GAP / 2, ident, _as_card(game, r, cards))
+                first += r.count
             y -= h
     return height, draw
 
@@ -93,11 +97,11 @@ def _draw_run(ax, game, look, run, x, top, gid, card: bool) -> None:
     code = game.world.piece_text(run.code).strip()
     if card:
         ax.add_patch(FancyBboxPatch((x, top - CARD_H), CARD_W, CARD_H, boxstyle="round,pad=0,rounding_size=0.08",
-                                    facecolor="white", edgecolor=fill, linewidth=2.2, gid=gid))
+                                    facecolor="white", edgecolor=fill, linewidth=2.2, gid=f"card-{gid}"))
         ax.add_patch(FancyBboxPatch((x, top - 0.3), CARD_W, 0.3, boxstyle="round,pad=0,rounding_size=0.08",
-                                    facecolor=fill, edgecolor=fill, linewidth=0))
+                                    facecolor=fill, edgecolor=fill, linewidth=0, gid=gid))  # the band: its colour
         ax.text(x + 0.08, top - 0.15, code, ha="left", va="center", fontsize=10, fontweight="bold",
-                color=_pip_colour(fill))
+                color=_pip_colour(fill), gid=f"label-{gid}")
         ax.text(x + CARD_W - 0.08, top - 0.15, L.piece_name(game, run.code), ha="right", va="center",
                 fontsize=8, color=_pip_colour(fill))
         lines = textwrap.wrap(", ".join(L.facts(game, run.code)), FACT_CHARS)
@@ -109,7 +113,7 @@ def _draw_run(ax, game, look, run, x, top, gid, card: bool) -> None:
     ax.add_patch(Rectangle((x, top - TOKEN), TOKEN, TOKEN, facecolor=fill, edgecolor=_edge(fill), linewidth=0.9,
                            gid=gid))
     ax.text(x + TOKEN / 2, top - TOKEN / 2, code, ha="center", va="center", fontsize=8, fontweight="bold",
-            color=_pip_colour(fill))
+            color=_pip_colour(fill), gid=f"label-{gid}")
     if run.count > 1:
         ax.text(x + TOKEN + 0.05, top - TOKEN / 2, f"\u00d7{run.count}", ha="left", va="center", fontsize=9,
                 color="#333333", gid=f"count-{gid}")
@@ -125,9 +129,11 @@ def _item(game, look, item):
     title = item.title.replace("_", " ")
     if item.hidden:
         return _pieces_item(game, look, title, (), item.slot, f"{item.size} hidden" if item.size else "none")
-    if item.size > MANY:  # a deck or a bank: each kind once, small, with its count
-        return _pieces_item(game, look, title, L.kinds(item.runs), item.slot, small=True)
-    return _pieces_item(game, look, title, item.runs, item.slot, "" if item.runs else "none", item.cards)
+    prefix = f"zone-{item.slot}"
+    if item.size > L.MANY:  # a deck or a bank: each kind once, small, with its count
+        return _pieces_item(game, look, title, L.kinds(item.runs), item.slot, small=True, prefix=prefix)
+    return _pieces_item(game, look, title, item.runs, item.slot, "" if item.runs else "none", item.cards,
+                        prefix=prefix)
 
 
 def _header(text, colour, gid):
@@ -150,7 +156,8 @@ def items(state, look, viewer=None) -> list:
         out += [_item(game, look, x) for x in lay.shared]
     if lay.places:
         out.append(_header("places", "#333333", "seat-places"))
-        out += [_pieces_item(game, look, p.name, p.runs, f"place-{p.name}") for p in lay.places]
+        out += [_pieces_item(game, look, p.name, p.runs, f"cell-{p.name}", prefix=f"place-{p.name}")
+                for p in lay.places]
     return out
 
 

@@ -218,6 +218,8 @@ def places_view(state, styles: dict, viewer: int | None = None) -> Table:
         for item in lay.shared:
             for title, text in item_rows(game, item, styles):
                 table.add_row("  " + title if title else "", text)
+    if lay.places:
+        table.add_row(Text("places", style="bold"), "")
     for place in lay.places:
         text = Text()
         for k, r in enumerate(place.runs):

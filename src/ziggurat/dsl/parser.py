@@ -447,6 +447,10 @@ _EXAMPLES = {
     "'=' compares nothing: write '==' to compare": [
         "check size = 2: \"x\"\n",
     ],
+    "only a counter is marked 'bookkeeping' (counter NAME = 0 bookkeeping); a zone is shown, or 'hidden'": [
+        "zone bank bookkeeping\n",
+        "zone hand per player bookkeeping\n",
+    ],
     "a block must be indented under its header": [
         "setup:\nplace(x, y)\n",
         "end:\ndraw\n",

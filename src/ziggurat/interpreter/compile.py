@@ -77,7 +77,7 @@ def compile_model(model: Model, overrides: dict, name: str) -> CompiledModule:
         by_index[index].bounds[choice] = bound
     spec.surface = folded.world.surface
     spec.bookkeeping = tuple(c.name for c in plan.counters.values() if c.bookkeeping)
-    spec.places = board_is_places(folded.plan)
+    spec.places = board_is_places(plan)  # as written: fold turns `files` into a number
     spec.facts = piece_facts(folded)
     return CompiledModule(spec, text)
 
