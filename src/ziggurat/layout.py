@@ -97,11 +97,6 @@ def piece_name(game, code: int) -> str:
     return " ".join(n.replace("_", " ") for n in names if n)
 
 
-def shown_counters(game) -> list:
-    """The counter slots players are shown: all but those the rules mark `bookkeeping`."""
-    return list(game.shown_counters)
-
-
 def layout(state, viewer: int | None = None) -> Layout:
     """The position laid out as a table of what it has, as `viewer` may see it."""
     game, w = state.game, state.game.world
@@ -124,7 +119,7 @@ def layout(state, viewer: int | None = None) -> Layout:
         # held face down (a hand, a deck): then a card the tables say nothing of is a card too.
         cards = seen_by is not None or any(is_card(game, r.code) for r in shown)
         where.append(Zone(slot, title, shown, len(pieces), hidden, cards))
-    for i in shown_counters(game):
+    for i in game.shown_counters:  # not those the rules mark `bookkeeping`
         slot = w.counter_names[i]
         where, title = part(slot)
         where.append(Counter(slot, title, game.counter_text(i, state.counters[i])))

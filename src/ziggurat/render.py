@@ -13,6 +13,10 @@ from a palette. When the pieces have both a colour and an owner, the owner is sh
 the attribute's first with that value's code; a mark and a piece's pips share the part of the piece
 that shows, side by side when it is low, and never overlap.
 
+A game whose board is only places (a card or dice game: no rule reads its geometry) is drawn as a
+table of what it has instead (render_places.py). Counters the rules mark `bookkeeping` are drawn
+in no picture.
+
 Off-board zones and counters are listed beside the board, in as many columns as they need, under
 titles in the rules' own words: a zone `prisoners per player` is "prisoners of south", one whose
 name is a participle (`captured per player`) "captured by white", a hidden zone says so, an empty
