@@ -206,6 +206,12 @@ class TestPicture:
         assert "zone-hand.south-1" not in got and "1 hidden" in svg and "3 hidden" in svg
         assert "none" not in svg
 
+    def test_cards_are_the_pieces_a_table_lists_dice_are_not(self, cards):
+        """The joker (copies 1, no target) is a card; a die (a row of 0s) is drawn as a die."""
+        got = ids(render.svg(cards.new(), viewer=0))
+        assert "card-zone-hand.north-1" in got and "card-zone-hand.north-2" in got  # the ace, the joker
+        assert got["label-zone-pool.north-1"] == "rd" and "card-zone-pool.north-1" not in got
+
     def test_a_grid_game_names_a_hidden_zone_s_count(self, grid):
         """A position emptied for a viewer (serve) says how many cards a hidden zone holds."""
         state = grid.new()
@@ -225,7 +231,8 @@ class TestServe:
         north, south = ({x["slot"]: x for x in seat["items"]} for seat in table["seats"])
         hand = [table["pieces"][str(r["piece"])] for r in north["hand.north"]["pieces"]]
         assert [(p["code"], p["facts"]) for p in hand] == [("Ac", ["target 9", "value 5"]), ("Jo", [])]
-        assert north["hand.north"]["cards"]
+        assert north["hand.north"]["cards"] and not north["pool.north"]["cards"]
+        assert [table["pieces"][str(r["piece"])]["card"] for r in north["pool.north"]["pieces"]] == [False] * 3
         assert south["hand.south"]["hidden"] and south["hand.south"]["size"] == 1 and not south["hand.south"]["pieces"]
         shared = {x["slot"]: x for x in table["shared"]}
         assert shared["deck"]["hidden"] and shared["deck"]["size"] == 3

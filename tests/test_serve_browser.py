@@ -223,9 +223,9 @@ def test_people_sharing_the_screen_in_a_hidden_game_pass_it_before_each_view(ser
         page.click("#pass-show")
         other = "second" if player == "first" else "first"
         # A card game is drawn as a table: the player's own card, the other hand as its count.
-        assert page.locator(f'#board [data-slot="hand.{player}"] .card').count() == 1
+        assert page.locator(f'#board [data-slot="hand.{player}"] :is(.card, .token)').count() == 1
         assert page.inner_text(f'#board [data-slot="hand.{other}"] .pieces') == "1 hidden"
-        assert page.locator(f'#board [data-slot="hand.{other}"] .card').count() == 0
+        assert page.locator(f'#board [data-slot="hand.{other}"] :is(.card, .token)').count() == 0
         assert page.is_hidden("#hidden-zones")  # the count is said once, in the table
         page.click(f'#other-moves button[data-move="{move}"]')
     page.wait_for_selector("#pass-screen:not([hidden])")

@@ -4,8 +4,9 @@ A card or dice game keeps hands, pools, a deck and goals, not a grid. Its positi
 from what the ruleset declares: each player's zones and counters together (a hand, a pool of
 dice, points), then the shared zones and counters (a deck, a discard pile), then the places (the
 board's cells) that hold something, each named as moves name it, its pieces bottom first (a goal
-card, its owner's marker, the points banked on it, counted). A piece the ruleset's tables of columns say
-something of is a card, shown with those facts (`target 18`, `value 20`: dsl.places.piece_facts).
+card, its owner's marker, the points banked on it, counted). A piece the ruleset's tables of columns
+list (dsl.places.listed_pieces) is a card, shown with what they say of it in play (`target 18`,
+`value 20`: dsl.places.piece_facts); another piece (a die, a marker) is shown by its code.
 
 What is shown is what a viewer (a side, or None for everyone) may see: a zone hidden from them is
 one line with how many pieces it holds; counters marked `bookkeeping` are left out (they stay in
@@ -36,7 +37,7 @@ class Zone:
     runs: tuple  # Run, in the zone's order (empty when hidden from the viewer)
     size: int  # how many pieces it holds
     hidden: bool  # hidden from the viewer: only its size is shown
-    cards: bool  # its pieces are cards (drawn as such)
+    cards: bool  # some of its pieces are cards
 
 
 @frozen
@@ -80,9 +81,9 @@ def kinds(rs) -> tuple:
 
 
 def is_card(game, code: int) -> bool:
-    """Whether the ruleset's tables say something of this piece (a goal's target, a card's value)."""
-    facts = game.spec.facts
-    return code < len(facts) and bool(facts[code])
+    """Whether the piece is a card: one the ruleset's tables of columns list with a row not all 0s
+    (a goal with its target, an action card with its copies; not a die listed with 0s)."""
+    return code in game.spec.cards
 
 
 def facts(game, code: int) -> tuple:
@@ -115,10 +116,7 @@ def layout(state, viewer: int | None = None) -> Layout:
             continue  # an empty pile says nothing (an empty hand is still said)
         shown = () if hidden else runs(pieces)
         where, title = part(slot)
-        # Its pieces are cards when the tables say something of one of them, or when the zone is
-        # held face down (a hand, a deck): then a card the tables say nothing of is a card too.
-        cards = seen_by is not None or any(is_card(game, r.code) for r in shown)
-        where.append(Zone(slot, title, shown, len(pieces), hidden, cards))
+        where.append(Zone(slot, title, shown, len(pieces), hidden, any(is_card(game, r.code) for r in shown)))
     for i in game.shown_counters:  # not those the rules mark `bookkeeping`
         slot = w.counter_names[i]
         where, title = part(slot)
@@ -136,7 +134,8 @@ def piece_json(game, code: int, fill: str, ink: str) -> dict:
 def to_json(state, viewer: int | None = None) -> dict:
     """The layout as the page gets it (serve): {'seats', 'shared', 'places', 'pieces'}: each seat
     {'player', 'colour', 'items'}, an item a zone {'kind': 'zone', 'slot', 'title', 'size',
-    'hidden', 'cards', 'pieces': [{'piece', 'count'}]} (a zone of more than MANY pieces by kind)
+    'hidden', 'cards', 'small', 'pieces': [{'piece', 'count'}]} (`small`: more than MANY pieces,
+    each kind once with its count, drawn small)
     or a counter {'kind': 'counter', 'slot', 'title', 'text'}; a place {'name', 'pieces'}; and
     each piece in the view once (`pieces`: code -> piece_json)."""
     from . import render
@@ -154,7 +153,7 @@ def to_json(state, viewer: int | None = None) -> dict:
         if isinstance(x, Zone):
             small = x.size > MANY
             return {"kind": "zone", "slot": x.slot, "title": x.title, "size": x.size, "hidden": x.hidden,
-                    "pieces": runs_json(kinds(x.runs) if small else x.runs), "cards": x.cards and not small}
+                    "pieces": runs_json(kinds(x.runs) if small else x.runs), "cards": x.cards, "small": small}
         return {"kind": "counter", "slot": x.slot, "title": x.title, "text": x.text}
 
     out = {"seats": [{"player": p, "colour": look.players[i], "items": [item(x) for x in items]}

@@ -41,9 +41,9 @@ def _run_width(game, run, cards) -> float:
 
 
 def _as_card(game, run, cards) -> bool:
-    """Whether a run is drawn as a card: in a zone of cards, or one the tables say something of
+    """Whether a run is drawn as a card: a card (layout.is_card) in a zone of cards, or on a place
     (`cards` None: none is, a zone drawn small)."""
-    return cards is not None and (cards or L.is_card(game, run.code))
+    return cards is not None and L.is_card(game, run.code)
 
 
 def _rows(game, runs, cards) -> list:

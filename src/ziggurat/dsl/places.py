@@ -68,3 +68,16 @@ def piece_facts(folded) -> tuple:
                 facts.append(column if flag else f"{column} {v}")
         out.append(tuple(facts))
     return tuple(out)
+
+
+def listed_pieces(folded) -> tuple:
+    """The piece codes a table of columns keyed by a piece's attribute gives a row that is not all
+    0s: the cards of a deck the ruleset lists as data (RYB's `table cards(...)`: a Swap card, with
+    its copies, is one; a die, listed with 0s, is not). They are drawn as cards."""
+    world = folded.world
+    out = set()
+    for name, t in folded.tables.items():
+        attr = getattr(t.key_type, "attr", None)
+        if "." in name and attr in world.attr_tables and t.value_type == T.INT:
+            out |= {code for code in range(world.npieces) if t.values.get(world.attr_tables[attr][code], 0)}
+    return tuple(sorted(out))

@@ -106,6 +106,7 @@ class GameSpec:
     bookkeeping: tuple = ()  # the counters marked `bookkeeping`: kept in positions, not shown to players
     places: bool = False  # the rules read no geometry of the board: its cells are only places (dsl.places)
     facts: tuple = ()  # per piece code, what the ruleset's tables of columns say of it ("target 18"), as text
+    cards: tuple = ()  # the piece codes those tables list with a row not all 0s: drawn as cards
 
     # ---- JSON -------------------------------------------------------------------------------
 
@@ -134,6 +135,7 @@ class GameSpec:
         d["bookkeeping"] = list(self.bookkeeping)
         d["places"] = self.places
         d["facts"] = [list(f) for f in self.facts]
+        d["cards"] = list(self.cards)
         return d
 
     @classmethod
@@ -156,7 +158,7 @@ class GameSpec:
             tuple(d.get("nonnegative", ())),
             (d["surface"][0], tuple(d["surface"][1]), tuple(d["surface"][2])) if d.get("surface") else None,
             tuple(d.get("bookkeeping", ())), bool(d.get("places", False)),
-            tuple(tuple(f) for f in d.get("facts", ())))
+            tuple(tuple(f) for f in d.get("facts", ())), tuple(d.get("cards", ())))
 
 
 def _plain(d: dict) -> dict:

@@ -227,9 +227,9 @@ function element(tag, className, text) {
   return node;
 }
 
-function pieceNode(table, run, asCard) {
+function pieceNode(table, run, small) {
   const piece = table.pieces[run.piece];
-  if (asCard || piece.card) { // a card: its code and name on a band of its colour, then what the tables say
+  if (piece.card && !small) { // a card: its code and name on a band of its colour, then what the tables say
     const card = element("div", "card");
     card.style.setProperty("--fill", piece.fill);
     card.style.setProperty("--ink", piece.ink);
@@ -260,7 +260,7 @@ function itemNode(table, item) {
   const pieces = element("div", "pieces");
   if (item.hidden) pieces.append(element("span", "note", item.size ? `${item.size} hidden` : "none"));
   else if (!item.pieces.length) pieces.append(element("span", "note", "none"));
-  for (const run of item.pieces) pieces.append(pieceNode(table, run, item.cards));
+  for (const run of item.pieces) pieces.append(pieceNode(table, run, item.small));
   row.append(pieces);
   return row;
 }
@@ -285,7 +285,7 @@ function drawTable(table, viewer) {
     part.append(element("h3", "", "places"));
     for (const place of table.places) {
       const row = itemNode(table, { kind: "zone", slot: place.name, title: place.name, pieces: place.pieces,
-                                    size: place.pieces.length, hidden: false, cards: false });
+                                    size: place.pieces.length, hidden: false, small: false });
       row.dataset.cell = place.name; // a move naming this place marks it, and it may be clicked
       part.append(row);
     }
