@@ -211,6 +211,11 @@ class TestPicture:
         got = ids(render.svg(cards.new(), viewer=0))
         assert "card-zone-hand.north-1" in got and "card-zone-hand.north-2" in got  # the ace, the joker
         assert got["label-zone-pool.north-1"] == "rd" and "card-zone-pool.north-1" not in got
+        dice = ziggurat.load("liars-dice").new(1)
+        for _ in range(2):
+            dice.push(dice.moves()[0])  # a die rolled into each hidden cup
+        got = ids(render.svg(dice, viewer=0))
+        assert "zone-cup.first-1" in got and "card-zone-cup.first-1" not in got  # a die in a cup, not a card
 
     def test_a_grid_game_names_a_hidden_zone_s_count(self, grid):
         """A position emptied for a viewer (serve) says how many cards a hidden zone holds."""
