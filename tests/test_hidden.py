@@ -144,13 +144,19 @@ def run(*args, input=None):
 
 
 def hand_row(output: str, side: str) -> str:
-    """What the last board printed shows in a hand."""
-    return [line for line in output.splitlines() if line.strip().startswith(f"hand.{side}")][-1].split()[-1]
+    """What the last board printed shows in a side's hand: the first word (a card's code, or how
+    many cards are hidden). A card game is drawn as a table of what it has: each side's zones
+    under its name (`first`, or `first (you)`)."""
+    lines = output.splitlines()
+    header = max(i for i, line in enumerate(lines) if line.strip() in (side, f"{side} (you)"))
+    hand = next(line for line in lines[header + 1:] if line.strip().startswith("hand"))
+    return hand.split()[1]
 
 
 def test_show_as_a_side_hides_the_other_hand_and_the_deck():
     as_first = run("show", "kuhn-poker", "-p", DEALT, "--as", "first").output
-    assert hand_row(as_first, "first") == "Q" and "hand.second    1 hidden" in as_first
+    assert hand_row(as_first, "first") == "Q" and hand_row(as_first, "second") == "1"
+    assert re.search(r"hand +1 hidden", as_first)
     assert "K" not in as_first and "J" not in as_first
     everything = run("show", "kuhn-poker", "-p", DEALT).output
     assert hand_row(everything, "second") == "K"

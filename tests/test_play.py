@@ -196,8 +196,10 @@ class TestBoardAfterNature:
                      input="refill\nquit\n")
         assert result.exit_code == 0, result.output
         before_prompt = result.output.split("chance: draw")[-1].split("al (you) to move>")[0]
-        hand = [line.split()[-1] for line in before_prompt.splitlines() if line.strip().startswith("hand.al")]
-        assert len(hand) == 1 and len(hand[0]) == 10, before_prompt  # five cards of two letters
+        # RYB is drawn as a table of what it has: al's hand a card a line, between "hand" and "pool".
+        mine = before_prompt.split("al (you)")[1].split("pool")[0].split("hand", 1)[1]
+        cards = [line.split()[0] for line in mine.splitlines() if line.strip()]
+        assert len(cards) == 5 and all(len(c) == 2 for c in cards), before_prompt  # five cards of two letters
 
     def test_the_board_command_draws_the_position_again(self):
         result = run("play", RULESET, "--seed", 3, input="board\nquit\n")

@@ -233,15 +233,20 @@ class TestWords:
         assert got == f"captured by {taker}: {len(state.zones[slot])}"
 
     def test_hidden_zones_and_counters_in_words(self):
-        """A hidden zone says so; a per-player counter is '<counter> of <player> = value'."""
+        """A card game's picture (a table of what it has): each player's zones and counters under
+        their name, in words; a zone hidden from the viewer says how many pieces it holds."""
         state = ziggurat.load("kuhn-poker").new(1)
-        svg = render.svg(state)
+        for _ in range(2):
+            state.push(state.moves()[0])  # the deal
+        svg = render.svg(state, viewer=0)
+        assert texts(svg, "seat-") == {"seat-first": "first (you)", "seat-second": "second",
+                                       "seat-shared": "on the table"}
         titles = texts(svg, "title-")
-        assert titles["title-deck"].startswith("deck (hidden): ")
-        assert titles["title-hand.first"].startswith("hand of first (hidden): ")
+        assert titles["title-hand.first"] == "hand" and titles["title-deck"] == "deck"
+        assert "zone-hand.second-1" not in svg and svg.count(">1 hidden<") == 2  # the other hand, the deck
         counters = texts(svg, "counter-")
-        assert counters["counter-chips.first"] == f"chips of first = {state.counters[0]}"
-        assert not any("." in t.split(" = ")[0] for t in counters.values())
+        assert counters["counter-chips.first"] == f"chips: {state.counters[0]}"
+        assert not any("." in t.split(": ")[0] for t in counters.values())
 
 
 class TestLastMove:

@@ -224,12 +224,56 @@ def test_people_sharing_the_screen_in_a_hidden_game_pass_it_before_each_view(ser
         assert page.inner_text("#pass-to") == f"Pass the screen to {player}" and page.is_hidden("#board-view")
         page.click("#pass-show")
         other = "second" if player == "first" else "first"
-        assert page.inner_text("#hidden-zones").startswith(f"Seen by {player}: hidden")
-        assert f"hand.{other} (1 piece)" in page.inner_text("#hidden-zones")
+        # A card game is drawn as a table: the player's own card, the other hand as its count.
+        assert page.locator(f'#board [data-slot="hand.{player}"] :is(.card, .token)').count() == 1
+        assert page.inner_text(f'#board [data-slot="hand.{other}"] .pieces') == "1 hidden"
+        assert page.locator(f'#board [data-slot="hand.{other}"] :is(.card, .token)').count() == 0
+        assert page.is_hidden("#hidden-zones")  # the count is said once, in the table
         page.click(f'#other-moves button[data-move="{move}"]')
     page.wait_for_selector("#pass-screen:not([hidden])")
     page.click("#pass-show")
     page.click('#other-moves button[data-move="bet"]')  # first calls: the showdown, for everyone
     page.wait_for_function("() => document.getElementById('status').textContent === 'Game over'")
     assert page.is_hidden("#pass-screen") and page.is_hidden("#hidden-zones")
+    assert errors == []
+
+
+def test_a_game_without_a_board_is_a_readable_table(server, browser, shots):
+    """RYB in the page: no chequered board; the person's hand as cards in the page's own text
+    size, with what the ruleset's tables say of each; the other hands and the deck as their
+    counts, once; no bookkeeping counter."""
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server)
+    page.wait_for_selector("#option-size")
+    page.select_option("#ruleset", "ryb")
+    page.wait_for_selector("#seat-2")
+    page.fill("#seat-0", "human")
+    page.fill("#seat-1", "random")
+    page.fill("#seat-2", "random")
+    page.fill("#seed", "3")
+    page.click("#start")
+    wait_for_turn(page)
+    if page.locator('#board [data-slot="hand.al"] .card').count() == 0:
+        page.click('#other-moves button[data-move="refill"]')  # al draws a hand
+        page.wait_for_function("() => document.querySelectorAll('#board [data-slot=\"hand.al\"] .card').length > 0",
+                               timeout=20_000)
+    assert page.locator("#board svg").count() == 0 and page.locator('#board g[id^="cell-"]').count() == 0
+    cards = page.locator('#board [data-slot="hand.al"] .card')
+    assert cards.count() >= 1
+    for i in range(cards.count()):
+        size = cards.nth(i).evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
+        assert size >= 12, size  # readable, not shrunk to fit a picture
+    goal = cards.filter(has_text="target")
+    if goal.count():
+        assert re.search(r"target \d+, value \d+", goal.first.inner_text())
+    text = page.inner_text("#board")
+    assert re.search(r"deck\s+\d+ hidden", text) and text.count("deck") == 1
+    for word in ("step", "got red", "asker", "rolled red"):
+        assert word not in text
+    bruce = page.inner_text('#board [data-slot="hand.bruce"] .pieces')  # its count: none before the deal
+    assert re.fullmatch(r"none|\d+ hidden", bruce) and page.locator('#board [data-slot="hand.bruce"] .card').count() == 0
+    assert page.is_hidden("#hidden-zones")
+    page.screenshot(path=str(shots / "serve-ryb.png"))
     assert errors == []

@@ -13,6 +13,10 @@ from a palette. When the pieces have both a colour and an owner, the owner is sh
 the attribute's first with that value's code; a mark and a piece's pips share the part of the piece
 that shows, side by side when it is low, and never overlap.
 
+A game whose board is only places (a card or dice game: no rule reads its geometry) is drawn as a
+table of what it has instead (render_places.py). Counters the rules mark `bookkeeping` are drawn
+in no picture.
+
 Off-board zones and counters are listed beside the board, in as many columns as they need, under
 titles in the rules' own words: a zone `prisoners per player` is "prisoners of south", one whose
 name is a participle (`captured per player`) "captured by white", a hidden zone says so, an empty
@@ -271,11 +275,14 @@ PER_ROW = 7  # zone pieces to a row
 KINDS_PER_ROW = 4  # kinds to a row when a zone is drawn by kind, each with its count
 
 
-def figure(state, style: str = "pyramids", title: str | None = None, *, last=...):
+def figure(state, style: str = "pyramids", title: str | None = None, *, last=..., viewer=None, hidden=None):
     """A matplotlib Figure of the position (no pyplot, so no window and no global state).
 
     `last` is the move to mark as the last one (by default the state's own last move, None for
     none): a tool that draws a copy of a position can still mark the move that led to it.
+    `viewer` (a side) draws what that side sees: a zone hidden from it as its count; `hidden`
+    ({zone slot: count}) gives the counts of zones already emptied for a viewer (a position as it
+    observes it, serve.tables.shown_state), written in their titles.
     """
     from matplotlib.figure import Figure
 
@@ -283,9 +290,16 @@ def figure(state, style: str = "pyramids", title: str | None = None, *, last=...
         raise GameError(f"style {style!r} is not one of {', '.join(STYLES)}")
     game = state.game
     look = scheme(game)
-    space_size, draw_space = SPACES[space_kind(game)]
-    board_w, board_h = space_size(state)
-    columns = _panel_columns(state, look, board_h)
+    kind = space_kind(game)
+    if kind == "places":  # a card or dice game: a table of what it has, no panel beside it
+        from . import render_places
+
+        board_w, board_h = render_places.size(state, viewer)
+        columns = []
+    else:
+        space_size, draw_space = SPACES[kind]
+        board_w, board_h = space_size(state)
+        columns = _panel_columns(state, look, board_h, hidden or {})
     panel_h = max((sum(h for h, _ in col) for col in columns), default=0)
     height = max(board_h, panel_h)
     move = last_move(state) if last is ... else last
@@ -305,7 +319,10 @@ def figure(state, style: str = "pyramids", title: str | None = None, *, last=...
     ax.set_aspect("equal")
     ax.axis("off")
 
-    draw_space(ax, state, look, style, move_cells(game, move) if move is not None else [])
+    if kind == "places":
+        render_places.draw(ax, state, look, viewer)
+    else:
+        draw_space(ax, state, look, style, move_cells(game, move) if move is not None else [])
     for i, column in enumerate(columns):
         y = height
         for h, draw in column:
@@ -324,8 +341,11 @@ def figure(state, style: str = "pyramids", title: str | None = None, *, last=...
 
 
 def space_kind(game) -> str:
-    """The kind of space the game is played on: the grid of cells, or an open table."""
-    return "table" if game.world.surface is not None else "grid"
+    """The kind of space the game is played on: the grid of cells, an open table, or places (a
+    board whose geometry no rule reads: render_places draws it as a table of what the game has)."""
+    if game.world.surface is not None:
+        return "table"
+    return "places" if game.board_is_places else "grid"
 
 
 def grid_size(state) -> tuple:
@@ -542,15 +562,17 @@ def _draw_stack(ax, look, stack, f, r, name, style) -> None:
 # ---- the panel: zones and counters beside the board ------------------------------------------
 
 
-def _panel_columns(state, look, board_height: float) -> list:
-    """The zones and counters as columns of (height, draw(ax, x, top)) items, each column no taller
-    than the board (unless one item alone is), or than a roughly square panel when they are many."""
+def _panel_columns(state, look, board_height: float, hidden: dict) -> list:
+    """The zones and counters (not the bookkeeping ones) as columns of (height, draw(ax, x, top))
+    items, each column no taller than the board (unless one item alone is), or than a roughly
+    square panel when they are many. `hidden`: the counts of zones emptied for a viewer."""
     game = state.game
     items = []
     for slot, title in enumerate(zone_titles(game)):
-        items.append(_zone_item(state, look, slot, title))
-    for i, title in enumerate(counter_titles(game)):
-        text = f"{title} = {game.counter_text(i, state.counters[i])}"
+        items.append(_zone_item(state, look, slot, title, hidden.get(game.world.zone_names[slot])))
+    titles = counter_titles(game)
+    for i in game.shown_counters:
+        text = f"{titles[i]} = {game.counter_text(i, state.counters[i])}"
         items.append((COUNTER_ROW, _text_drawer(text, f"counter-{game.world.counter_names[i]}")))
     total = sum(h for h, _ in items)
     limit = max(board_height, 4.0, 0.8 * (total * PANEL_WIDTH) ** 0.5)
@@ -571,12 +593,12 @@ def _text_drawer(text, gid):
     return draw
 
 
-def _zone_item(state, look, slot, title):
+def _zone_item(state, look, slot, title, hidden_count=None):
     """(height, drawer) of one zone: its title, then its pieces, each kind once with its count
-    when they would take more than two rows."""
+    when they would take more than two rows; a zone hidden from the viewer, its count alone."""
     pieces = state.zones[slot]
     name = state.game.world.zone_names[slot]
-    heading = zone_heading(title, pieces)
+    heading = zone_heading(title, pieces) if hidden_count is None else f"{title}: {hidden_count or 'none'}"
     if len(pieces) <= 2 * PER_ROW:
         shown = [(code, None, f"zone-{name}-{i + 1}") for i, code in enumerate(pieces)]
         per_row = PER_ROW
@@ -658,14 +680,14 @@ def _save(fig, fmt: str) -> bytes:
     return buf.getvalue()
 
 
-def svg(state, style: str = "pyramids", *, last=...) -> str:
-    """The position as SVG text (`last`: as for `figure`)."""
-    return _save(figure(state, style, last=last), "svg").decode("utf-8")
+def svg(state, style: str = "pyramids", *, last=..., viewer=None, hidden=None) -> str:
+    """The position as SVG text (`last`, `viewer`, `hidden`: as for `figure`)."""
+    return _save(figure(state, style, last=last, viewer=viewer, hidden=hidden), "svg").decode("utf-8")
 
 
-def png(state, style: str = "pyramids", *, last=...) -> bytes:
-    """The position as PNG bytes (`last`: as for `figure`)."""
-    return _save(figure(state, style, last=last), "png")
+def png(state, style: str = "pyramids", *, last=..., viewer=None, hidden=None) -> bytes:
+    """The position as PNG bytes (`last`, `viewer`, `hidden`: as for `figure`)."""
+    return _save(figure(state, style, last=last, viewer=viewer, hidden=hidden), "png")
 
 
 def format_of(path) -> str:

@@ -1,6 +1,9 @@
 """Drawing a position with rich: the grid, the zones and counters, whose turn it is.
 
-A cell shows its stack bottom -> top as piece codes. When the pieces have an attribute whose
+A game whose board is only places (a card or dice game) is drawn as a table of what it has
+(ziggurat.layout): each player's hand, a card a line with what the tables say of it, pools,
+the shared piles, then the places that hold something. Counters marked `bookkeeping` are not
+shown. A cell shows its stack bottom -> top as piece codes. When the pieces have an attribute whose
 values are the players (an owner), each piece is coloured by that player. Drawn for a viewer (a
 side), a zone hidden from it shows only how many pieces it holds.
 """
@@ -11,6 +14,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
+from .. import layout
 from ..records import reason_text, result_text
 
 PALETTE = ("bold red", "bold blue", "bold green", "bold yellow", "bold magenta", "bold cyan")
@@ -133,14 +137,14 @@ TERSE_ABOVE = 24  # zones and counters: with more, the empty ones and those at 0
 def slots_table(state, styles: dict, viewer: int | None = None) -> Table | None:
     """Zones (their pieces) and counters (their numbers), or None when the game has neither."""
     game, w = state.game, state.game.world
-    if not w.zone_names and not w.counter_names:
+    if not w.zone_names and not game.shown_counters:
         return None
     table = Table(show_header=False, box=None, padding=(0, 1))
     table.add_column(style="dim")
     table.add_column()
     # A long list (a card game keeps many piles and counters) leaves out the empty piles and the
     # counters at 0 or none, and says how many it left out.
-    terse = len(w.zone_names) + len(w.counter_names) > TERSE_ABOVE
+    terse = len(w.zone_names) + len(game.shown_counters) > TERSE_ABOVE
     left_out = 0
     for i, name in enumerate(w.zone_names):
         zone, seen_by = state.zones[i], game.zone_viewers[i]
@@ -153,13 +157,77 @@ def slots_table(state, styles: dict, viewer: int | None = None) -> Table | None:
             table.add_row(name, Text(f"{len(zone)} hidden", style="dim"))
         else:
             table.add_row(name, zone_text(game, zone, styles))
-    for i, name in enumerate(w.counter_names):
+    for i in game.shown_counters:  # not those the rules mark bookkeeping
         if terse and state.counters[i] in (0, -1):
             left_out += 1
             continue
-        table.add_row(name, game.counter_text(i, state.counters[i]))
+        table.add_row(w.counter_names[i], game.counter_text(i, state.counters[i]))
     if left_out:
         table.add_row(Text(f"({left_out} empty or at 0)", style="dim"), "")
+    return table
+
+
+def run_text(game, run, styles: dict) -> Text:
+    """A run of pieces of one kind: each piece's code, or the code once with its count."""
+    code = game.world.piece_text(run.code).strip()
+    out = Text(code, style=styles.get(run.code, ""))
+    if run.count > 1:
+        out.append(f"x{run.count}", style="dim")
+    return out
+
+
+def card_text(game, code: int, styles: dict) -> Text:
+    """A card on a line of its own: its code, its name and what the ruleset's tables say of it."""
+    out = Text(game.world.piece_text(code).strip(), style=styles.get(code, "bold"))
+    out.append(f" {layout.piece_name(game, code)}")
+    facts = layout.facts(game, code)
+    if facts:
+        out.append(": " + ", ".join(facts), style="dim")
+    return out
+
+
+def item_rows(game, item, styles: dict) -> list:
+    """(title, text) rows of a zone or counter of the table layout: a zone of cards one card a row."""
+    if isinstance(item, layout.Counter):
+        return [(item.title, Text(item.text))]
+    if item.hidden:
+        return [(item.title, Text(f"{item.size} hidden" if item.size else "none", style="dim"))]
+    if not item.runs:
+        return [(item.title, Text("none", style="dim"))]
+    if item.cards and item.size <= 2 * layout.RUN + 2:  # a hand: one card a row
+        return [(item.title if i == 0 else "", card_text(game, r.code, styles)) for i, r in enumerate(item.runs)]
+    return [(item.title, Text(" ").join(run_text(game, r, styles) for r in item.runs))]
+
+
+def places_view(state, styles: dict, viewer: int | None = None) -> Table:
+    """A game whose board is only places, as a table of what it has (ziggurat.layout): each
+    player's zones and counters, the shared ones, then the places that hold something."""
+    game = state.game
+    lay = layout.layout(state, viewer)
+    table = Table(show_header=False, box=None, padding=(0, 1))
+    table.add_column(style="dim")
+    table.add_column()
+    for i, (player, items) in enumerate(lay.seats):
+        mark = " (you)" if viewer == i else ""
+        table.add_row(Text(player + mark, style=PALETTE[i % len(PALETTE)]), "")
+        for item in items:
+            for title, text in item_rows(game, item, styles):
+                table.add_row("  " + title if title else "", text)
+    if lay.shared:
+        table.add_row(Text("on the table", style="bold"), "")
+        for item in lay.shared:
+            for title, text in item_rows(game, item, styles):
+                table.add_row("  " + title if title else "", text)
+    if lay.places:
+        table.add_row(Text("places", style="bold"), "")
+    for place in lay.places:
+        text = Text()
+        for k, r in enumerate(place.runs):
+            if k:
+                text.append("  ")
+            text.append_text(card_text(game, r.code, styles) if layout.is_card(game, r.code) and r.count == 1
+                             else run_text(game, r, styles))
+        table.add_row(Text("  " + place.name), text)
     return table
 
 
@@ -182,10 +250,14 @@ def status_line(state) -> Text:
 
 def draw(state, viewer: int | None = None) -> Group:
     """Everything `show` and `play` print for a position: all of it, or what `viewer` sees."""
-    styles = player_colours(state.game)
-    parts = [table_view(state, styles) if state.game.world.surface is not None else board_table(state, styles)]
-    slots = slots_table(state, styles, viewer)
-    if slots is not None:
-        parts.append(slots)
+    game = state.game
+    styles = player_colours(game)
+    if game.board_is_places:  # a card or dice game: no grid, a table of what it has
+        parts = [places_view(state, colour_styles(game) or styles, viewer)]
+    else:
+        parts = [table_view(state, styles) if game.world.surface is not None else board_table(state, styles)]
+        slots = slots_table(state, styles, viewer)
+        if slots is not None:
+            parts.append(slots)
     parts.append(status_line(state))
     return Group(*parts)

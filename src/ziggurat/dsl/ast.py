@@ -355,6 +355,7 @@ class Counter:
     init: object
     pos: Pos = NOWHERE
     kind: str = "number"  # what it holds: a number, or a cell (`counter last: cell = none`)
+    bookkeeping: bool = False  # `bookkeeping`: the rules' own record, not shown to players
 
 
 @frozen

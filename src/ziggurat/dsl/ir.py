@@ -431,6 +431,7 @@ class CounterDecl:
     init: object  # expression
     type: T.Type = T.INT  # a number, or a cell (`counter last: cell`)
     pos: Pos = NOWHERE
+    bookkeeping: bool = False  # the rules' own record: in positions and records, not shown to players
 
 
 @frozen

@@ -305,7 +305,7 @@ class _ToAst(Transformer_NonRecursive):
 
     def counter(self, meta, c):
         kind = str(c[2]) if c[2] is not None else "number"
-        return ast.Counter(str(c[0]), bool(c[1]), c[3], self._pos(meta), kind)
+        return ast.Counter(str(c[0]), bool(c[1]), c[3], self._pos(meta), kind, c[4] is not None)
 
     def directions(self, meta, c):
         return ast.Directions(str(c[0]), c[1], self._pos(meta))
@@ -441,7 +441,7 @@ def _expected_text(expected) -> str:
             names.append(_TERMINAL_NAMES[t])
         elif t.isupper() and not t.startswith("_") and t.lower() in _DECLARATION_KEYWORDS + [
             "if", "else", "elif", "for", "in", "where", "let", "when", "require", "do",
-            "win", "lose", "draw", "and", "or", "not", "per", "otherwise", "priority", "by", "chance", "weight", "seen", "hidden", "repeat", "while", "may", "stop",
+            "win", "lose", "draw", "and", "or", "not", "per", "otherwise", "priority", "by", "chance", "weight", "seen", "hidden", "bookkeeping", "repeat", "while", "may", "stop",
             "bool", "int", "one", "of", "as",
         ]:
             names.append(repr(t.lower()))
@@ -469,6 +469,10 @@ _EXAMPLES = {
     ],
     "'=' compares nothing: write '==' to compare": [
         "check size = 2: \"x\"\n",
+    ],
+    "only a counter is marked 'bookkeeping' (counter NAME = 0 bookkeeping); a zone is shown, or 'hidden'": [
+        "zone bank bookkeeping\n",
+        "zone hand per player bookkeeping\n",
     ],
     "a block must be indented under its header": [
         "setup:\nplace(x, y)\n",

@@ -9,7 +9,7 @@ player who opened it.
 
 The engine needs nothing new for this: a ruleset that uses a window gets two counters, `asked`
 (per player: the order it is asked in, 0 when it is not) and `asker` (the seat that opened the
-window, from 1; 0 when none is open), and its actions are rewritten on the AST before any name is
+window, from 1; 0 when none is open), both bookkeeping (not shown to players), and its actions are rewritten on the AST before any name is
 checked. The rewritten statements are rules text (TEMPLATES below), placed at the call they
 replace, so a mistake in a call is reported there. One window is open at a time: an answer that
 would open another (`ask` in an action that answers) is reported at the call.
@@ -84,7 +84,8 @@ def uses_windows(actions) -> bool:
 
 def counters(pos) -> list:
     """The window's counters, declared where the first window is used."""
-    return [ast.Counter("asked", True, ast.Num(0, pos), pos), ast.Counter("asker", False, ast.Num(0, pos), pos)]
+    return [ast.Counter("asked", True, ast.Num(0, pos), pos, bookkeeping=True),
+            ast.Counter("asker", False, ast.Num(0, pos), pos, bookkeeping=True)]
 
 
 def rewrite_action(action):

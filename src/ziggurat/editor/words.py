@@ -18,7 +18,7 @@ DECLARATIONS = ("game", "extends", "option", "check", "players", "board", "surfa
 # a declaration's header or an action's items: `per player`, `one of`, `by chance`, `may stop`, ...).
 KEYWORDS = ("and", "as", "by", "def", "do", "draw", "elif", "else", "for", "if", "in", "let", "lose",
             "not", "of", "or", "otherwise", "per", "priority", "repeat", "require", "seen", "when",
-            "where", "while", "win", "rank", "chance", "answer", "weight", "may", "stop", "hidden",
+            "where", "while", "win", "rank", "chance", "answer", "weight", "may", "stop", "hidden", "bookkeeping",
             "override", "one")
 
 # The words that are operators (coloured as such).

@@ -22,6 +22,7 @@ from ..dsl import ir
 from ..dsl.fold import fold
 from ..dsl.model import Model
 from ..dsl.options import option_values
+from ..dsl.places import board_is_places, listed_pieces, piece_facts
 from ..dsl.resolve import resolve_model
 from ..errors import RulesetError, diagnostic_at
 from .python.module import ModuleWriter
@@ -75,6 +76,10 @@ def compile_model(model: Model, overrides: dict, name: str) -> CompiledModule:
     for (index, choice), bound in choice_bounds(folded.plan, folded.world.files * folded.world.ranks).items():
         by_index[index].bounds[choice] = bound
     spec.surface = folded.world.surface
+    spec.bookkeeping = tuple(c.name for c in plan.counters.values() if c.bookkeeping)
+    spec.places = board_is_places(plan)  # as written: fold turns `files` into a number
+    spec.facts = piece_facts(folded)
+    spec.cards = listed_pieces(folded)
     return CompiledModule(spec, text)
 
 

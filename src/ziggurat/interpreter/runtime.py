@@ -86,6 +86,11 @@ class Game:
         self.weighted = any(a.weighted for a in spec.actions)
         # Hidden information: for each zone slot, the sides who see its pieces (None: everyone).
         self.zone_viewers = zone_viewers(spec.zones, len(self.players))
+        # The counter slots players are shown: all but those marked `bookkeeping` (kept in
+        # positions and records all the same); and whether the board is only places (dsl.places).
+        self.shown_counters = tuple(i for i, n in enumerate(self.world.counter_names)
+                                    if n.partition(".")[0] not in spec.bookkeeping)
+        self.board_is_places = spec.places
         self.has_secrets = any(a.secret for a in spec.actions) or any(v is not None for v in self.zone_viewers)
         self._setup = ns["setup"]
         self._sidekey = ns["SIDEKEY"]

@@ -109,6 +109,10 @@ class GameSpec:
     statistic_texts: tuple = ()  # the ruleset's `statistic` declarations, in order
     nonnegative: tuple = ()  # the number counters the rules never make negative (nonnegative_counters)
     surface: Optional[tuple] = None  # the open table: (lattice step, widths, lengths per piece code), or None
+    bookkeeping: tuple = ()  # the counters marked `bookkeeping`: kept in positions, not shown to players
+    places: bool = False  # the rules read no geometry of the board: its cells are only places (dsl.places)
+    facts: tuple = ()  # per piece code, what the ruleset's tables of columns say of it ("target 18"), as text
+    cards: tuple = ()  # the piece codes those tables list with a row not all 0s: drawn as cards
 
     # ---- JSON -------------------------------------------------------------------------------
 
@@ -134,6 +138,10 @@ class GameSpec:
         d["statistic_texts"] = list(self.statistic_texts)
         d["nonnegative"] = list(self.nonnegative)
         d["surface"] = [self.surface[0], list(self.surface[1]), list(self.surface[2])] if self.surface else None
+        d["bookkeeping"] = list(self.bookkeeping)
+        d["places"] = self.places
+        d["facts"] = [list(f) for f in self.facts]
+        d["cards"] = list(self.cards)
         return d
 
     @classmethod
@@ -154,7 +162,9 @@ class GameSpec:
             d["creates_pieces"], d["hashing"], d["uses_last"], tuple(d["tables"]), tuple(d["sources"]),
             tuple(tuple(x) for x in d["linemap"]), tuple(d.get("statistic_texts", ())),
             tuple(d.get("nonnegative", ())),
-            (d["surface"][0], tuple(d["surface"][1]), tuple(d["surface"][2])) if d.get("surface") else None)
+            (d["surface"][0], tuple(d["surface"][1]), tuple(d["surface"][2])) if d.get("surface") else None,
+            tuple(d.get("bookkeeping", ())), bool(d.get("places", False)),
+            tuple(tuple(f) for f in d.get("facts", ())), tuple(d.get("cards", ())))
 
 
 def _plain(d: dict) -> dict:

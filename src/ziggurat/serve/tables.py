@@ -14,9 +14,11 @@ Hidden information: a view is drawn for a viewer (a side, or everyone). With one
 that hides anything, the view is always theirs; with several at one screen, it is the side of the
 person to move, and nobody's while an agent or nature moves; a table of agents alone, and a
 replay, may be viewed as any side or as everyone. The picture then shows the viewer's
-observation: zones hidden from them are drawn empty and their counts listed beside (when that
-position cannot be drawn, the page shows the observation's text). A game that is over is shown
-whole, as its record shows it.
+observation: zones hidden from them are drawn empty, their titles giving their counts (when that
+position cannot be drawn, the page shows the observation's text). A game whose board is only
+places (a card or dice game) is sent as its table layout instead (ziggurat.layout: a hidden zone
+as its count), which the page draws as cards and dice. A game that is over is shown whole, as
+its record shows it.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ import uuid
 from collections import OrderedDict
 
 import ziggurat
-from .. import render
+from .. import layout, render
 from ..agents import make_agent, parse_spec
 from ..errors import GameError, did_you_mean, shown
 from ..records import check_end_matches, loads, play_move, reason_text, record_of, result_text
@@ -64,7 +66,8 @@ class Pictures:
                 return self.cache[key]
         with self.drawing:  # matplotlib is not made for drawing in several threads at once
             try:
-                picture = render.svg(shown_state(state, viewer))
+                picture = render.svg(shown_state(state, viewer), hidden=dict(
+                    (h["zone"], h["count"]) for h in hidden_counts(state, viewer)))
             except ziggurat.ZigguratError:
                 picture = None
         with self.lock:
@@ -133,9 +136,14 @@ def view(state, viewer) -> dict:
         viewer = None
     name = None if viewer is None else ("nobody" if viewer == NOBODY else game.players[viewer])
     past = history(state, viewer)
+    # A game whose board is only places (cards, dice) is drawn by the page as a table of what it
+    # has (ziggurat.layout), as the viewer may see it; another as the picture `ziggurat render` draws.
+    places = game.board_is_places
     return {
         "ruleset": game.name, "title": game.title, "players": list(game.players), "has_secrets": game.has_secrets,
-        "svg": PICTURES.svg(state, viewer), "caption": render.caption(state), "ply": state.ply,
+        "svg": None if places else PICTURES.svg(state, viewer),
+        "table": layout.to_json(state, viewer) if places else None,  # NOBODY: every hidden zone hidden
+        "caption": render.caption(state), "ply": state.ply,
         "mover": state.mover_name, "viewer": name, "hidden": hidden_counts(state, viewer),
         "position": state.text() if viewer is None or not game.has_secrets else state.observation(viewer),
         "outcome": outcome_view(state), "history": past, "last": past[-1] if past else None,

@@ -45,7 +45,8 @@ def resolve_model(model: Model) -> tuple[ir.Plan, list]:
         plan.zones[z.name] = ir.ZoneDecl(z.name, z.per_player, z.hidden, z.pos)
     for c in m.counters.values():
         init = r.attempt(r.expr, c.init, Ctx(Where.OPTION))
-        plan.counters[c.name] = ir.CounterDecl(c.name, c.per_player, init, counter_type(c), c.pos)
+        plan.counters[c.name] = ir.CounterDecl(c.name, c.per_player, init, counter_type(c), c.pos,
+                                               c.bookkeeping)
         if init is not None and init.type != plan.counters[c.name].type and init.type != T.ANY:
             r.report(c.init.pos, f"counter {c.name!r} holds {T.a(plan.counters[c.name].type)}, "
                                  f"not {T.a(init.type)}")

@@ -96,6 +96,11 @@ def rank_key(r: Resolver, name: str, s, player: ir.Local, ctx: Ctx):
     """One key of `rank by` for one player: a def of one player, or a per-player counter."""
     m = r.m
     if name in m.counters and m.counters[name].per_player:
+        c = m.counters[name]
+        if c.bookkeeping:
+            r.fail(s, f"'rank by' ranks the players by counter {name!r}, which is marked bookkeeping: "
+                      "players must see what they are ranked by",
+                   hint=f"remove 'bookkeeping' from counter {name} (line {c.pos.line})")
         return ir.CounterRef(name, player, T.INT, s.pos)
     if name not in m.defs:
         r.fail(s, f"'rank by' needs a def of one player (or a per-player counter), and {name!r} is neither",

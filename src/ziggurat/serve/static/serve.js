@@ -1,5 +1,6 @@
 // ziggurat serve: the page. It asks the app (ziggurat/serve/app.py) for views as JSON and draws
-// them: the board (the SVG of `ziggurat render`), who moves, the moves so far. A move is played
+// them: the board (the SVG of `ziggurat render`; for a card or dice game, a table of its hands,
+// piles and dice drawn here from the view's `table`), who moves, the moves so far. A move is played
 // by clicking its cells in order (the cells that may come next are tinted), by a button when
 // several moves share the clicks or a move names no cell, or by typing it. Agents and nature are
 // asked for their moves one at a time, so every position shows; a replay goes to any ply.
@@ -143,7 +144,9 @@ function showView(view) {
   $("reason").textContent = view.reason ? `why: ${view.reason}` : "";
   $("outcome").hidden = !view.outcome;
   $("outcome").textContent = view.outcome ? view.outcome.text : "";
-  const hidden = view.hidden || [];
+  // The zones hidden from the viewer: the picture or the table says how many pieces each holds;
+  // only the position's text (when it could not be drawn) needs the line.
+  const hidden = view.svg || view.table ? [] : view.hidden || [];
   $("hidden-zones").hidden = !hidden.length;
   $("hidden-zones").textContent = hidden.length
     ? `Seen by ${view.viewer}: hidden ` + hidden.map((h) => `${h.zone} (${h.count} piece${h.count === 1 ? "" : "s"})`).join(", ")
@@ -192,6 +195,11 @@ function statusText(view) {
 }
 
 function drawBoard(view) {
+  if (view.table) { // a game whose board is only places: a table of what it has
+    $("board").replaceChildren(drawTable(view.table, view.viewer));
+    if (view.last) for (const c of view.last.cells) cellGroup(c)?.classList.add("last");
+    return;
+  }
   if (!view.svg) { // the position this seat observes could not be drawn: its text instead
     const text = document.createElement("pre");
     text.textContent = view.position;
@@ -208,7 +216,83 @@ function drawBoard(view) {
 }
 
 function cellGroup(name) {
-  return $("board").querySelector(`svg g[id="cell-${CSS.escape(name)}"]`);
+  return $("board").querySelector(`svg g[id="cell-${CSS.escape(name)}"], [data-cell="${CSS.escape(name)}"]`);
+}
+
+// ---- a table of what the game has (a card or dice game: ziggurat/layout.py) ----------------------
+
+function element(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function pieceNode(table, run, small) {
+  const piece = table.pieces[run.piece];
+  if (piece.card && !small) { // a card: its code and name on a band of its colour, then what the tables say
+    const card = element("div", "card");
+    card.style.setProperty("--fill", piece.fill);
+    card.style.setProperty("--ink", piece.ink);
+    const band = element("div", "band");
+    band.append(element("b", "", piece.code), element("span", "", piece.name));
+    card.append(band);
+    if (piece.facts.length) card.append(element("div", "facts", piece.facts.join(", ")));
+    if (run.count > 1) card.append(element("span", "count", `×${run.count}`));
+    return card;
+  }
+  const token = element("span", "token"); // a die, a marker, a point: a square of its colour
+  token.append(element("span", "face", piece.code));
+  token.firstChild.style.background = piece.fill;
+  token.firstChild.style.color = piece.ink;
+  token.title = piece.name;
+  if (run.count > 1) token.append(element("span", "count", `×${run.count}`));
+  return token;
+}
+
+function itemNode(table, item) {
+  const row = element("div", "item");
+  row.dataset.slot = item.slot;
+  if (item.kind === "counter") {
+    row.append(element("span", "title", item.title.replaceAll("_", " ")), element("span", "value", item.text));
+    return row;
+  }
+  row.append(element("span", "title", item.title.replaceAll("_", " ")));
+  const pieces = element("div", "pieces");
+  if (item.hidden) pieces.append(element("span", "note", item.size ? `${item.size} hidden` : "none"));
+  else if (!item.pieces.length) pieces.append(element("span", "note", "none"));
+  for (const run of item.pieces) pieces.append(pieceNode(table, run, item.small));
+  row.append(pieces);
+  return row;
+}
+
+function drawTable(table, viewer) {
+  const out = element("div", "table-view");
+  for (const seat of table.seats) {
+    const part = element("section", "seat");
+    part.style.setProperty("--seat", seat.colour);
+    part.append(element("h3", "", seat.player + (seat.player === viewer ? " (you)" : "")));
+    for (const item of seat.items) part.append(itemNode(table, item));
+    out.append(part);
+  }
+  if (table.shared.length) {
+    const part = element("section", "shared");
+    part.append(element("h3", "", "on the table"));
+    for (const item of table.shared) part.append(itemNode(table, item));
+    out.append(part);
+  }
+  if (table.places.length) {
+    const part = element("section", "places");
+    part.append(element("h3", "", "places"));
+    for (const place of table.places) {
+      const row = itemNode(table, { kind: "zone", slot: place.name, title: place.name, pieces: place.pieces,
+                                    size: place.pieces.length, hidden: false, small: false });
+      row.dataset.cell = place.name; // a move naming this place marks it, and it may be clicked
+      part.append(row);
+    }
+    out.append(part);
+  }
+  return out;
 }
 
 function drawHistory(view) {
@@ -404,6 +488,8 @@ $("setup-form").addEventListener("submit", (event) => {
 $("board").addEventListener("click", (event) => {
   const group = event.target.closest('g[id^="cell-"]');
   if (group) clickCell(group.id.slice(5));
+  const place = event.target.closest("[data-cell]");
+  if (place) clickCell(place.dataset.cell);
 });
 $("move-form").addEventListener("submit", (event) => {
   event.preventDefault();
