@@ -100,7 +100,9 @@ class Explainer:
             src = E("_ray(cells, RAYS[_1][_0], _2)", frm, dirs, reach)
         else:
             src = x.collection(dom, env)
-        why = None if s.message else self.spot_reason(dom, env, var)
+        why = self.spot_reason(dom, env, var)  # the table's reason, after the rules' own words
+        if why is not None and s.message:
+            why = E("_0 + _1", const(s.message + ": "), why)
         body.append(S("if _0 not in _1:\n    return _2", var, src,
                       why or const(s.message or f"{s.name} must be in {s.domain_text}")))
         env = env.bind(s.name, Var(var, s.type))
