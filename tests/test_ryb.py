@@ -639,3 +639,35 @@ def test_mcts_plays_legal_moves_in_worlds_dealt_from_what_it_sees(ryb):
         move = make_agent("mcts:iterations=20:rollout=20", seed).choose(s)
         assert move in s.moves()
         s.push(move)
+
+
+# ---- the documentation ------------------------------------------------------------------------------
+
+
+def test_the_game_page_lists_the_whole_deck_as_the_ruleset_has_it(ryb):
+    """docs/games/ryb.md lists every kind of card of the table `cards` with copies: its code, its
+    colour (the primaries a goal mixes), target, value and copies, as in ryb.rules."""
+    from pathlib import Path
+
+    from ziggurat.dsl.loader import load_model
+    page = (Path(__file__).resolve().parents[1] / "docs" / "games" / "ryb.md").read_text()
+    listed = {}
+    for line in page.splitlines():
+        cols = [c.strip().strip("`") for c in line.strip().strip("|").split("|")]
+        if len(cols) == 6 and cols[1] in ryb.world.piece_by_text():
+            listed[cols[0]] = cols[1:]
+    world = ryb.world
+    thing = next(a for a in world.attributes if a.name == "thing")
+    code = {thing.value_name(world.attr_tables["thing"][p]): c for c, p in world.piece_by_text().items()}
+    colours = {(1, 0, 0): "red", (0, 1, 0): "yellow", (0, 0, 1): "blue", (1, 1, 0): "orange",
+               (0, 1, 1): "green", (1, 0, 1): "purple", (1, 1, 1): "black"}
+    deck = {}
+    for name, *values in load_model("ryb").tables["cards"].entries:
+        red, yellow, blue, target, value, copies = (v.value for v in values)
+        if copies:
+            deck[name.id] = (code[name.id], colours.get((red, yellow, blue), "action"),
+                             str(target) if target else "-", str(value) if target else "-", str(copies))
+    shown = {name: (c, kind.split(":")[1].split()[0] if kind.startswith("goal:") else kind.split(":")[0],
+                    target, value, copies) for name, (c, kind, target, value, copies) in listed.items()}
+    assert shown == deck
+    assert sum(int(c) for *_, c in deck.values()) == 70 and f"{70} in all" in page
