@@ -23,10 +23,11 @@ def ryb():
 
 
 def at(game, cells: str = "", side: str = "al", **fields) -> "ziggurat.interpreter.runtime.State":
-    """The start position with these cells (`a1=P1ptpt`) and zones and counters (`hand__al="DoGi"`
-    sets hand.al; a value is written as in positions). The pieces put on cells or added to a zone
-    come out of the zones not given (the deck, the bank, the marks): a position holds no more
-    pieces than the game has."""
+    """The start position, at the start of a turn once the deal is done (step 0 unless given),
+    with these cells (`a1=P1ptpt`) and zones and counters (`hand__al="DoGi"` sets hand.al; a value
+    is written as in positions). The pieces put on cells or added to a zone come out of the zones
+    not given (the deck, the bank, the marks): a position holds no more pieces than the game has."""
+    fields.setdefault("step", 0)
     _, _, rest = game.new().text().split(" | ")
     tokens = dict(t.split("=", 1) for t in rest.split())
     start = dict(tokens)
@@ -84,18 +85,64 @@ def dice(s, side: str) -> tuple:
 # ---- the material, the deal, the hand ----------------------------------------------------------
 
 
-def test_each_player_starts_with_two_dice_of_each_primary_and_no_cards(ryb):
+def test_each_player_starts_with_two_dice_of_each_primary_and_the_whole_deck_to_deal(ryb):
     s = ryb.new()
     for side in ("al", "bruce", "cath"):
         assert dice(s, side) == (2, 2, 2) and field(s, f"hand.{side}") == ""
     assert field(s, "deck").count("") - 1 == 2 * 70  # 70 cards of two letters
 
 
+def deal(s, pick=lambda outcomes: outcomes[0][0]):
+    """Nature's moves until a player is to decide; the side dealt to at each, in order."""
+    dealt = []
+    while s.is_chance:
+        dealt.append(s.side)
+        s.play(s.move_text(pick(s.chance_outcomes())))
+    return dealt
+
+
+@pytest.mark.parametrize("players, size", [(2, 5), (3, 5), (5, 3)])
+def test_every_player_is_dealt_a_full_hand_in_seat_order_before_anyone_moves(players, size):
+    game = ziggurat.load("ryb", {"players": players})
+    s = game.new()
+    assert s.is_chance and {s.move_text(m).split()[0] for m, _ in s.chance_outcomes()} == {"deal"}
+    dealt = deal(s)
+    assert dealt == [p for p in range(players) for _ in range(size)]  # al's hand first, then bruce's ...
+    assert all(len(field(s, f"hand.{name}")) == 2 * size for name in game.players)
+    assert s.side == 0 and s.ply == players * size and moves(s) == {"refill", "dump"}
+    play(s, "refill")
+    assert not s.is_chance and field(s, "step") == "2"  # a full hand: nothing to draw, a card to play
+
+
+def test_a_dealt_card_is_seen_only_by_its_receiver(ryb):
+    s = ryb.new()
+    move = s.moves()[0]
+    assert s.move_view(move, 0) == s.move_text(move) and s.move_view(move, 1) == "<deal>"
+
+
+def test_a_first_turn_dump_discards_the_dealt_hand(ryb):
+    s = ryb.new()
+    deal(s)
+    hand = field(s, "hand.al")
+    assert len(hand) == 2 * 5  # al holds the five cards dealt
+    play(s, "dump")
+    assert field(s, "discard") == hand and field(s, "hand.al") == "" and s.is_chance
+
+
+def test_a_player_who_has_not_moved_yet_can_answer_the_first_card_with_denied(ryb):
+    s = ryb.new()
+    # al is dealt a Gimme! first, bruce a De-nied! first; the rest as the deck falls
+    deal(s, lambda outcomes: next((o for o in outcomes if s.move_text(o[0]) == ("deal Gi" if s.side == 0 else "deal De")),
+                                  outcomes[0])[0])
+    play(s, "refill", "gimme bruce")
+    assert s.mover_name == "bruce" and moves(s) == {"allow", "de-nied!"}
+
+
 @pytest.mark.parametrize("players, size", [(2, 5), (3, 5), (4, 3), (5, 3)])
 def test_a_hand_holds_five_cards_with_two_or_three_players_and_three_with_more(players, size):
     game = ziggurat.load("ryb", {"players": players})
     assert game.players == ("al", "bruce", "cath", "dee", "eve")[:players]
-    s = play(game.new(), "refill")
+    s = play(at(game), "refill")  # an empty hand
     drawn = 0
     while s.is_chance:
         s.play(s.move_text(s.chance_outcomes()[0][0]))
@@ -254,9 +301,25 @@ def test_swap_of_10_or_less_exchanges_the_rolled_dice_for_as_many_of_the_targets
     play(s, "swap rolled 9")
     assert moves(s) == {"swap with bruce", "swap with cath", "keep the dice"}
     play(s, "swap with bruce", "allow")
-    assert moves(s) == {"take 0,2,0"}
+    assert "take 0,2,0" in moves(s)
     play(s, "take 0,2,0")
     assert dice(s, "al") == (0, 4, 2) and dice(s, "bruce") == (2, 1, 0)
+
+
+def test_swap_puts_the_rolled_dice_in_the_chosen_pool_first_then_takes_as_many_from_it(ryb):
+    """The text's order: bruce holds one yellow die; al rolls two red ones and puts them in
+    bruce's pool, which then holds two red and one yellow: al takes two of those three."""
+    s = play(at(ryb, hand__al="Sw", pool__bruce="yd", step=2), "swap 2,0,0", "swap rolled 9")
+    assert "swap with bruce" in moves(s)  # fewer dice than were rolled: the rolled ones go in first
+    play(s, "swap with bruce", "allow")
+    assert moves(s) == {"take 2,0,0", "take 1,1,0"}
+    play(s, "take 1,1,0")
+    assert dice(s, "al") == (1, 3, 2) and dice(s, "bruce") == (1, 0, 0)
+    empty = play(at(ryb, hand__al="Sw", pool__cath="", step=2), "swap 0,0,1", "swap rolled 4",
+                 "swap with cath", "allow")
+    assert moves(empty) == {"take 0,0,1"}  # an empty pool: the swapper takes its own die back
+    play(empty, "take 0,0,1")
+    assert dice(empty, "al") == (2, 2, 2) and dice(empty, "cath") == (0, 0, 0)
 
 
 def test_swap_of_more_than_10_does_nothing(ryb):
@@ -283,6 +346,22 @@ def test_red_rover_takes_every_die_of_the_target_that_shows_the_number(ryb):
     assert outcomes["rover 2,1,0"] == pytest.approx(showing(2, 6, 2) * showing(2, 6, 1) * showing(2, 6, 0) / 6 ** 6)
     play(s, "rover 2,1,0")
     assert dice(s, "al") == (4, 3, 2) and dice(s, "cath") == (0, 1, 2)
+
+
+def test_red_rover_may_name_a_player_with_no_dice_who_then_rolls_none(ryb):
+    s = at(ryb, hand__al="Rr", pool__bruce="", step=2)
+    assert {m for m in moves(s) if m.startswith("red rover 4")} == {"red rover 4 bruce", "red rover 4 cath"}
+    play(s, "red rover 4 bruce", "allow")
+    assert [(s.move_text(m), p) for m, p in s.chance_outcomes()] == [("rover 0,0,0", 1)]
+    play(s, "rover 0,0,0")
+    assert dice(s, "al") == (2, 2, 2) and field(s, "discard") == "Rr" and "end" in moves(s)
+
+
+def test_gimme_and_shanghai_need_another_player_with_dice(ryb):
+    s = at(ryb, hand__al="GiSh", pool__bruce="", pool__cath="rd", step=2)
+    assert {m for m in moves(s) if m.startswith(("gimme", "shanghai"))} == {"gimme cath", "shanghai cath"}
+    none = at(ryb, hand__al="GiSh", pool__bruce="", pool__cath="", step=2)
+    assert moves(none) == {"no card to play"}
 
 
 def test_shanghai_borrows_a_colour_for_the_attempt_and_returns_it_at_the_end(ryb):
@@ -356,6 +435,28 @@ def test_variable_balance_the_target_gives_dice_of_its_choice_until_even():
     assert dice(s, "al") == (1, 1, 1) and dice(s, "bruce") == (0, 3, 0) and s.mover_name == "al"
 
 
+def test_variable_balance_may_name_a_player_with_no_more_dice_and_then_does_nothing():
+    g = variable("balance")
+    s = at(g, hand__al="Va", pool__al="rdrdydydbdbdbd", pool__bruce="rd", step=2)
+    assert {m for m in moves(s) if "balance" in m} == {"variable: balance bruce", "variable: balance cath"}
+    play(s, "variable: balance bruce", "allow")
+    assert s.mover_name == "al" and "end" in moves(s)  # nothing owed: the card is obeyed as it is
+    assert dice(s, "al") == (2, 2, 3) and dice(s, "bruce") == (1, 0, 0) and field(s, "discard") == "Va"
+    even = play(at(g, hand__al="Va", step=2), "variable: balance cath", "allow")  # six dice each
+    assert even.mover_name == "al" and "end" in moves(even) and field(even, "discard") == "Va"
+
+
+def test_variable_void_may_name_a_player_with_no_dice_and_then_does_nothing():
+    g = variable("void")
+    s = at(g, hand__al="Va", pool__bruce="", step=2)
+    assert {m for m in moves(s) if "void" in m} == {"variable: void bruce", "variable: void cath"}
+    denied = play(at(g, hand__al="Va", pool__bruce="", hand__bruce="De", step=2), "variable: void bruce")
+    assert moves(denied) == {"allow", "de-nied!"}  # named, so it may answer as any target
+    play(s, "variable: void bruce", "allow")
+    assert s.mover_name == "al" and "end" in moves(s) and field(s, "discard") == "Va"
+    assert dice(s, "al") == dice(s, "cath") == (2, 2, 2)
+
+
 def test_variable_tea_party_passes_every_pool_to_the_side_chosen():
     g = variable("tea_party")
     s = at(g, hand__al="Va", pool__al="rd", pool__bruce="yd", pool__cath="bd", step=2)
@@ -376,6 +477,20 @@ def test_variable_recycle_plays_a_card_from_the_discard_at_once_but_not_do_over_
     assert moves(s) == {"play O2"}  # that card, now: not the R1 in hand
     play(s, "play O2")
     assert cell(s, "a1") == "O2" and field(s, "hand.al") == "R1"
+
+
+def test_variable_recycle_takes_back_only_a_card_that_could_be_played_now():
+    """A Swap needs a die of one's own to roll, a Gimme! or a Shanghai another player with dice: a
+    Recycle does not waste itself on one that could not then be played."""
+    g = variable("recycle")
+    broke = at(g, hand__al="Va", pool__al="", discard="SwGiShRr", step=2)
+    assert {m for m in moves(broke) if "recycle" in m} == {"variable: recycle Gi", "variable: recycle Sh",
+                                                           "variable: recycle Rr"}
+    alone = at(g, hand__al="Va", pool__al="rdrdydydbdbd" * 3, pool__bruce="", pool__cath="",
+               discard="SwGiShRr", step=2)
+    assert {m for m in moves(alone) if "recycle" in m} == {"variable: recycle Sw", "variable: recycle Rr"}
+    play(alone, "variable: recycle Sw")
+    assert "swap 1,0,0" in moves(alone) and "no card to play" not in moves(alone)
 
 
 def test_variable_trade_lets_the_player_offer_and_the_other_consent():
@@ -441,7 +556,7 @@ def test_play_with_three_players_never_shows_another_hand():
                                           "--seed", str(seed)], input="dump\nquit\n")
         out = result.output
         assert result.exit_code == 0 and "Traceback" not in out, out
-        assert "chance: draw" in out and "chance: <draw>" in out  # mine shown, theirs not
+        assert "chance: deal" in out and "chance: <deal>" in out  # mine shown, theirs not
         # Drawn as a table of what it has: each player's hand on the first line under its name.
         lines, mine, others = out.splitlines(), [], []
         for i, line in enumerate(lines):
@@ -497,7 +612,7 @@ def test_the_table_of_a_game_with_many_piles_leaves_out_empty_piles_and_bookkeep
     from click.testing import CliRunner
 
     from ziggurat.cli.main import cli
-    s = play(ryb.new(), "refill", "draw R1", "draw Gi", "draw De", "draw K2", "draw Sw", "play R1")
+    s = play(at(ryb), "refill", "draw R1", "draw Gi", "draw De", "draw K2", "draw Sw", "play R1")
     out = CliRunner().invoke(cli, ["show", "ryb", "-p", s.text(), "--as", "al"]).output
     rows = [line.split()[0] for line in out.splitlines() if line.strip()]
     assert rows.count("hand") == 3 and rows.count("pool") == 3 and "turn" in rows
@@ -531,3 +646,35 @@ def test_mcts_plays_legal_moves_in_worlds_dealt_from_what_it_sees(ryb):
         move = make_agent("mcts:iterations=20:rollout=20", seed).choose(s)
         assert move in s.moves()
         s.push(move)
+
+
+# ---- the documentation ------------------------------------------------------------------------------
+
+
+def test_the_game_page_lists_the_whole_deck_as_the_ruleset_has_it(ryb):
+    """docs/games/ryb.md lists every kind of card of the table `cards` with copies: its code, its
+    colour (the primaries a goal mixes), target, value and copies, as in ryb.rules."""
+    from pathlib import Path
+
+    from ziggurat.dsl.loader import load_model
+    page = (Path(__file__).resolve().parents[1] / "docs" / "games" / "ryb.md").read_text()
+    listed = {}
+    for line in page.splitlines():
+        cols = [c.strip().strip("`") for c in line.strip().strip("|").split("|")]
+        if len(cols) == 6 and cols[1] in ryb.world.piece_by_text():
+            listed[cols[0]] = cols[1:]
+    world = ryb.world
+    thing = next(a for a in world.attributes if a.name == "thing")
+    code = {thing.value_name(world.attr_tables["thing"][p]): c for c, p in world.piece_by_text().items()}
+    colours = {(1, 0, 0): "red", (0, 1, 0): "yellow", (0, 0, 1): "blue", (1, 1, 0): "orange",
+               (0, 1, 1): "green", (1, 0, 1): "purple", (1, 1, 1): "black"}
+    deck = {}
+    for name, *values in load_model("ryb").tables["cards"].entries:
+        red, yellow, blue, target, value, copies = (v.value for v in values)
+        if copies:
+            deck[name.id] = (code[name.id], colours.get((red, yellow, blue), "action"),
+                             str(target) if target else "-", str(value) if target else "-", str(copies))
+    shown = {name: (c, kind.split(":")[1].split()[0] if kind.startswith("goal:") else kind.split(":")[0],
+                    target, value, copies) for name, (c, kind, target, value, copies) in listed.items()}
+    assert shown == deck
+    assert sum(int(c) for *_, c in deck.values()) == 70 and f"{70} in all" in page

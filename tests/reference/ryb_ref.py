@@ -9,6 +9,8 @@ chance event comes next) and a small context for it. Chance nodes: each single c
 roll, the Red Rover roll and the roll of an attempt. Probabilities are exact Fractions.
 
 Readings of points the protocol leaves open (they show in summary() or in the move lists):
+- The deal comes before the first turn: one chance node per card, "deal CODE", first player's
+  hand first, each hand filled before the next is dealt; the player dealt to is the mover.
 - An action card is "pending" (in no pile) from its play until it is obeyed or denied, then it goes
   to the discard: Gimme!/Swap/Red Rover/Shanghai/Balance/Void wait for their last decision or roll;
   Raid, Reset, Tea Party and Recycle go at once; a Trade stays in play until the end of the turn; a
@@ -19,8 +21,13 @@ Readings of points the protocol leaves open (they show in summary() or in the mo
 - A Recycle never takes back a Variable (class flag recycle_variables=True allows it): otherwise,
   with only Variables in the discard, "recycle Va" is forced again and again and never ends.
 - A card is playable only if it has at least one move text (e.g. a Gimme! with every other pool
-  empty is not); "no card to play" is offered exactly when no play text exists, and Recycle only
-  offers cards that would have a play text.
+  empty is not, nor a Swap with no dice of one's own); "no card to play" is offered exactly when
+  no play text exists, and Recycle only offers cards that would have a play text.
+- "Choose a player" (Red Rover, Balance, Void) offers every other player. Allowed, a Balance on
+  a player with no more dice than P's, or a Void on a player with no dice, is obeyed as it is
+  (nothing moves); a Red Rover on an empty pool is a roll of no dice (one outcome, 0,0,0).
+- Swap: the rolled dice go into the target's pool first, and the "take" choices are counted in
+  that pool as it then is; any other player may be chosen.
 - Trade offers may be made at the step-3 decision, before and after the attempt, never between
   an attempt's roll and its result.
 - The reshuffle happens as the state enters a draw, so a draw chance node already shows the new
@@ -48,7 +55,7 @@ ACTIONS = {"Gi": 4, "Sw": 3, "Do": 3, "Rr": 3, "Sh": 3, "Va": 3, "De": 4, "Ra": 
 FULL_DECK = Counter({c + t: 2 for c in "RYBOGPK" for t in "123"}) + Counter(ACTIONS)
 SLOTS = tuple(f + str(r) for r in range(1, 7) for f in "abcdefg")
 VARIABLES = ("reset", "balance", "tea_party", "recycle", "trade", "void")
-CHANCE_PHASES = ("draw", "swap_roll", "rover", "roll")
+CHANCE_PHASES = ("deal", "draw", "swap_roll", "rover", "roll")
 
 
 def is_goal(code):
@@ -155,7 +162,7 @@ class RYB:
     # ---- the public interface ------------------------------------------------------------
     def new(self):
         s = State.__new__(State)
-        s.cur, s.phase, s.ctx = 0, "start", {}
+        s.cur, s.phase, s.ctx = 0, "deal", {"to": 0}
         s.pools = [[2, 2, 2] for _ in range(self.n)]
         s.hands = [Counter() for _ in range(self.n)]
         s.done = {}
@@ -194,6 +201,8 @@ class RYB:
         return t
 
     def mover(self, s):
+        if s.phase == "deal":
+            return s.ctx["to"]
         if s.phase in ("deny", "balance_give", "void_give"):
             return s.ctx["target"]
         if s.phase in ("offer_dice", "offer_card"):
@@ -229,6 +238,22 @@ class RYB:
 
     def _others(self, s):
         return [q for q in range(self.n) if q != s.cur]
+
+    # ---- the deal: a full hand each, in seat order, before the first turn -----------------
+    def _c_deal(self, s):
+        left = sum(s.deck.values())
+        return {f"deal {code}": (Fraction(k, left), lambda t, code=code: self._deal(t, code))
+                for code, k in sorted(s.deck.items())}
+
+    def _deal(self, t, code):
+        q = t.ctx["to"]
+        dec(t.deck, code)
+        t.hands[q][code] += 1
+        if sum(t.hands[q].values()) == self.hand_size:
+            if q + 1 == self.n:
+                t.phase, t.ctx = "start", {}
+            else:
+                t.ctx["to"] = q + 1
 
     # ---- step 1: refill or dump ----------------------------------------------------------
     def _d_start(self, s):
@@ -301,7 +326,7 @@ class RYB:
     def _card_moves(self, s, code):
         """Texts (-> effect) of playing one card kind; {} when it cannot be played."""
         p, names, m = s.cur, PLAYERS, {}
-        armed = [q for q in self._others(s) if sum(s.pools[q])]
+        armed = [q for q in self._others(s) if sum(s.pools[q])]  # Gimme!, Shanghai: a die to take
         if code in ("Do", "De"):
             return m
         if is_goal(code):
@@ -315,7 +340,7 @@ class RYB:
                 m[f"swap {triple(dice)}"] = lambda t, d=dice: self._swap(t, d)
         elif code == "Rr":
             for n in range(1, 7):
-                for q in armed:
+                for q in self._others(s):
                     m[f"red rover {n} {names[q]}"] = \
                         lambda t, q=q, n=n: self._use_target(t, code, q, "rover", {"number": n})
         elif code == "Sh":
@@ -360,7 +385,12 @@ class RYB:
         return moves
 
     def _allow(self, t):
-        t.phase, t.ctx = t.ctx["follow"], t.ctx["next"]
+        q, follow = t.ctx["target"], t.ctx["follow"]
+        if (follow == "balance_give" and sum(t.pools[q]) <= sum(t.pools[t.cur])
+                or follow == "void_pick" and not sum(t.pools[q])):
+            self._resolved(t)  # nothing to give: the card is obeyed as it is
+        else:
+            t.phase, t.ctx = follow, t.ctx["next"]
 
     def _denied(self, t):
         dec(t.hands[t.ctx["target"]], "De")
@@ -400,15 +430,17 @@ class RYB:
         dice = s.ctx["dice"]
         moves = {f"swap with {PLAYERS[q]}":
                  lambda t, q=q: self._target(t, q, "swap_take", {"dice": dice})
-                 for q in self._others(s) if sum(s.pools[q]) >= sum(dice)}
+                 for q in self._others(s)}
         moves["keep the dice"] = self._resolved
         return moves
 
     def _d_swap_take(self, s):
+        """The rolled dice are put in q's pool first; P takes as many from that pool."""
         q, dice = s.ctx["target"], s.ctx["dice"]
+        filled = [a + b for a, b in zip(s.pools[q], dice)]
         return {f"take {triple(take)}": lambda t, take=take: self._transfer(
                     t, q, tuple(a - b for a, b in zip(take, dice)))
-                for take in choices(s.pools[q], sum(dice))}
+                for take in choices(filled, sum(dice))}
 
     # Red Rover
     def _c_rover(self, s):
@@ -435,7 +467,7 @@ class RYB:
         if mode == "balance":
             return {f"variable: balance {names[q]}":
                     lambda t, q=q: self._use_target(t, "Va", q, "balance_give", {})
-                    for q in self._others(s) if sum(s.pools[q]) > sum(s.pools[p])}
+                    for q in self._others(s)}
         if mode == "tea_party":
             nxt, prev = (p + 1) % self.n, (p - 1) % self.n
             # with two players next == previous: one move, the pools pass to the next player
@@ -448,7 +480,7 @@ class RYB:
         if mode == "trade":
             return {"variable: trade": self._trade}
         return {f"variable: void {names[q]}": lambda t, q=q: self._use_target(t, "Va", q, "void_pick", {})
-                for q in self._others(s) if sum(s.pools[q])}
+                for q in self._others(s)}
 
     def _new_pools(self, t, pools):
         """Reset and Tea Party: the Variable is obeyed at once."""
@@ -713,10 +745,15 @@ def _random_game(game, rng, limit=20000):
 def _self_check():
     g = RYB()
     start = g.new()
-    assert sorted(g.legal(start)) == ["dump", "refill"] and _rejects(g, start, "end")
-    assert len(g.outcomes(g.play(start, "refill"))) == 30  # 21 goal kinds + 9 action kinds
-    # every kind has 2+ copies, so the second draw also has 30 outcomes
-    assert [perft(g, start, d) for d in range(4)] == [1, 2, 60, 1800]
+    assert g.legal(start) == [] and _rejects(g, start, "refill")  # the deal comes first
+    assert len(g.outcomes(start)) == 30  # 21 goal kinds + 9 action kinds
+    # every kind has 2+ copies, so the second card also has 30 outcomes; a third card of one of
+    # the 22 kinds with two copies (21 goals and the Swiss Bank) cannot follow two of them
+    assert [perft(g, start, d) for d in range(4)] == [1, 30, 30 ** 2, 30 ** 3 - 22]
+    dealt = start
+    for _ in range(3 * 5):
+        dealt = g.play(dealt, next(iter(g.outcomes(dealt))))
+    assert [sum(h.values()) for h in dealt.hands] == [5, 5, 5] and sorted(g.legal(dealt)) == ["dump", "refill"]
     assert sum(p for _, _, p in roll_dist((2, 1, 0))) == 1 and sum(p for _, p in rover_dist((3, 0, 2))) == 1
     rng, total, t0, seen = random.Random(3), 0, time.time(), Counter()
     for variable in VARIABLES:
