@@ -623,7 +623,8 @@ def plot(summaries: list, records_by_study: list, folder: Path) -> list:
     folder.mkdir(parents=True, exist_ok=True)
     written = []
 
-    fig, ax = plt.subplots(figsize=(7, 4))
+    series = sum(1 + len({r["reason"] for r in recs if r["kind"] == "draw"}) for recs in records_by_study)
+    fig, ax = plt.subplots(figsize=(7, 4 + 0.2 * series))  # room below for the legend, a line a series
     length_histogram(ax, summaries, records_by_study)
     fig.tight_layout()
     written += _save(fig, folder / "lengths")
@@ -682,13 +683,17 @@ def length_histogram(ax, summaries: list, records_by_study: list) -> None:
     ax.set_xlabel("game length (plies)")
     ax.set_ylabel("games")
     ax.set_title("Game length" + _partial_note(summaries))
-    ax.legend(fontsize="small")
+    # The legend sits below the axes, outside them, so that no bar and no note is under it.
+    ax.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.15), frameon=False)
+    # Each note has a row of its own above the tallest bar (the first the lowest), so that two notes
+    # never share a line, whatever their peaks.
     _, y_top = ax.get_ylim()
-    for x, height, text, colour in peaks:
-        ax.annotate(text, xy=(x, height), xytext=(x, height + 0.12 * y_top), ha="center", fontsize="small",
-                    color=colour, arrowprops={"arrowstyle": "->", "color": colour})
+    row = 0.09 * y_top
+    for k, (x, height, text, colour) in enumerate(peaks):
+        ax.annotate(text, xy=(x, height), xytext=(x, y_top + row * (k + 0.5)), ha="center", va="bottom",
+                    fontsize="small", color=colour, arrowprops={"arrowstyle": "->", "color": colour})
     if peaks:
-        ax.set_ylim(0, max(y_top, max(h for _, h, _, _ in peaks) + 0.2 * y_top))
+        ax.set_ylim(0, y_top + row * (len(peaks) + 0.8))
 
 
 def _partial_note(summaries: list) -> str:
@@ -701,7 +706,8 @@ def _save(fig, stem: Path) -> list:
     for ext in ("png", "svg"):
         path = stem.with_suffix("." + ext)
         with atomic_open(path, "wb") as f:  # whole or not at all
-            fig.savefig(f, format=ext, dpi=120, metadata={"Date": None} if ext == "svg" else None)
+            fig.savefig(f, format=ext, dpi=120, metadata={"Date": None} if ext == "svg" else None,
+                        bbox_inches="tight")  # the legend below the axes too, no margin beyond it
         out.append(path)
     return out
 
