@@ -34,8 +34,9 @@ from attrs import field, frozen
 import ziggurat
 
 from .agents import make_agent, parse_spec
-from .agents.base import by_seat, results_by_side
+from .agents.base import by_seat
 from .errors import GameError
+from .interpreter.runtime import outcome_of
 from .outputs import atomic_open, write_text
 from .runner import WORKER_TIMEOUT, dask_threads, run_batches
 
@@ -140,7 +141,8 @@ def play_game(game, agents: tuple, index: int, study_seed: int, max_plies: int) 
         move = bots[state.seats[state.side]].choose(state)
         used[names[move[0]]] += 1
         state.push(move)
-    per_side = results_by_side(raw, players)
+    end = outcome_of(raw, players)  # a `rank by` becomes a win or a draw here, as State.outcome() says
+    per_side = tuple(float(r) for r in end.results)
     per_seat = by_seat(state, per_side)
     return {
         "index": index,
@@ -150,8 +152,8 @@ def play_game(game, agents: tuple, index: int, study_seed: int, max_plies: int) 
         "results_by_seat": list(per_seat),
         "results_by_side": list(per_side),
         "final_seats": list(state.seats),
-        "kind": raw[0],
-        "reason": raw[2] or raw[0],
+        "kind": end.kind,
+        "reason": end.reason or end.kind,
         "plies": len(state.stack),
         "branching": branching,
         "positions": positions,
@@ -316,7 +318,7 @@ def check_scheduler_file(path: str) -> None:
 # ---- the journal: finished games on disk, to resume a study --------------------------------------
 
 JOURNAL_KIND = "ziggurat simulate journal"
-JOURNAL_FORMAT = 1
+JOURNAL_FORMAT = 2  # 1 scored a `rank by` end as a win for every seat: its games are not resumed
 
 
 def study_key(spec: StudySpec) -> dict:
