@@ -334,15 +334,30 @@ def study_key(spec: StudySpec) -> dict:
             "version": ziggurat.__version__, **({"backend": spec.backend} if spec.backend != "python" else {})}
 
 
+class JournalWriteError(GameError):
+    """The journal could not be written (a full disk, say): the games already in it are kept."""
+
+
 class Journal:
     """A study's finished games in a file, one JSON line each after a header line that says which
     studies they belong to. Lines are appended and flushed as batches finish; a kill can tear the
-    last line only, and reading ignores it (its games are played again)."""
+    last line only, and reading ignores it (its games are played again). A write that fails (a
+    full disk) is a JournalWriteError naming the file and `--resume`: the games written before it
+    stay in the file."""
 
     def __init__(self, path, specs: list):
         self.path = Path(path)
         self.specs = list(specs)
         self.file = None
+        self.kept = 0  # games in the file, as far as this run knows
+
+    def failed(self, e: OSError) -> JournalWriteError:
+        """The error of a write to the journal that failed with `e`."""
+        why = e.strerror or str(e) or type(e).__name__
+        kept = f"the {self.kept} finished game{'s' if self.kept != 1 else ''} in it are kept" if self.kept \
+            else "no finished game is in it yet"
+        return JournalWriteError(f"cannot write the journal {str(self.path)!r}: {why}; {kept}: free some space "
+                                 "(or fix the cause) and run the same command again with --resume")
 
     def header(self) -> dict:
         return {"journal": JOURNAL_KIND, "format": JOURNAL_FORMAT,
@@ -413,8 +428,12 @@ class Journal:
                     raise GameError(f"journal {str(self.path)!r} holds {found} finished game"
                                     f"{'s' if found != 1 else ''} of an earlier run: add --resume to go on "
                                     "with it, or remove the file to start over")
+        self.kept = sum(len(d) for d in done)
         self.rewrite(done)
-        self.file = open(self.path, "a", encoding="utf-8")
+        try:
+            self.file = open(self.path, "a", encoding="utf-8")
+        except OSError as e:
+            raise self.failed(e) from None
         return done
 
     def rewrite(self, done: list) -> None:
@@ -424,7 +443,11 @@ class Journal:
         self.close()
         lines = [json.dumps(self.header())]
         lines += [json.dumps({"study": k, "game": r}) for k, d in enumerate(done) for _, r in sorted(d.items())]
-        write_text(self.path, "\n".join(lines) + "\n")
+        try:
+            write_text(self.path, "\n".join(lines) + "\n")  # whole or not at all: the old file stays if not
+        except OSError as e:
+            raise self.failed(e) from None
+        self.kept = len(lines) - 1
 
     def _count(self) -> int:
         """Games in an existing journal (of any study); GameError for a file that is not a journal
@@ -445,13 +468,21 @@ class Journal:
         """Append finished games of study number `study` (flushed: a kill loses none of them)."""
         if self.file is None:
             return
-        self.file.write("".join(json.dumps({"study": study, "game": r}) + "\n" for r in records))
-        self.file.flush()
+        try:
+            self.file.write("".join(json.dumps({"study": study, "game": r}) + "\n" for r in records))
+            self.file.flush()
+        except OSError as e:
+            self.close()  # at most a torn last line, which reading ignores
+            raise self.failed(e) from None
+        self.kept += len(records)
 
     def close(self) -> None:
         if self.file is not None:
-            self.file.close()
-            self.file = None
+            file, self.file = self.file, None
+            try:
+                file.close()
+            except OSError:  # what a failed write left in the buffer cannot be written either
+                pass
 
     def remove(self) -> None:
         self.close()

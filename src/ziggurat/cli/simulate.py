@@ -180,6 +180,8 @@ def simulate(ctx, ruleset, games, agents, options, variants, others, seed, worke
             interrupted = signals.received or "Ctrl-C"
             if journal is not None:
                 journal.rewrite(done)  # an append cut short by the signal is made whole
+        except sim.JournalWriteError:  # it says what the journal keeps; writing it again would fail again
+            raise
         except ziggurat.GameError as e:  # e.g. a cluster with no worker left: say what is kept
             kept = sum(len(d) for d in done)
             if journal is None or not kept:
