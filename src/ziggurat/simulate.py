@@ -282,8 +282,23 @@ def run_study(spec: StudySpec, *, workers: Optional[int] = None, client=None,
     return records
 
 
+CLUSTER_EXTRA = "pip install 'ziggurat[cluster]'"
+
+
+def require_dask() -> None:
+    """GameError naming the `cluster` extra unless Dask's distributed scheduler can be imported.
+    Dask is imported only here and where a cluster is used: a local study never loads it."""
+    try:
+        import distributed  # noqa: F401
+    except ImportError as e:
+        raise GameError(f"running on a Dask cluster needs Dask, which is not installed ({e.name or e}): "
+                        f"{CLUSTER_EXTRA}") from None
+
+
 def connect(address: Optional[str] = None, scheduler_file: Optional[str] = None, timeout: str = "20s"):
-    """A Dask distributed client for a running cluster (by scheduler address or scheduler file)."""
+    """A Dask distributed client for a running cluster (by scheduler address or scheduler file);
+    GameError naming the `cluster` extra when Dask is not installed."""
+    require_dask()
     from distributed import Client
 
     if scheduler_file is not None:
