@@ -103,7 +103,7 @@ def test_a_rank_by_study_has_one_winner_or_a_shared_first_place():
 
 NATIVE = [RANK] + (["othello", "green", "greener", "breakthrough", "clobber", "tic-tac-toe", "stacktics", "konane",
                     "lines-of-action", "pig", "amazons", "stacktics-3x5", "stacktics-ground-attack", "greenest", "rgb",
-                    "checkers", "lasca", "liars-dice", "kuhn-poker", "leduc-poker"] if SLOW else [])
+                    "checkers", "lasca", "liars-dice", "kuhn-poker", "leduc-poker", "ryb"] if SLOW else [])
 
 
 @pytest.mark.parametrize("name", NATIVE, ids=lambda p: os.path.basename(p))
