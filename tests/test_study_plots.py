@@ -57,3 +57,36 @@ def test_no_note_without_draws():
     ax, notes, legend = drawn([study("plain", records)[0]], [records])
     assert notes == {} and legend == ["plain"]
     assert sum(p.get_height() for p in ax.patches) == 40
+
+
+def overlaps(a, b) -> bool:
+    return a.x0 < b.x1 and b.x0 < a.x1 and a.y0 < b.y1 and b.y0 < a.y1
+
+
+def test_notes_are_clear_of_the_legend_and_of_each_other():
+    """Nine studies whose games all end in a draw, their peaks close together (the Chaos variants
+    page): once drawn, no note overlaps the legend, another note, or the title."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.text import Text
+
+    rng = random.Random(4)
+    summaries, records = [], []
+    for k in range(9):
+        recs = games(rng, 100, "draw", "nothing more can be placed", 90 + 25 * k, 130 + 25 * k)
+        summaries.append(study(f"chaos players={k % 3 + 2} colours={('ten', 'six', 'four')[k // 3]}", recs)[0])
+        records.append(recs)
+    fig = Figure(figsize=(7, 4 + 0.2 * 18))
+    FigureCanvasAgg(fig)
+    ax = fig.add_subplot()
+    length_histogram(ax, summaries, records)
+    fig.tight_layout()
+    renderer = fig.canvas.get_renderer()
+    notes = [Text.get_window_extent(t, renderer) for t in ax.texts]  # the words, not their arrows
+    legend = ax.get_legend().get_window_extent(renderer)
+    title = ax.title.get_window_extent(renderer)
+    assert len(notes) == 9
+    for i, box in enumerate(notes):
+        assert not overlaps(box, legend), f"note {i} under the legend"
+        assert not overlaps(box, title), f"note {i} over the title"
+        for j in range(i):
+            assert not overlaps(box, notes[j]), f"notes {j} and {i} overlap"

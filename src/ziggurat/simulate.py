@@ -34,8 +34,9 @@ from attrs import field, frozen
 import ziggurat
 
 from .agents import make_agent, parse_spec
-from .agents.base import by_seat, results_by_side
+from .agents.base import by_seat
 from .errors import GameError
+from .interpreter.runtime import outcome_of
 from .outputs import atomic_open, write_text
 from .runner import WORKER_TIMEOUT, dask_threads, run_batches
 
@@ -140,7 +141,8 @@ def play_game(game, agents: tuple, index: int, study_seed: int, max_plies: int) 
         move = bots[state.seats[state.side]].choose(state)
         used[names[move[0]]] += 1
         state.push(move)
-    per_side = results_by_side(raw, players)
+    end = outcome_of(raw, players)  # a `rank by` becomes a win or a draw here, as State.outcome() says
+    per_side = tuple(float(r) for r in end.results)
     per_seat = by_seat(state, per_side)
     return {
         "index": index,
@@ -150,8 +152,8 @@ def play_game(game, agents: tuple, index: int, study_seed: int, max_plies: int) 
         "results_by_seat": list(per_seat),
         "results_by_side": list(per_side),
         "final_seats": list(state.seats),
-        "kind": raw[0],
-        "reason": raw[2] or raw[0],
+        "kind": end.kind,
+        "reason": end.reason or end.kind,
         "plies": len(state.stack),
         "branching": branching,
         "positions": positions,
@@ -283,8 +285,23 @@ def run_study(spec: StudySpec, *, workers: Optional[int] = None, client=None,
     return records
 
 
+CLUSTER_EXTRA = "pip install 'ziggurat[cluster]'"
+
+
+def require_dask() -> None:
+    """GameError naming the `cluster` extra unless Dask's distributed scheduler can be imported.
+    Dask is imported only here and where a cluster is used: a local study never loads it."""
+    try:
+        import distributed  # noqa: F401
+    except ImportError as e:
+        raise GameError(f"running on a Dask cluster needs Dask, which is not installed ({e.name or e}): "
+                        f"{CLUSTER_EXTRA}") from None
+
+
 def connect(address: Optional[str] = None, scheduler_file: Optional[str] = None, timeout: str = "20s"):
-    """A Dask distributed client for a running cluster (by scheduler address or scheduler file)."""
+    """A Dask distributed client for a running cluster (by scheduler address or scheduler file);
+    GameError naming the `cluster` extra when Dask is not installed."""
+    require_dask()
     from distributed import Client
 
     if scheduler_file is not None:
@@ -319,7 +336,7 @@ def check_scheduler_file(path: str) -> None:
 # ---- the journal: finished games on disk, to resume a study --------------------------------------
 
 JOURNAL_KIND = "ziggurat simulate journal"
-JOURNAL_FORMAT = 1
+JOURNAL_FORMAT = 2  # 1 scored a `rank by` end as a win for every seat: its games are not resumed
 
 
 def study_key(spec: StudySpec) -> dict:
@@ -335,15 +352,30 @@ def study_key(spec: StudySpec) -> dict:
             "version": ziggurat.__version__, **({"backend": spec.backend} if spec.backend != "python" else {})}
 
 
+class JournalWriteError(GameError):
+    """The journal could not be written (a full disk, say): the games already in it are kept."""
+
+
 class Journal:
     """A study's finished games in a file, one JSON line each after a header line that says which
     studies they belong to. Lines are appended and flushed as batches finish; a kill can tear the
-    last line only, and reading ignores it (its games are played again)."""
+    last line only, and reading ignores it (its games are played again). A write that fails (a
+    full disk) is a JournalWriteError naming the file and `--resume`: the games written before it
+    stay in the file."""
 
     def __init__(self, path, specs: list):
         self.path = Path(path)
         self.specs = list(specs)
         self.file = None
+        self.kept = 0  # games in the file, as far as this run knows
+
+    def failed(self, e: OSError) -> JournalWriteError:
+        """The error of a write to the journal that failed with `e`."""
+        why = e.strerror or str(e) or type(e).__name__
+        kept = f"the {self.kept} finished game{'s' if self.kept != 1 else ''} in it are kept" if self.kept \
+            else "no finished game is in it yet"
+        return JournalWriteError(f"cannot write the journal {str(self.path)!r}: {why}; {kept}: free some space "
+                                 "(or fix the cause) and run the same command again with --resume")
 
     def header(self) -> dict:
         return {"journal": JOURNAL_KIND, "format": JOURNAL_FORMAT,
@@ -414,8 +446,12 @@ class Journal:
                     raise GameError(f"journal {str(self.path)!r} holds {found} finished game"
                                     f"{'s' if found != 1 else ''} of an earlier run: add --resume to go on "
                                     "with it, or remove the file to start over")
+        self.kept = sum(len(d) for d in done)
         self.rewrite(done)
-        self.file = open(self.path, "a", encoding="utf-8")
+        try:
+            self.file = open(self.path, "a", encoding="utf-8")
+        except OSError as e:
+            raise self.failed(e) from None
         return done
 
     def rewrite(self, done: list) -> None:
@@ -425,7 +461,11 @@ class Journal:
         self.close()
         lines = [json.dumps(self.header())]
         lines += [json.dumps({"study": k, "game": r}) for k, d in enumerate(done) for _, r in sorted(d.items())]
-        write_text(self.path, "\n".join(lines) + "\n")
+        try:
+            write_text(self.path, "\n".join(lines) + "\n")  # whole or not at all: the old file stays if not
+        except OSError as e:
+            raise self.failed(e) from None
+        self.kept = len(lines) - 1
 
     def _count(self) -> int:
         """Games in an existing journal (of any study); GameError for a file that is not a journal
@@ -446,13 +486,21 @@ class Journal:
         """Append finished games of study number `study` (flushed: a kill loses none of them)."""
         if self.file is None:
             return
-        self.file.write("".join(json.dumps({"study": study, "game": r}) + "\n" for r in records))
-        self.file.flush()
+        try:
+            self.file.write("".join(json.dumps({"study": study, "game": r}) + "\n" for r in records))
+            self.file.flush()
+        except OSError as e:
+            self.close()  # at most a torn last line, which reading ignores
+            raise self.failed(e) from None
+        self.kept += len(records)
 
     def close(self) -> None:
         if self.file is not None:
-            self.file.close()
-            self.file = None
+            file, self.file = self.file, None
+            try:
+                file.close()
+            except OSError:  # what a failed write left in the buffer cannot be written either
+                pass
 
     def remove(self) -> None:
         self.close()
@@ -626,7 +674,8 @@ def plot(summaries: list, records_by_study: list, folder: Path) -> list:
     folder.mkdir(parents=True, exist_ok=True)
     written = []
 
-    fig, ax = plt.subplots(figsize=(7, 4))
+    series = sum(1 + len({r["reason"] for r in recs if r["kind"] == "draw"}) for recs in records_by_study)
+    fig, ax = plt.subplots(figsize=(7, 4 + 0.2 * series))  # room below for the legend, a line a series
     length_histogram(ax, summaries, records_by_study)
     fig.tight_layout()
     written += _save(fig, folder / "lengths")
@@ -685,13 +734,17 @@ def length_histogram(ax, summaries: list, records_by_study: list) -> None:
     ax.set_xlabel("game length (plies)")
     ax.set_ylabel("games")
     ax.set_title("Game length" + _partial_note(summaries))
-    ax.legend(fontsize="small")
+    # The legend sits below the axes, outside them, so that no bar and no note is under it.
+    ax.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.15), frameon=False)
+    # Each note has a row of its own above the tallest bar (the first the lowest), so that two notes
+    # never share a line, whatever their peaks.
     _, y_top = ax.get_ylim()
-    for x, height, text, colour in peaks:
-        ax.annotate(text, xy=(x, height), xytext=(x, height + 0.12 * y_top), ha="center", fontsize="small",
-                    color=colour, arrowprops={"arrowstyle": "->", "color": colour})
+    row = 0.09 * y_top
+    for k, (x, height, text, colour) in enumerate(peaks):
+        ax.annotate(text, xy=(x, height), xytext=(x, y_top + row * (k + 0.5)), ha="center", va="bottom",
+                    fontsize="small", color=colour, arrowprops={"arrowstyle": "->", "color": colour})
     if peaks:
-        ax.set_ylim(0, max(y_top, max(h for _, h, _, _ in peaks) + 0.2 * y_top))
+        ax.set_ylim(0, y_top + row * (len(peaks) + 0.8))
 
 
 def _partial_note(summaries: list) -> str:
@@ -704,7 +757,8 @@ def _save(fig, stem: Path) -> list:
     for ext in ("png", "svg"):
         path = stem.with_suffix("." + ext)
         with atomic_open(path, "wb") as f:  # whole or not at all
-            fig.savefig(f, format=ext, dpi=120, metadata={"Date": None} if ext == "svg" else None)
+            fig.savefig(f, format=ext, dpi=120, metadata={"Date": None} if ext == "svg" else None,
+                        bbox_inches="tight")  # the legend below the axes too, no margin beyond it
         out.append(path)
     return out
 

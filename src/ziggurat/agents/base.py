@@ -16,6 +16,7 @@ import random
 from typing import Optional
 
 from ..errors import ZigguratError
+from ..interpreter.runtime import outcome_of
 
 WIN = 1_000_000  # the value of a won position, far above any heuristic
 
@@ -50,13 +51,9 @@ def mover_seat(st) -> int:
 
 
 def results_by_side(raw, nsides: int) -> tuple:
-    """The per-side results (1 win, 0.5 draw, 0 loss) of a raw outcome (kind, side, reason)."""
-    kind, who, _ = raw
-    if kind == "draw":
-        return (0.5,) * nsides
-    if kind == "win":
-        return tuple(1.0 if i == who else 0.0 for i in range(nsides))
-    return tuple(0.0 if i == who else 1.0 for i in range(nsides))
+    """The per-side results of a raw outcome (kind, who, reason), as `State.outcome()` gives them:
+    1 win, 0 loss, 0.5 draw; k sides sharing the top of a `rank by` get 1/k each."""
+    return tuple(float(r) for r in outcome_of(raw, nsides).results)
 
 
 def by_seat(st, per_side) -> tuple:
@@ -118,6 +115,8 @@ class Evaluator:
     def terminal(self, st, raw, seat: int, depth: int = 0) -> float:
         """The value of a finished game for `seat`: a win is worth more the sooner it comes."""
         r = by_seat(st, results_by_side(raw, self.nsides))[seat]
-        if r == 0.5:
-            return 0.0
-        return (WIN - depth) if r > 0.5 else -(WIN - depth)
+        if r == 1:
+            return WIN - depth
+        if r == 0:
+            return -(WIN - depth)
+        return 0.0  # a draw, or a first place shared

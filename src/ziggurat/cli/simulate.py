@@ -86,7 +86,7 @@ EXIT_INTERRUPTED = {"Ctrl-C": 130, "SIGTERM": 143}  # 128 + the signal's number,
 @click.option("--seed", type=int, default=0, show_default=True, help="Study seed: the same seed, the same games.")
 @click.option("--workers", "-w", type=click.IntRange(1), default=None,
               help="Local worker processes [default: every core].")
-@click.option("--cluster", metavar="ADDRESS", default=None, help="Run on the Dask scheduler at ADDRESS (tcp://host:8786).")
+@click.option("--cluster", metavar="ADDRESS", default=None, help="Run on the Dask scheduler at ADDRESS (tcp://host:8786); needs the cluster extra.")
 @click.option("--scheduler-file", type=click.Path(dir_okay=False), default=None,
               help="Run on the Dask cluster described by this scheduler file.")
 @click.option("--worker-timeout", type=click.FloatRange(0, min_open=True), default=sim.WORKER_TIMEOUT,
@@ -123,6 +123,8 @@ def simulate(ctx, ruleset, games, agents, options, variants, others, seed, worke
     if max_plies > sim.MAX_PLIES_LIMIT:  # a game's moves stay in memory until it ends
         raise ziggurat.GameError(f"--max-plies {max_plies:,} is over the limit of {sim.MAX_PLIES_LIMIT:,} plies "
                                  "(a game's moves are kept in memory until it ends)")
+    if cluster or scheduler_file:
+        sim.require_dask()  # before any file is made or game played
     journal_path, implicit = _journal_path(journal_file, csv_file, report_file, plot_dir)
     if resume and journal_path is None:
         raise click.UsageError("--resume needs a journal: give --journal FILE, or the --csv, --report or "
@@ -180,6 +182,8 @@ def simulate(ctx, ruleset, games, agents, options, variants, others, seed, worke
             interrupted = signals.received or "Ctrl-C"
             if journal is not None:
                 journal.rewrite(done)  # an append cut short by the signal is made whole
+        except sim.JournalWriteError:  # it says what the journal keeps; writing it again would fail again
+            raise
         except ziggurat.GameError as e:  # e.g. a cluster with no worker left: say what is kept
             kept = sum(len(d) for d in done)
             if journal is None or not kept:

@@ -406,19 +406,7 @@ class State:
         with rules_failures():
             moves = self.game.legal(self)
             raw = self.game.outcome(self, moves)
-        if raw is None:
-            return None
-        kind, who, reason = raw
-        n = len(self.game.players)
-        if kind == "rank":
-            return ranked(who, reason)
-        if kind == "draw":
-            results = tuple(0.5 for _ in range(n))
-        elif kind == "win":
-            results = tuple(1 if i == who else 0 for i in range(n))
-        else:
-            results = tuple(0 if i == who else 1 for i in range(n))
-        return Outcome(kind, who, reason, results)
+        return None if raw is None else outcome_of(raw, len(self.game.players))
 
     def is_terminal(self) -> bool:
         return self.outcome() is not None
@@ -561,6 +549,21 @@ def zone_viewers(zones, nplayers: int) -> list:
         else:
             out.append(frozenset() if hidden else None)
     return out
+
+
+def outcome_of(raw: tuple, n: int) -> Outcome:
+    """The Outcome of a raw outcome (kind, who, reason) of `Game.outcome` in a game of n sides:
+    the one place a game's end becomes results per side (a study, an agent, a match read it here)."""
+    kind, who, reason = raw
+    if kind == "rank":
+        return ranked(who, reason)
+    if kind == "draw":
+        results = tuple(0.5 for _ in range(n))
+    elif kind == "win":
+        results = tuple(1 if i == who else 0 for i in range(n))
+    else:
+        results = tuple(0 if i == who else 1 for i in range(n))
+    return Outcome(kind, who, reason, results)
 
 
 def ranked(keys: tuple, reason: Optional[str]) -> Outcome:
