@@ -23,6 +23,7 @@ from click.testing import CliRunner
 
 from ziggurat import GameError
 from ziggurat import outputs
+from ziggurat import simulate as simulate_module
 from ziggurat.cli.main import cli
 from ziggurat.interpreter import cache
 from ziggurat.simulate import StudySpec, run_study
@@ -127,11 +128,10 @@ class TestAtomicFiles:
 
 class TestOutputsCheckedFirst:
     @pytest.mark.parametrize("option", ["--csv", "--report", "--plot", "--journal"])
-    def test_an_unwritable_output_fails_before_any_game(self, tmp_path, option):
+    def test_an_unwritable_output_fails_before_any_game(self, tmp_path, option, monkeypatch):
         (tmp_path / "file").write_text("x")
-        t = time.perf_counter()
+        monkeypatch.setattr(simulate_module, "run_study", lambda *a, **k: pytest.fail("a study was started"))
         result = invoke("simulate", "pig", "-n", 1_000_000, "-w", 1, option, tmp_path / "file" / "out")
-        assert time.perf_counter() - t < 10  # a million games would take many minutes
         assert result.exit_code == 1
         lines = result.output.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith(f"error: cannot write {option} ") and "internal" not in lines[0]
@@ -161,9 +161,7 @@ class TestOutputsCheckedFirst:
         path = tmp_path / "scheduler.json"
         if text is not None:
             path.write_text(text)
-        t = time.perf_counter()
-        result = invoke("simulate", "pig", "-n", 2, "--scheduler-file", path)
-        assert time.perf_counter() - t < 10  # Dask itself waits for a missing file
+        result = invoke("simulate", "pig", "-n", 2, "--scheduler-file", path)  # (Dask itself waits for a missing file)
         assert result.exit_code == 1
         assert result.output.strip().splitlines() == [f"error: scheduler file {str(path)!r} {why}"
                                                       + (" (a Dask scheduler writes it when started with "
@@ -300,10 +298,8 @@ class TestDask:
         distributed = pytest.importorskip("distributed")
         with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=":0") as cluster, \
                 distributed.Client(cluster) as client:
-            t = time.monotonic()
             with pytest.raises(GameError, match=r"^the Dask cluster has had no worker for 1 s; 2 of 2 batches not done$"):
                 run_study(StudySpec("pig", ("random", "random"), 2), client=client, worker_timeout=1)
-            assert time.monotonic() - t < 10
 
 
 # Runs `ziggurat ARGS...` as the console script does, first arranging that the process sends itself
