@@ -304,8 +304,10 @@ class TestDask:
 
 # Runs `ziggurat ARGS...` as the console script does, first arranging that the process sends itself
 # SIGINT (a real signal, through the handlers in place) at one point of its run, named in argv[1]:
-# "import" as Hypothesis starts to be imported (before the search, where Ctrl-C used to give
-# click's "Aborted!" and exit 1), "search" once 20 positions have been checked. The point is
+# "cli" as the command line starts to be imported (click: before any handler of main.py exists,
+# where Ctrl-C gave a traceback), "import" as Hypothesis starts to be imported (before the search,
+# where Ctrl-C used to give click's "Aborted!" and exit 1), "search" once 20 positions have been
+# checked. The point is
 # reached by the code, not by waiting: no timing.
 SIGINT_AT = """
 import os, signal, sys
@@ -314,10 +316,10 @@ def ctrl_c():
     os.kill(os.getpid(), signal.SIGINT)
 
 point = sys.argv[1]
-if point == "import":
+if point in ("cli", "import"):
     class Finder:
         def find_spec(self, name, path=None, target=None):
-            if name == "hypothesis":
+            if name == {"cli": "click", "import": "hypothesis"}[point]:
                 sys.meta_path.remove(self)
                 ctrl_c()
             return None
@@ -332,7 +334,7 @@ elif point == "search":
             progress(n)
         return run(*args, progress=reached, **kwargs)
     proptest.run_properties = run_properties
-from ziggurat.cli.main import main
+from ziggurat.cli.entry import main  # what the console script runs
 main(sys.argv[2:])
 """
 
@@ -348,3 +350,9 @@ class TestPropertyTestInterrupt:
         assert p.stderr.startswith("interrupted (Ctrl-C): ") and "no property failed so far" in p.stderr
         assert p.stderr.count("\n") == 1, p.stderr
         assert "Exception ignored" not in p.stderr and "Traceback" not in p.stderr and "Aborted" not in p.stderr
+
+    def test_ctrl_c_while_the_command_line_is_imported(self):
+        """Ctrl-C before the command line's own handlers exist is one line and 130 too."""
+        p = subprocess.run([sys.executable, "-c", SIGINT_AT, "cli", "check", "stacktics"],
+                           capture_output=True, text=True, timeout=120)
+        assert (p.returncode, p.stderr) == (130, "interrupted (Ctrl-C)\n")
