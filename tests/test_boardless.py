@@ -139,7 +139,7 @@ class TestMarker:
             assert "phase" not in shown(state) and "score" in shown(state)
             svg = render.svg(state)
             assert not any("phase" in i for i in ids(svg)) and any("score" in i for i in ids(svg))
-        table = layout.to_json(cards.new(), 0)
+        table = layout.to_json(cards.new(), render.scheme(cards), 0)
         slots = [x["slot"] for seat in table["seats"] for x in seat["items"]] + [x["slot"] for x in table["shared"]]
         assert "phase" not in slots and "score.north" in slots
 

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import ziggurat
 from ziggurat import GameError
 from ziggurat import outputs
 from ziggurat import simulate as simulate_module
@@ -112,9 +113,18 @@ class TestAtomicFiles:
         assert target.read_text() == "new" and (target.stat().st_mode & 0o777) == 0o640
         assert [p.name for p in tmp_path.iterdir()] == ["out.txt"]
 
-    def test_the_compiled_game_cache_writes_with_the_same_helper(self):
-        assert cache.write_text is outputs.write_text
-        assert not hasattr(cache, "_write")
+    def test_the_compiled_game_cache_writes_only_through_the_checked_folders_helper(self, tmp_path, monkeypatch):
+        # The cache writes whole files through ziggurat.cachedir (a private temporary file, renamed;
+        # no link followed), not a writer of its own.
+        from ziggurat import cachedir
+
+        written, real = [], cachedir.write_file
+        monkeypatch.setattr(cachedir, "write_file", lambda path, data: written.append(Path(path).suffix) or real(path, data))
+        monkeypatch.setenv("ZIGGURAT_CACHE_DIR", str(tmp_path / "cache"))
+        ziggurat.load("tic-tac-toe", text=(Path(ziggurat.__file__).parent / "rulesets/tic-tac-toe.rules").read_text())
+        assert ".py" in written and ".json" in written
+        assert sorted(p.suffix for p in (tmp_path / "cache").iterdir() if p.suffix in (".py", ".json")) == [".json", ".py"]
+        assert not hasattr(cache, "_write") and not hasattr(cache, "write_text")
 
     def test_check_writable_names_the_option_when_a_file_is_in_the_way(self, tmp_path):
         (tmp_path / "file").write_text("x")

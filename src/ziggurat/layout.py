@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from attrs import frozen
 
+from .colours import pip_colour
+
 RUN = 4  # this many pieces of one kind in a row or more are drawn once, with their count
 MANY = 12  # a zone of more pieces (a deck, a bank) is drawn by kind, each kind once with its count
 
@@ -131,17 +133,14 @@ def piece_json(game, code: int, fill: str, ink: str) -> dict:
             "facts": list(facts(game, code)), "card": is_card(game, code), "fill": fill, "ink": ink}
 
 
-def to_json(state, viewer: int | None = None) -> dict:
+def to_json(state, look, viewer: int | None = None) -> dict:
     """The layout as the page gets it (serve): {'seats', 'shared', 'places', 'pieces'}: each seat
     {'player', 'colour', 'items'}, an item a zone {'kind': 'zone', 'slot', 'title', 'size',
     'hidden', 'cards', 'small', 'pieces': [{'piece', 'count'}]} (`small`: more than MANY pieces,
     each kind once with its count, drawn small)
     or a counter {'kind': 'counter', 'slot', 'title', 'text'}; a place {'name', 'pieces'}; and
-    each piece in the view once (`pieces`: code -> piece_json)."""
-    from . import render
-
+    each piece in the view once (`pieces`: code -> piece_json). `look`: render.scheme of the game."""
     game = state.game
-    look = render.scheme(game)
     lay = layout(state, viewer)
     used = set()
 
@@ -160,5 +159,5 @@ def to_json(state, viewer: int | None = None) -> dict:
                      for i, (p, items) in enumerate(lay.seats)],
            "shared": [item(x) for x in lay.shared],
            "places": [{"name": pl.name, "pieces": runs_json(pl.runs)} for pl in lay.places]}
-    out["pieces"] = {str(c): piece_json(game, c, look.fill[c], render._pip_colour(look.fill[c])) for c in sorted(used)}
+    out["pieces"] = {str(c): piece_json(game, c, look.fill[c], pip_colour(look.fill[c])) for c in sorted(used)}
     return out

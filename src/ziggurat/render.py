@@ -42,6 +42,7 @@ from pathlib import Path
 
 from attrs import frozen
 
+from .colours import edge_colour, pip_colour
 from .errors import GameError
 from .outputs import write_bytes
 
@@ -85,11 +86,6 @@ def colour_in(name: str):
     return NAMED.get(word.group()) if word and word.group() != name.lower() else None
 
 
-def _luminance(colour) -> float:
-    from matplotlib.colors import to_rgb
-
-    r, g, b = to_rgb(colour)
-    return 0.299 * r + 0.587 * g + 0.114 * b
 
 
 @frozen
@@ -294,7 +290,7 @@ def figure(state, style: str = "pyramids", title: str | None = None, *, last=...
     if kind == "places":  # a card or dice game: a table of what it has, no panel beside it
         from . import render_places
 
-        board_w, board_h = render_places.size(state, viewer)
+        board_w, board_h = render_places.size(state, look, viewer)
         columns = []
     else:
         space_size, draw_space = SPACES[kind]
@@ -428,7 +424,7 @@ def draw_table(ax, state, look, style, marked) -> None:
     for code, s in state.on_table():
         x, y, hx, hy = game.footprint(code, s)
         fill = look.fill[code]
-        edge = LAST_MOVE if s in marked else (look.owner[code] or _edge(fill))
+        edge = LAST_MOVE if s in marked else (look.owner[code] or edge_colour(fill))
         lw = 2.4 if s in marked else 0.9
         gid = "piece-" + surface.spot_text(s).replace(">", "-")  # an SVG id has no ">"
         d = (s & 7) - 1
@@ -442,7 +438,7 @@ def draw_table(ax, state, look, style, marked) -> None:
                 for i in range(pips):
                     px = cx + (i - (pips - 1) / 2) * (ax1 - ax0) / (pips + 1)
                     ax.plot([px], [cy], marker="o", markersize=max(1.0, 8 * (ax1 - ax0) / 3),
-                            color=_pip_colour(fill), linestyle="none")
+                            color=pip_colour(fill), linestyle="none")
         else:
             sx, sy = {0: (0, 1), 2: (1, 0), 4: (0, -1), 6: (-1, 0)}[d]
             tip = at(x + sx * hx, y + sy * hy)
@@ -460,12 +456,8 @@ SPACES = {"grid": (grid_size, draw_grid), "table": (table_size, draw_table)}  # 
 # ---- pieces and their marks ------------------------------------------------------------------
 
 
-def _edge(fill) -> str:
-    return "#111111" if _luminance(fill) > 0.35 else "#000000"
 
 
-def _pip_colour(fill) -> str:
-    return "#222222" if _luminance(fill) > 0.55 else "#ffffff"
 
 
 def _piece(ax, look, code, x, base, width, height, style, gid, shown=None) -> None:
@@ -476,7 +468,7 @@ def _piece(ax, look, code, x, base, width, height, style, gid, shown=None) -> No
 
     fill, owner = look.fill[code], look.owner[code]
     lw = 2.4 if owner else 1.0
-    edge = owner or _edge(fill)
+    edge = owner or edge_colour(fill)
     if style == "pyramids":
         shape = Polygon([(x - width / 2, base), (x + width / 2, base), (x, base + height)], closed=True,
                         facecolor=fill, edgecolor=edge, linewidth=lw, joinstyle="round", gid=gid)
@@ -499,7 +491,7 @@ def _marks(ax, look, code, x, base, width, height, shown, style, gid) -> None:
     pips = look.pips[code]
     label = look.label[code] if look.label else ""
     name = gid.removeprefix("piece-")
-    ink = _pip_colour(look.fill[code])
+    ink = pip_colour(look.fill[code])
     band = min(shown, 0.09)
     if band < 0.05:
         pips = 0  # too thin to show pips

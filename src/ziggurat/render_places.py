@@ -19,6 +19,7 @@ from __future__ import annotations
 import textwrap
 
 from . import layout as L
+from .colours import edge_colour, pip_colour
 
 WIDTH = 12.0  # cells across
 TITLE_W = 2.0  # the titles' column
@@ -91,7 +92,6 @@ def _pieces_item(game, look, title, runs, gid, note="", cards=False, small=False
 def _draw_run(ax, game, look, run, x, top, gid, card: bool) -> None:
     from matplotlib.patches import FancyBboxPatch
 
-    from .render import _edge, _pip_colour
 
     fill = look.fill[run.code]
     code = game.world.piece_text(run.code).strip()
@@ -101,19 +101,19 @@ def _draw_run(ax, game, look, run, x, top, gid, card: bool) -> None:
         ax.add_patch(FancyBboxPatch((x, top - 0.3), CARD_W, 0.3, boxstyle="round,pad=0,rounding_size=0.08",
                                     facecolor=fill, edgecolor=fill, linewidth=0, gid=gid))  # the band: its colour
         ax.text(x + 0.08, top - 0.15, code, ha="left", va="center", fontsize=10, fontweight="bold",
-                color=_pip_colour(fill), gid=f"label-{gid}")
+                color=pip_colour(fill), gid=f"label-{gid}")
         ax.text(x + CARD_W - 0.08, top - 0.15, L.piece_name(game, run.code), ha="right", va="center",
-                fontsize=8, color=_pip_colour(fill))
+                fontsize=8, color=pip_colour(fill))
         lines = textwrap.wrap(", ".join(L.facts(game, run.code)), FACT_CHARS)
         for k, line in enumerate(lines[:4]):
             ax.text(x + 0.08, top - 0.45 - k * 0.19, line, ha="left", va="center", fontsize=8, color="#222222")
         return
     from matplotlib.patches import Rectangle
 
-    ax.add_patch(Rectangle((x, top - TOKEN), TOKEN, TOKEN, facecolor=fill, edgecolor=_edge(fill), linewidth=0.9,
+    ax.add_patch(Rectangle((x, top - TOKEN), TOKEN, TOKEN, facecolor=fill, edgecolor=edge_colour(fill), linewidth=0.9,
                            gid=gid))
     ax.text(x + TOKEN / 2, top - TOKEN / 2, code, ha="center", va="center", fontsize=8, fontweight="bold",
-            color=_pip_colour(fill), gid=f"label-{gid}")
+            color=pip_colour(fill), gid=f"label-{gid}")
     if run.count > 1:
         ax.text(x + TOKEN + 0.05, top - TOKEN / 2, f"\u00d7{run.count}", ha="left", va="center", fontsize=9,
                 color="#333333", gid=f"count-{gid}")
@@ -161,11 +161,9 @@ def items(state, look, viewer=None) -> list:
     return out
 
 
-def size(state, viewer=None) -> tuple:
-    """(width, height) of the picture's table part, in cells."""
-    from .render import scheme
-
-    return WIDTH, sum(h for h, _ in items(state, scheme(state.game), viewer))
+def size(state, look, viewer=None) -> tuple:
+    """(width, height) of the picture's table part, in cells (`look`: render.scheme of the game)."""
+    return WIDTH, sum(h for h, _ in items(state, look, viewer))
 
 
 def draw(ax, state, look, viewer=None) -> None:

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import sys
 
-#: The exit status of a command stopped by Ctrl-C (128 + SIGINT), as `main.EXIT_INTERRUPTED`.
+#: The exit status of a command stopped by Ctrl-C (128 + SIGINT): `main.EXIT_INTERRUPTED`, written
+#: here too since this module may not import main before its handler is in place.
 EXIT_INTERRUPTED = 130
 
 

@@ -19,9 +19,7 @@ import click
 
 import ziggurat
 
-from .entry import EXIT_INTERRUPTED
-
-EXIT_ERROR, EXIT_INTERNAL = 1, 3
+EXIT_ERROR, EXIT_INTERNAL, EXIT_INTERRUPTED = 1, 3, 130
 
 # The commands: name -> (module of this package, function). A command's module is imported when
 # the command runs, so `ziggurat --help` loads no engine; the help lists each command's first line

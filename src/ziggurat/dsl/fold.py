@@ -18,7 +18,7 @@ from typing import Optional
 from attrs import define, evolve, field
 
 from ..errors import diagnostic_at
-from . import budgets, ir
+from . import budgets, estimate, ir
 from . import types as T
 from .dice import showing, ways
 from .model import BUILTIN_DIRECTIONS
@@ -110,10 +110,10 @@ def too_many_moves(a: ir.Action, ncells: int, diagnostics: list) -> None:
     """An error at the action when the product of its choices' numbers of values (the after
     block's included) passes budgets.MAX_ESTIMATED_MOVES: far more moves at one position than a
     position may have (generating them would fill the memory)."""
-    estimate, _ = budgets.moves_estimate(list(a.items) + list(a.after_items or ()), ncells)
-    if estimate > budgets.MAX_ESTIMATED_MOVES:
+    moves, _ = estimate.moves_estimate(list(a.items) + list(a.after_items or ()), ncells)
+    if moves > budgets.MAX_ESTIMATED_MOVES:
         diagnostics.append(diagnostic_at(
-            a.pos, f"action {a.name!r} may make about {estimate:,} moves at one position (the product of the "
+            a.pos, f"action {a.name!r} may make about {moves:,} moves at one position (the product of the "
                    f"numbers of values of its choices), more than the {budgets.MAX_ESTIMATED_MOVES:,} a ruleset may estimate",
             hint="give its choices fewer values (a range with a smaller bound), or make the decision in "
                  "stages: one choice, its effects, then the next"))

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import ast
 
-from ...dsl import budgets, ir
+from ...dsl import budgets, estimate, ir
 from ...dsl import types as T
 from ...dsl.resolve.names import UNLIMITED
 from .. import steps as P
@@ -60,7 +60,7 @@ def _exprs_of(steps, final_effects: bool = True):
 
 def _choices(steps):
     """The choices of a step plan (in its repeats and after part too), as dsl.ir.Choice-like
-    items for budgets.moves_estimate."""
+    items for estimate.moves_estimate."""
     for s in steps:
         if isinstance(s, P.Choose):
             yield ir.Choice(s.name, s.domain, None, None, s.type)
@@ -109,7 +109,7 @@ class Generator:
             for p in groups[key]:
                 fn.body.append(at(Comment(f"action {p.spec.name}"), p.pos))
                 self.plan = p
-                known, _ = budgets.moves_estimate(list(_choices(p.steps)), self.world.ncells)
+                known, _ = estimate.moves_estimate(list(_choices(p.steps)), self.world.ncells)
                 self.limit_every_choice = known > budgets.MAX_MOVES
                 self.run(list(p.steps), 0, Env(), fn.body, self.emit)
         fn.body.append(S("return out"))
@@ -262,7 +262,7 @@ class Generator:
         of every choice, when the known ones already multiply past the limit): stop the game
         with MoveLimit, at the choice's rules line, once the position has budgets.MAX_MOVES
         moves (`len(out)` is the moves so far; `n` in count)."""
-        if not self.limit_every_choice and budgets.domain_values(s.domain, self.world.ncells) is not None:
+        if not self.limit_every_choice and estimate.domain_values(s.domain, self.world.ncells) is not None:
             return
         body.append(at(S("if len(out) >= MAX_MOVES:\n    raise MoveLimit(_0, MAX_MOVES)", ast.Constant(s.domain_text)),
                        s.pos))
