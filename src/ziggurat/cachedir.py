@@ -107,27 +107,26 @@ def root() -> Optional[Path]:
     d = folder()
     if d is None:
         return None
-    d = Path(os.path.abspath(d))
-    why, warn = _level(d, root=True)
-    if why is not None:
-        if warn:
-            _warn(d, why)
-        return None
-    return d
+    return _checked(Path(os.path.abspath(d)), root=True)
 
 
 def subfolder(*parts: str) -> Optional[Path]:
     """A checked folder below the root (each level made private if missing and checked), or None."""
     d = root()
-    if d is None:
-        return None
     for part in parts:
-        d = d / part
-        why, warn = _level(d, root=False)
-        if why is not None:
-            if warn:
-                _warn(d, why)
+        if d is None:
             return None
+        d = _checked(d / part, root=False)
+    return d
+
+
+def _checked(d: Path, *, root: bool) -> Optional[Path]:
+    """`d` once made if missing and checked (`_level`), or None (with a warning if it says so)."""
+    why, warn = _level(d, root=root)
+    if why is not None:
+        if warn:
+            _warn(d, why)
+        return None
     return d
 
 
