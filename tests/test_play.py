@@ -190,12 +190,13 @@ def test_a_terminal_gets_line_editing_and_tab_completion():
 
 class TestBoardAfterNature:
     def test_the_board_is_drawn_again_after_nature_moves_before_the_person_decides(self):
-        """Cards drawn by nature after the person's move show on a board before the next prompt:
-        the last board printed before the prompt holds the person's hand."""
+        """Cards dealt by nature show on a board before the person's prompt: RYB deals every hand
+        before the first turn, so the board printed after the last deal and before al's first
+        prompt holds al's hand (the board of the start, drawn before the deal, holds none)."""
         result = run("play", "ryb", "--set", "players=3", "--seats", "human,random,random", "--seed", 3,
-                     input="refill\nquit\n")
+                     input="quit\n")
         assert result.exit_code == 0, result.output
-        before_prompt = result.output.split("chance: draw")[-1].split("al (you) to move>")[0]
+        before_prompt = result.output.split("chance: deal")[-1].split("al (you) to move>")[0]
         # RYB is drawn as a table of what it has: al's hand a card a line, between "hand" and "pool".
         mine = before_prompt.split("al (you)")[1].split("pool")[0].split("hand", 1)[1]
         cards = [line.split()[0] for line in mine.splitlines() if line.strip()]
