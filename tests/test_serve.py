@@ -481,6 +481,8 @@ def test_a_served_agent_s_budget_is_capped(client, seat, limit):
 
 
 BLOCKING_SERVER = """
+import signal
+signal.signal(signal.SIGINT, signal.default_int_handler)  # as from a shell (a test worker may ignore SIGINT)
 import threading
 from ziggurat.agents import AGENTS, Agent
 class Blocker(Agent):
