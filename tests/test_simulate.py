@@ -223,3 +223,19 @@ def test_games_are_played_to_an_outcome():
     assert all(r["reason"] != SIM_CAP_REASON for r in records)
     assert all(sum(r["results_by_side"]) == pytest.approx(len(game.players) / 2 if r["kind"] == "draw" else 1)
                for r in records)
+
+
+@pytest.mark.parametrize("cached", [False, True])
+def test_auto_chooses_a_studys_backend_by_its_size_not_by_the_cache(monkeypatch, cached):
+    # A random study's games are each backend's own: were a warm cache to tip `auto` to native,
+    # the same command would give other games on another machine (a resumed study's reference
+    # in tests/test_study_faults.py differed so). 1,200 pig games weigh 3.6 s in Python: less
+    # than a cold compile repays, more than a cached one does.
+    pytest.importorskip("numba")
+    from ziggurat.interpreter.native import game as native_game
+
+    monkeypatch.setattr(native_game, "is_cached", lambda game: cached)
+    monkeypatch.setattr(native_game, "native", lambda *a, **k: pytest.fail("the native game was made"))
+    result = CliRunner().invoke(cli, ["simulate", "pig", "-n", "1200", "-w", "1", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["studies"][0]["study"]["backend"] == "python"

@@ -283,7 +283,7 @@ class TestInterrupt:
         assert len(csv_rows(tmp_path / "a.csv")) == done
 
     def test_a_killed_worker_is_replaced_and_its_games_played_again(self, tmp_path, reference):
-        p = start("simulate", "pig", "-n", REF_GAMES, "-w", 2, "--csv", tmp_path / "a.csv")
+        p = start("simulate", "pig", "-n", REF_GAMES, "-w", 2, "--backend", "python", "--csv", tmp_path / "a.csv")
         try:
             wait_for(lambda: journal_games(tmp_path / "a.csv.journal") >= 1, 30, "the first finished games")
             workers = wait_for(lambda: children(p.pid), 5, "the workers")

@@ -29,13 +29,15 @@ def backend_option(fn):
                              "repays compiling it).")(fn)
 
 
-def choose(game, backend: str, seconds: float, quiet: bool = False, loop: str = "perft"):
+def choose(game, backend: str, seconds: float, quiet: bool = False, loop: str = "perft", by_size: bool = False):
     """The native game (ziggurat.interpreter.native.game.NativeGame) to run the loop with, or None
     for Python. Says on stderr when it runs natively (unless `quiet`: a --json output says it
     itself), and why not when native was asked for and cannot be; Python by choice, or by `auto`'s
     weighing, is the default and goes unsaid (an extra line on every command would be noise).
     `seconds`: the Python backend's estimated time for the loop (what `auto` weighs against
-    compiling); `loop`: the native loop it will run."""
+    compiling); `loop`: the native loop it will run. `by_size`: `auto` weighs the work alone, not
+    whether the native game is in the cache, for a loop whose results are each backend's own (a
+    study's random games): the same command then chooses the same backend on every machine."""
 
     def say(text: str, always: bool = False) -> None:
         if always or not quiet:
@@ -56,7 +58,7 @@ def choose(game, backend: str, seconds: float, quiet: bool = False, loop: str = 
         if backend == "native":
             say(why.line(), always=True)
         return None
-    if backend == "auto" and seconds < (CACHED_SECONDS if is_cached(game) else COLD_SECONDS):
+    if backend == "auto" and seconds < (CACHED_SECONDS if not by_size and is_cached(game) else COLD_SECONDS):
         return None
     try:
         fast = native(game, (loop,))
