@@ -175,6 +175,6 @@ cells counts the board's cells, a range its values, a list written out its items
 choice counts once; a choice whose values are known only while the game runs counts one, and
 MAX_MOVES holds it instead). The estimate counts every value, even those a `where` or `require`
 refuses, so it is far above the real number: the shipped rulesets estimate at most about
-1,050,000 (RGB's support with the after block; Amazons 1,000,000: 100 cells to move from, 100 to,
-100 to shoot, for about 2,200 real moves). Two choices of `1..10000` estimate 100,000,000."""
+1,050,000 (three choices over a 10x10 board's cells estimate 1,000,000, where a few thousand
+moves are real). Two choices of `1..10000` estimate 100,000,000."""
 

@@ -72,8 +72,9 @@ def piece_facts(folded) -> tuple:
 
 def listed_pieces(folded) -> tuple:
     """The piece codes a table of columns keyed by a piece's attribute gives a row that is not all
-    0s: the cards of a deck the ruleset lists as data (RYB's `table cards(...)`: a Swap card, with
-    its copies, is one; a die, listed with 0s, is not). They are drawn as cards."""
+    0s: the cards of a deck the ruleset lists as data (a `table cards(...)` keyed by a piece's
+    kind: a kind with its copies and values is a card; a kind listed with 0s only, such as a die,
+    is not). They are drawn as cards."""
     world = folded.world
     out = set()
     for name, t in folded.tables.items():
