@@ -120,7 +120,7 @@ def read_text(path: Path) -> str:
     try:
         size = real.stat().st_size
         if size > budgets.MAX_SOURCE_BYTES:  # refused before it is read (budgets)
-            from .parser import too_large
+            from .text_budgets import too_large
 
             raise RulesetError([too_large(str(path), size)])
         return real.read_text(encoding="utf-8")

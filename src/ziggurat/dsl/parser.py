@@ -9,13 +9,13 @@ import sys
 from functools import lru_cache
 from importlib import resources
 
-from lark import Lark, Token, Tree, v_args
+from lark import Lark, v_args
 from lark import __version__ as lark_version
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.indenter import DedentError, Indenter
 from lark.visitors import Transformer_NonRecursive
 
-from . import ast, budgets, surface
+from . import ast, budgets, surface, text_budgets
 from .. import cachedir
 from ..errors import Diagnostic, Reporter, RulesetError
 
@@ -559,10 +559,10 @@ def parse(text: str, path: str = "<rules>") -> ast.Ruleset:
 def _parse_cached(text: str, path: str) -> ast.Ruleset:
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > budgets.MAX_SOURCE_BYTES:
-        raise RulesetError([too_large(path, size)])
+        raise RulesetError([text_budgets.too_large(path, size)])
     if not text.endswith("\n"):
         text += "\n"
-    crowded = _too_many_tokens(text, path)
+    crowded = text_budgets.too_many_tokens(text, path)
     if crowded is not None:
         raise RulesetError([crowded])
     try:
@@ -576,91 +576,14 @@ def _parse_cached(text: str, path: str) -> ast.Ruleset:
             f"this line is indented by {err.indent}, which lines up with no block around it",
             hint=f"indent it as the lines of its block, or by {err.outer} to end the block")]) from None
     file = Reporter(path, text)
-    problems = _literals_too_large(tree, file)
+    problems = text_budgets.literals_too_large(tree, file)
     if problems:
         raise RulesetError(problems)
     decls = _ToAst(file).transform(tree)
-    deep = _too_deep(decls)
+    deep = text_budgets.too_deep(decls)
     if deep is not None:
         raise RulesetError([file.make(
             deep.pos, f"the rules nest more than {budgets.MAX_NESTING} levels deep here (an operator, a call, "
                       f"a statement or a block inside another each count one)",
             hint="name a part with a let or a def, or split the condition in two")])
     return ast.Ruleset(tuple(decls), path, text, file)
-
-
-def too_large(path: str, size: int) -> Diagnostic:
-    return Diagnostic(path, 0, 0, f"the file is {size:,} bytes, and a rules file is at most "
-                                  f"{budgets.MAX_SOURCE_BYTES:,} bytes")
-
-
-# Words, numbers, strings and symbols, as the grammar's lexer would split them (near enough to
-# count them: a comment counts nothing).
-_TOKEN = re.compile(r'"(?:\\.|[^"\\\n])*"|[A-Za-z_0-9]+|\.\.|[=!<>]=|//|[+-]=|#[^\n]*|\S')
-
-
-def _too_many_tokens(text: str, path: str):
-    """A diagnostic at the first token past budgets.MAX_TOKENS, or None: counted with one regular
-    expression, before the parser (which takes about 0.1 ms a token) sees the text."""
-    count = 0
-    for m in _TOKEN.finditer(text):
-        if m.group().startswith("#"):
-            continue
-        count += 1
-        if count > budgets.MAX_TOKENS:
-            line = text.count("\n", 0, m.start()) + 1
-            col = m.start() - (text.rfind("\n", 0, m.start()) + 1) + 1
-            return Reporter(path, text).make(
-                ast.Pos(line, col, col + 1),
-                f"the file has more than {budgets.MAX_TOKENS:,} words, numbers and symbols; this is the first "
-                f"one past that limit", hint="a rules file this long is too slow to check: make it shorter")
-    return None
-
-
-def _literals_too_large(tree, file) -> list:
-    """Diagnostics for numbers with too many digits and strings too long (budgets), found on the
-    parse tree before any number is converted."""
-    out = []
-    stack = [tree]
-    while stack:
-        t = stack.pop()
-        if isinstance(t, Tree):
-            stack.extend(t.children)
-        elif isinstance(t, Token) and t.type == "INT" and len(t) > budgets.MAX_INT_DIGITS:
-            out.append(file.make(ast.Pos(t.line, t.column, t.column + len(t)),
-                                 f"this number has {len(t):,} digits, and a number in the rules has at most "
-                                 f"{budgets.MAX_INT_DIGITS}", width=min(len(t), 40)))
-        elif isinstance(t, Token) and t.type == "LENGTH":
-            try:
-                if len(t.split(".")[0]) > budgets.MAX_INT_DIGITS - 4:
-                    raise ValueError(f"this length has {len(t.split('.')[0]):,} digits before its point, and a "
-                                     f"length in the rules has at most {budgets.MAX_INT_DIGITS - 4}")
-                surface.length_units(str(t))
-            except ValueError as e:
-                out.append(file.make(ast.Pos(t.line, t.column, t.column + len(t)), str(e), width=min(len(t), 40),
-                                     hint=f"lengths are kept in 1/{surface.UNITS_PER_INCH} of an inch: write at "
-                                          "most four decimals, as 0.0625in"))
-        elif isinstance(t, Token) and t.type == "STRING" and len(t) - 2 > budgets.MAX_STRING_CHARS:
-            out.append(file.make(ast.Pos(t.line, t.column, t.column + len(t)),
-                                 f"this string has {len(t) - 2:,} characters, and a string in the rules has at "
-                                 f"most {budgets.MAX_STRING_CHARS:,}", width=1))
-    return sorted(out, key=lambda d: (d.line, d.col))
-
-
-def _too_deep(decls):
-    """The first AST node (in source order) nested deeper than budgets.MAX_NESTING, or None.
-    Iterative: it runs before any recursive pass walks the AST."""
-    stack = [(d, 1) for d in reversed(decls)]
-    while stack:
-        node, depth = stack.pop()
-        if isinstance(node, (tuple, list)):
-            stack.extend((x, depth) for x in reversed(node))
-            continue
-        if not hasattr(node, "__attrs_attrs__") or isinstance(node, ast.Pos):
-            continue
-        if depth > budgets.MAX_NESTING:
-            return node
-        for f in reversed(node.__attrs_attrs__):
-            if f.name != "pos":
-                stack.append((getattr(node, f.name), depth + 1))
-    return None
