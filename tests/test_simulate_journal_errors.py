@@ -9,7 +9,7 @@ import errno
 import pytest
 from click.testing import CliRunner
 
-import ziggurat.simulate as sim
+import ziggurat.study_journal as journal_module
 from ziggurat.cli.main import cli
 
 ARGS = ["simulate", "stacktics", "--set", "size=2", "-n", "12", "--max-plies", "60", "--seed", "3", "-w", "1"]
@@ -40,7 +40,7 @@ def full_disk(monkeypatch):
         f = real_open(path, mode, *args, **kwargs)
         return FullAfter(f, 2) if "a" in mode else f
 
-    monkeypatch.setattr(sim, "open", opened, raising=False)
+    monkeypatch.setattr(journal_module, "open", opened, raising=False)
 
 
 def test_a_full_disk_is_a_clean_error_and_resume_finishes(tmp_path, monkeypatch, full_disk):

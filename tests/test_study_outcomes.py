@@ -160,7 +160,7 @@ def test_a_journal_written_before_rank_by_was_scored_is_not_resumed(tmp_path):
     import json
 
     from ziggurat.errors import GameError
-    from ziggurat.simulate import JOURNAL_KIND, Journal, study_key
+    from ziggurat.study_journal import JOURNAL_KIND, Journal, study_key
 
     spec = StudySpec("othello", ("random", "random"), 2, {"board_size": 4})
     path = tmp_path / "old.journal"

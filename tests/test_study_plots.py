@@ -5,7 +5,8 @@ import random
 
 from matplotlib.figure import Figure
 
-from ziggurat.simulate import SIM_CAP_REASON, length_histogram
+from ziggurat.simulate import SIM_CAP_REASON
+from ziggurat.study_report import length_histogram
 
 
 def study(label, games):

@@ -33,7 +33,7 @@ from rich.text import Text
 
 import ziggurat
 
-from .. import simulate as sim
+from .. import simulate as sim, study_journal, study_report
 from ..agents import AGENTS
 from ..outputs import atomic_open, check_writable, write_text
 from .backend import GAME_SECONDS, backend_option, choose, only_random
@@ -153,7 +153,7 @@ def simulate(ctx, ruleset, games, agents, options, variants, others, seed, worke
             spec = attrs.evolve(spec, backend="native")
         specs.append((spec, game))
 
-    journal = sim.Journal(journal_path, [spec for spec, _ in specs]) if journal_path is not None else None
+    journal = study_journal.Journal(journal_path, [spec for spec, _ in specs]) if journal_path is not None else None
     if resume and not journal.path.exists():
         click.echo(f"no journal at {journal.path}: the study starts from its first game", err=True)
     done = journal.start(resume) if journal is not None else [{} for _ in specs]
@@ -184,7 +184,7 @@ def simulate(ctx, ruleset, games, agents, options, variants, others, seed, worke
             interrupted = signals.received or "Ctrl-C"
             if journal is not None:
                 journal.rewrite(done)  # an append cut short by the signal is made whole
-        except sim.JournalWriteError:  # it says what the journal keeps; writing it again would fail again
+        except study_journal.JournalWriteError:  # it says what the journal keeps; writing it again would fail again
             raise
         except ziggurat.GameError as e:  # e.g. a cluster with no worker left: say what is kept
             kept = sum(len(d) for d in done)
@@ -214,11 +214,11 @@ def simulate(ctx, ruleset, games, agents, options, variants, others, seed, worke
             writer.writeheader()
             for spec, _, records in kept:
                 writer.writerows(sim.csv_rows(spec, records))
-    plots = sim.plot(summaries, all_records, Path(plot_dir)) if plot_dir else []
+    plots = study_report.plot(summaries, all_records, Path(plot_dir)) if plot_dir else []
     if report_file:
         path = Path(report_file)
         rel = [_relative(p, path.parent) for p in plots]
-        write_text(path, sim.report_markdown(summaries, _command(locals()), rel, title))
+        write_text(path, study_report.report_markdown(summaries, _command(locals()), rel, title))
     if journal is not None and implicit and interrupted is None:
         journal.remove()  # its games are in the outputs now
 
@@ -319,7 +319,7 @@ def _command(a: dict) -> str:
 
 def _rate_cells(t: dict) -> list:
     return [str(t["games"]), str(t["wins"]), str(t["draws"]), str(t["losses"]),
-            f"{t['score']:.3f}" if t["score"] is not None else "-", sim.pct(t["win_rate"])]
+            f"{t['score']:.3f}" if t["score"] is not None else "-", study_report.pct(t["win_rate"])]
 
 
 def _show_one(out: Console, s: dict) -> None:
@@ -341,9 +341,9 @@ def _show_one(out: Console, s: dict) -> None:
     table = Table(title="Balance and shape", title_justify="left")
     table.add_column("statistic")
     table.add_column("value", justify="right")
-    table.add_row("first player win rate", sim.pct(fp["win_rate"]))
-    table.add_row("first player, decisive games only", sim.pct(fp["decisive_share"]))
-    table.add_row("draws", sim.pct(s["draws"]))
+    table.add_row("first player win rate", study_report.pct(fp["win_rate"]))
+    table.add_row("first player, decisive games only", study_report.pct(fp["decisive_share"]))
+    table.add_row("draws", study_report.pct(s["draws"]))
     table.add_row("cut at --max-plies", str(s["max_plies_cutoffs"]))
     ln = s["length"]
     table.add_row("length mean / median", f"{ln['mean']:.1f} / {ln['median']:g}")
@@ -362,8 +362,8 @@ def _show_one(out: Console, s: dict) -> None:
         table.add_column(c, justify="left" if c == "action" else "right")
     for a in s["actions"]:
         if a["games"]["k"]:
-            table.add_row(Text(a["action"] + (" *" if a["chance"] else "")), sim.mean_text(a["per_game"]),
-                          sim.pct(a["games"]))
+            table.add_row(Text(a["action"] + (" *" if a["chance"] else "")), study_report.mean_text(a["per_game"]),
+                          study_report.pct(a["games"]))
     never = [a["action"] for a in s["actions"] if not a["games"]["k"]]
     if never:
         table.caption = Text("never made: " + ", ".join(never))
@@ -373,7 +373,7 @@ def _show_one(out: Console, s: dict) -> None:
         table.add_column("statistic")
         table.add_column("mean [95% CI]", justify="right")
         for st in s["statistics"]:
-            table.add_row(Text(st["statistic"]), sim.mean_text(st))
+            table.add_row(Text(st["statistic"]), study_report.mean_text(st))
         out.print(table)
 
 
@@ -382,7 +382,7 @@ def _show_comparison(out: Console, summaries: list) -> None:
     table.add_column("")
     for s in summaries:
         table.add_column(Text(s["study"]["label"]), justify="right")
-    for metric, cells in sim.comparison_rows(summaries):
+    for metric, cells in study_report.comparison_rows(summaries):
         table.add_row(Text(metric), *(Text(c) for c in cells))
     notes = [f"{s['study']['label']}: {s['study']['partial']}" for s in summaries if s["study"].get("partial")]
     if notes:
