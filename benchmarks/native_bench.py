@@ -52,7 +52,7 @@ def available() -> bool:
 
 def native_of(game):
     """The game's native functions, or None when the native backend cannot compile it."""
-    from ziggurat.interpreter.native.exprs import Unsupported
+    from ziggurat.errors import Unsupported
     from ziggurat.interpreter.native.game import native
 
     try:

@@ -21,7 +21,7 @@ from click.testing import CliRunner
 import ziggurat
 from ziggurat.cli.main import cli
 from ziggurat.interpreter.games import small_options
-from ziggurat.interpreter.native.exprs import Unsupported
+from ziggurat.errors import Unsupported
 from ziggurat.interpreter.native.game import source
 from ziggurat.interpreter.runtime import perft
 from ziggurat.simulate import StudySpec, run_study

@@ -86,6 +86,53 @@ class GameError(ZigguratError):
     """A bad move, position, option or command: the message names what is wrong."""
 
 
+class AgentError(ZigguratError):
+    """A bad agent specification (unknown agent, unknown or bad parameter)."""
+
+
+class RecordError(GameError):
+    """A record that cannot be read, or that does not replay as it says."""
+
+
+MEMORY = "memory ran out"
+
+
+class SearchLimitExceeded(ZigguratError):
+    """The search visited more positions than the limit it was given."""
+
+    def __init__(self, limit: int, why: str = "the node limit"):
+        self.limit = limit
+        self.why = why  # "the node limit", or MEMORY: memory ran out first
+        super().__init__(f"gave up after {limit:,} positions ({why}); the game is too large "
+                         "to solve this way, or raise the limit")
+
+    def __reduce__(self):  # rebuilt from its fields in the process that solved in a worker
+        return (type(self), (self.limit, self.why))
+
+
+class Unsupported(Exception):
+    """A construct or position the native backend does not compile or hold: what it is, and
+    where the rules wrote it. Not a mistake of the person: the commands print `line()` and use
+    the Python backend instead."""
+
+    def __init__(self, what: str, pos=None):
+        super().__init__(what)
+        self.what, self.pos = what, pos
+
+    def where(self) -> str:
+        pos = self.pos
+        if pos is None or not getattr(pos, "line", 0):
+            return "?"
+        path = getattr(getattr(pos, "file", None), "path", None)
+        name = str(path).rsplit("/", 1)[-1] if path else "rules"
+        return f"{name}:{pos.line}:{pos.col}"
+
+    def line(self) -> str:
+        """The one line a command prints when it falls back."""
+        where = self.where()
+        return f"the native backend cannot compile {self.what}{f' ({where})' if where != '?' else ''}; using Python"
+
+
 def shown(value, limit: int = 60) -> str:
     """A value as a message shows it: text and numbers quoted as written, cut after `limit`
     characters (a record's line of megabytes is not printed whole); anything else by its type

@@ -43,17 +43,13 @@ from typing import Iterator, Optional
 
 from attrs import define, field
 
-from .errors import GameError, shown
+from .errors import GameError, RecordError, shown  # noqa: F401 (RecordError: re-exported)
 from .outputs import write_text
 
 HEADER_ORDER = ("ruleset", "options", "seed", "start", "result", "reason", "scores", "plies", "final",
                 "date")
 _HEADER = re.compile(r"^([a-z_]+(?:\.[A-Za-z0-9_]+)?):[ \t]*(.*)$")
 _MOVE = re.compile(r"^(\d+)\.\s+(\S+)\s+(.+?)\s*$")
-
-
-class RecordError(GameError):
-    """A record that cannot be read, or that does not replay as it says."""
 
 
 @define

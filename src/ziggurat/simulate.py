@@ -215,7 +215,7 @@ def _run_chunk(ruleset: str, options: dict, agents: tuple, backend: str, indices
     if backend == "native":
         from .interpreter.native.game import native  # Numba is imported only when asked for
 
-        from .interpreter.native.exprs import Unsupported
+        from .errors import Unsupported
 
         fast = native(game, ("playout",))
         out = []

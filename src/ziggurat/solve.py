@@ -27,7 +27,7 @@ from typing import Callable, Optional
 
 from attrs import frozen
 
-from .errors import GameError, ZigguratError
+from .errors import MEMORY, GameError, SearchLimitExceeded  # noqa: F401 (MEMORY, SearchLimitExceeded: re-exported)
 
 #: How often (in positions) the progress callback is called.
 PROGRESS_EVERY = 2048
@@ -40,22 +40,6 @@ DEFAULT_MAX_NODES = 300_000
 MAX_NODES_LIMIT = 100_000_000
 
 Progress = Callable[[int, float], None]  # (positions searched, seconds so far)
-
-
-MEMORY = "memory ran out"
-
-
-class SearchLimitExceeded(ZigguratError):
-    """The search visited more positions than the limit it was given."""
-
-    def __init__(self, limit: int, why: str = "the node limit"):
-        self.limit = limit
-        self.why = why  # "the node limit", or MEMORY: memory ran out first
-        super().__init__(f"gave up after {limit:,} positions ({why}); the game is too large "
-                         "to solve this way, or raise the limit")
-
-    def __reduce__(self):  # rebuilt from its fields in the process that solved in a worker
-        return (type(self), (self.limit, self.why))
 
 
 def check_max_nodes(max_nodes: Optional[int]) -> Optional[int]:

@@ -15,14 +15,10 @@ from __future__ import annotations
 import random
 from typing import Optional
 
-from ..errors import ZigguratError
+from ..errors import AgentError  # noqa: F401 (re-exported: agents raise it)
 from ..interpreter.runtime import outcome_of
 
 WIN = 1_000_000  # the value of a won position, far above any heuristic
-
-
-class AgentError(ZigguratError):
-    """A bad agent specification (unknown agent, unknown or bad parameter)."""
 
 
 class Agent:

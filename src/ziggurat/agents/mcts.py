@@ -206,7 +206,7 @@ class MCTSAgent(Agent):
         """The game's native functions (compiled once per process); AgentError when it cannot be."""
         fast = self._native.get(id(game))
         if fast is None:
-            from ..interpreter.native.exprs import Unsupported
+            from ..errors import Unsupported
             from ..interpreter.native.game import native
 
             self._stopped = Unsupported  # what a playout raises where the native loop stops

@@ -44,7 +44,7 @@ def choose(game, backend: str, seconds: float, quiet: bool = False, loop: str = 
             click.echo(text, err=True)
     if backend == "python":
         return None
-    from ..interpreter.native.exprs import Unsupported
+    from ..errors import Unsupported
     from ..interpreter.native.game import available, is_cached, native, source
 
     missing = available()

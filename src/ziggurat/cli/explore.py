@@ -87,7 +87,7 @@ def perft(ruleset, depth, divide, position, options, backend, as_json):
 def _native_perft(fast, state, depth: int, divide: bool) -> tuple:
     """(split or None, leaves) counted by the native backend; (None, None) after saying why the
     Python backend counts instead (a position it cannot start from)."""
-    from ..interpreter.native.exprs import Unsupported
+    from ..errors import Unsupported
 
     try:
         if not (divide and depth > 0):

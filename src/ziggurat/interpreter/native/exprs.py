@@ -21,29 +21,9 @@ from ...dsl import ir
 from ...dsl import types as T
 from ...dsl.model import BUILTIN_DIRECTIONS
 from ..python.exprs import pyname
+from ...errors import Unsupported
 
 DIRECTION_NAMES = list(BUILTIN_DIRECTIONS)
-
-
-class Unsupported(Exception):
-    """A construct the native backend does not compile: what it is, and where."""
-
-    def __init__(self, what: str, pos=None):
-        super().__init__(what)
-        self.what, self.pos = what, pos
-
-    def where(self) -> str:
-        pos = self.pos
-        if pos is None or not getattr(pos, "line", 0):
-            return "?"
-        path = getattr(getattr(pos, "file", None), "path", None)
-        name = str(path).rsplit("/", 1)[-1] if path else "rules"
-        return f"{name}:{pos.line}:{pos.col}"
-
-    def line(self) -> str:
-        """The one line a command prints when it falls back."""
-        where = self.where()
-        return f"the native backend cannot compile {self.what}{f' ({where})' if where != '?' else ''}; using Python"
 
 
 class Code:

@@ -37,7 +37,7 @@ from ...errors import GameError
 from ..cache import engine_fingerprint
 from ..python.module import uses_repetition
 from ..steps import lower
-from .exprs import Unsupported
+from ...errors import Unsupported
 from .layout import Layout, TooLong
 from .module import NativeWriter, plan_layout
 

@@ -9,7 +9,7 @@ backend's (`interpreter.steps`), for Numba to compile.
 | `perft`, `playout`, `playouts` | the whole loops (`loops.TEMPLATE`) |
 
 Each choice is a loop and each condition an `if`, in the order the action states them, as in the
-Python backend; what this backend does not compile raises `exprs.Unsupported`.
+Python backend; what this backend does not compile raises `errors.Unsupported`.
 """
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ from .. import steps as P
 from ..python.apply import needed_lets
 from ..python.exprs import pyname
 from ..python.generate import MAX_PASSES
-from .exprs import Code, Exprs, Unsupported, fail
+from ...errors import Unsupported
+from .exprs import Code, Exprs, fail
 from .layout import BIAS, MOVE_BITS, Codec, Layout
 from .loops import TEMPLATE, keeps_hash
 
