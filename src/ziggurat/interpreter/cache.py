@@ -25,7 +25,7 @@ from typing import Optional
 from .. import cachedir
 from .spec import GameSpec
 
-FORMAT = 1  # the layout of an entry; part of every key
+FORMAT = 2  # the layout of an entry; part of every key (2: the spec as GameSpec.to_json writes it by its types)
 
 
 def sha256(text: str) -> str:

@@ -49,37 +49,38 @@ def compile_model(model: Model, overrides: dict, name: str) -> CompiledModule:
     errors = [d for d in folded.diagnostics if d.severity == "error"]
     if errors:
         raise RulesetError(errors)
-    plans = [lower(a) for a in folded.plan.actions]
-    if plan.after is not None:
-        for p in plans:
-            if not p.chance:
-                p.spec.after_fmt = plan.after.fmt
+    # Each number choice's range (a fixed action space) and the after block's notation (not for
+    # nature's moves) go into the action specs as they are made.
+    ranges = choice_bounds(folded.plan, folded.world.files * folded.world.ranks)
+    plans = [lower(a, after_fmt=plan.after.fmt if plan.after is not None and not a.chance else None,
+                   bounds={choice: bound for (index, choice), bound in ranges.items() if index == a.index})
+             for a in folded.plan.actions]
     writer = ModuleWriter(folded, plans)
     sources = tuple(model.files)
     label = _labeller(sources)
     text, linemap, tables = writer.write(", ".join(os.path.basename(f) for f in sources), values, label)
     within_python_limits(text, linemap)
     spec = GameSpec(
-        name, plan.title, plan.description, tuple(folded.plan.players), dict(values), option_specs(plan, bounds),
-        tuple(AttributeSpec(a.name, tuple(a.values), tuple(a.numbers), tuple(a.codes), a.players, a.numeric)
-              for a in plan.attributes.values()),
-        folded.world.files, folded.world.ranks, tuple(folded.world.dirsets),
-        tuple((z.name, z.per_player, z.hidden) for z in plan.zones.values()),
-        tuple((c.name, c.per_player, "cell" if c.type.name == "cell" else "int") for c in plan.counters.values()),
-        tuple(p.spec for p in plans), tuple(inv.text for inv in plan.invariants),
-        plan.heuristic is not None, heuristic_reads_mover(folded.plan),
-        _effects(folded.plan, ("change",)), _effects(folded.plan, ("place", "add"), moves_only=True), writer.hashing,
-        writer.last, tuple(tables), sources, _compress(linemap, sources),
-        tuple(s.text for s in folded.plan.statistics))
-    spec.nonnegative = nonnegative_counters(folded.plan)  # positions read from text are held to it
-    by_index = {a.index: a for a in spec.actions}  # each number choice's range: a fixed action space
-    for (index, choice), bound in choice_bounds(folded.plan, folded.world.files * folded.world.ranks).items():
-        by_index[index].bounds[choice] = bound
-    spec.surface = folded.world.surface
-    spec.bookkeeping = tuple(c.name for c in plan.counters.values() if c.bookkeeping)
-    spec.places = board_is_places(plan)  # as written: fold turns `files` into a number
-    spec.facts = piece_facts(folded)
-    spec.cards = listed_pieces(folded)
+        name=name, title=plan.title, description=plan.description, players=tuple(folded.plan.players),
+        options=dict(values), option_specs=option_specs(plan, bounds),
+        attributes=tuple(AttributeSpec(name=a.name, values=tuple(a.values), numbers=tuple(a.numbers),
+                                       codes=tuple(a.codes), players=a.players, numeric=a.numeric)
+                         for a in plan.attributes.values()),
+        files=folded.world.files, ranks=folded.world.ranks, dirsets=tuple(tuple(d) for d in folded.world.dirsets),
+        zones=tuple((z.name, z.per_player, z.hidden) for z in plan.zones.values()),
+        counters=tuple((c.name, c.per_player, "cell" if c.type.name == "cell" else "int")
+                       for c in plan.counters.values()),
+        actions=tuple(p.spec for p in plans), invariant_texts=tuple(inv.text for inv in plan.invariants),
+        has_heuristic=plan.heuristic is not None, heuristic_per_mover=heuristic_reads_mover(folded.plan),
+        changes_pieces=_effects(folded.plan, ("change",)),
+        creates_pieces=_effects(folded.plan, ("place", "add"), moves_only=True),
+        hashing=writer.hashing, uses_last=writer.last, tables=tuple(tables), sources=sources,
+        linemap=_compress(linemap, sources), statistic_texts=tuple(s.text for s in folded.plan.statistics),
+        nonnegative=nonnegative_counters(folded.plan),  # positions read from text are held to it
+        surface=folded.world.surface,
+        bookkeeping=tuple(c.name for c in plan.counters.values() if c.bookkeeping),
+        places=board_is_places(plan),  # as written: fold turns `files` into a number
+        facts=piece_facts(folded), cards=listed_pieces(folded))
     return CompiledModule(spec, text)
 
 
@@ -125,7 +126,8 @@ def option_specs(plan: ir.Plan, bounds: dict) -> dict:
         type_text = o.type_pos.snippet() if o.type_pos is not None and o.kind in ("range", "enum") else o.kind
         default_text = o.default.pos.snippet() if o.default is not None else ""
         low, high = bounds.get(name) or (None, None)
-        out[name] = OptionSpec(name, o.kind, o.doc, low, high, tuple(o.values), type_text or o.kind, default_text)
+        out[name] = OptionSpec(name=name, kind=o.kind, doc=o.doc, low=low, high=high, values=tuple(o.values),
+                               type_text=type_text or o.kind, default_text=default_text)
     return out
 
 

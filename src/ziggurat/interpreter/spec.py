@@ -9,9 +9,10 @@ parsing the ruleset again. Tools read a game through `Game` and this spec, never
 
 from __future__ import annotations
 
-from typing import Optional
+from types import UnionType
+from typing import Any, Optional, Union, get_args, get_origin, get_type_hints
 
-from attrs import asdict, define, field, frozen
+from attrs import field, fields as attrs_fields, frozen, has
 
 from ..dsl import types as T
 
@@ -25,7 +26,7 @@ class OptionSpec:
     doc: str = ""
     low: Optional[int] = None  # a range's bounds, at these option values
     high: Optional[int] = None
-    values: tuple = ()  # an enum's values
+    values: tuple[str, ...] = ()  # an enum's values
     type_text: str = ""  # the type as written ("2..5", "one of a, b"); the kind when not shown
     default_text: str = ""  # the default as written in the file ("size == 2")
 
@@ -35,9 +36,9 @@ class AttributeSpec:
     """A piece attribute: its values (names), their numbers and their notation codes."""
 
     name: str
-    values: tuple
-    numbers: tuple
-    codes: tuple
+    values: tuple[str, ...]
+    numbers: tuple[int, ...]
+    codes: tuple[str, ...]
     players: bool = False  # the values are the players (then any neutral values)
     numeric: bool = False  # the values carry numbers (sizes with pips)
 
@@ -52,132 +53,170 @@ its own but has a condition (interpreter.steps): `after` is a keyword, so no cho
 has this name."""
 
 
-@define
+Choice = tuple[str, Optional[T.Type]]
+"""A choice of an action: its name and the type of one value."""
+
+Bound = Optional[tuple[int, int, int]]
+"""A number choice's range (lo, a, b): lo <= value <= a * P + b, P the most pieces a position holds
+(interpreter.bounds); None when the compiler found no bound."""
+
+
+@frozen(kw_only=True)
 class ActionSpec:
     """An action as moves see it: its notation and its choices, in move order.
 
     A move of this action is the tuple (index, value of choice 1, value of choice 2, ...). The
     ruleset's `after` block, when there is one, adds its choices after the action's own
     (`nbase` of them); a move whose turn ended without the after part holds None there.
+    Made once by `interpreter.steps.lower`, with everything it says, and never changed.
     """
 
     index: int
     name: str
     fmt: str
-    choices: list  # [name, Type]
+    choices: tuple[Choice, ...]
     nbase: int = 0
     after_fmt: Optional[str] = None
-    repeated: set = field(factory=set)  # choices made once per pass of a `repeat`: a tuple in the move
+    repeated: frozenset[str] = frozenset()  # choices made once per pass of a `repeat`: a tuple in the move
     chance: bool = False  # `by chance`: nature's moves, equally likely unless `weighted`
     weighted: bool = False  # `weight EXPR`: each outcome's likelihood relative to the others
     secret: bool = False  # `seen by EXPR`: only those players see what the move is
-    # number choice -> (lo, a, b): lo <= its value <= a * P + b, P the most pieces a position holds
-    # (interpreter.bounds); None when the compiler found no bound
-    bounds: dict = field(factory=dict)
+    bounds: dict[str, Bound] = field(factory=dict)  # each number choice's range (see `Bound`)
 
     def choice_types(self) -> dict:
-        return dict((n, t) for n, t in self.choices)
+        return dict(self.choices)
 
 
-@define
+@frozen(kw_only=True)
 class GameSpec:
-    """Everything the runtime and the tools need to know about a compiled game, as data."""
+    """Everything the runtime and the tools need to know about a compiled game, as data.
+
+    Built by keyword in one expression (`interpreter.compile`) and never changed after; written
+    to JSON and read back by one converter (`to_json`, `from_json`) that follows these types."""
 
     name: str
     title: str
     description: str
-    players: tuple
-    options: dict  # name -> value
-    option_specs: dict  # name -> OptionSpec
-    attributes: tuple  # AttributeSpec, in declaration order
+    players: tuple[str, ...]
+    options: dict[str, Any]  # name -> value (a bool, a number or an enum value's name)
+    option_specs: dict[str, OptionSpec]
+    attributes: tuple[AttributeSpec, ...]  # in declaration order
     files: int
     ranks: int
-    dirsets: tuple  # direction sets by number (tuples of direction names)
-    zones: tuple  # (name, per_player, hidden)
-    counters: tuple  # (name, per_player, kind): kind "int" or "cell"
-    actions: tuple  # ActionSpec
-    invariant_texts: tuple
+    dirsets: tuple[tuple[str, ...], ...]  # direction sets by number (tuples of direction names)
+    zones: tuple[tuple[str, bool, bool], ...]  # (name, per_player, hidden)
+    counters: tuple[tuple[str, bool, str], ...]  # (name, per_player, kind): kind "int" or "cell"
+    actions: tuple[ActionSpec, ...]
+    invariant_texts: tuple[str, ...]
     has_heuristic: bool = False
     heuristic_per_mover: bool = False
     changes_pieces: bool = False  # change() turns pieces into others: their number is kept, not their kinds
     creates_pieces: bool = False  # place() in a move: pieces come into play
     hashing: bool = False  # the end block tests repetition: moves keep a position hash
     uses_last: bool = False  # the rules read `last`: states remember the last move
-    tables: tuple = ()  # the board tables the module is given when loaded
-    sources: tuple = ()  # the rules files, base first
-    linemap: tuple = ()  # (generated line, source index, line, col, end col), where the rules position changes
-    statistic_texts: tuple = ()  # the ruleset's `statistic` declarations, in order
-    nonnegative: tuple = ()  # the number counters the rules never make negative (nonnegative_counters)
-    surface: Optional[tuple] = None  # the open table: (lattice step, widths, lengths per piece code), or None
-    bookkeeping: tuple = ()  # the counters marked `bookkeeping`: kept in positions, not shown to players
+    tables: tuple[str, ...] = ()  # the board tables the module is given when loaded
+    sources: tuple[str, ...] = ()  # the rules files, base first
+    # (generated line, source index, line, col, end col), where the rules position changes
+    linemap: tuple[tuple[int, int, int, int, int], ...] = ()
+    statistic_texts: tuple[str, ...] = ()  # the ruleset's `statistic` declarations, in order
+    nonnegative: tuple[str, ...] = ()  # the number counters the rules never make negative (nonnegative_counters)
+    # the open table: (lattice step, widths, lengths per piece code), or None
+    surface: Optional[tuple[int, tuple[int, ...], tuple[int, ...]]] = None
+    bookkeeping: tuple[str, ...] = ()  # the counters marked `bookkeeping`: kept in positions, not shown to players
     places: bool = False  # the rules read no geometry of the board: its cells are only places (dsl.places)
-    facts: tuple = ()  # per piece code, what the ruleset's tables of columns say of it ("target 18"), as text
-    cards: tuple = ()  # the piece codes those tables list with a row not all 0s: drawn as cards
+    facts: tuple[tuple[str, ...], ...] = ()  # per piece code, what the ruleset's tables of columns say of it
+    cards: tuple[int, ...] = ()  # the piece codes those tables list with a row not all 0s: drawn as cards
 
     # ---- JSON -------------------------------------------------------------------------------
 
     def to_json(self) -> dict:
-        d = {k: getattr(self, k) for k in ("name", "title", "description", "options", "files", "ranks",
-                                           "has_heuristic", "heuristic_per_mover", "changes_pieces",
-                                           "creates_pieces", "hashing", "uses_last")}
-        d["players"] = list(self.players)
-        d["option_specs"] = [_plain(asdict(o)) for o in self.option_specs.values()]
-        d["attributes"] = [_plain(asdict(a)) for a in self.attributes]
-        d["dirsets"] = [list(x) for x in self.dirsets]
-        d["zones"] = [list(z) for z in self.zones]
-        d["counters"] = [list(c) for c in self.counters]
-        d["actions"] = [{"index": a.index, "name": a.name, "fmt": a.fmt, "nbase": a.nbase, "after_fmt": a.after_fmt,
-                         "choices": [[n, type_to_json(t)] for n, t in a.choices], "repeated": sorted(a.repeated),
-                         "chance": a.chance, "weighted": a.weighted, "secret": a.secret,
-                         "bounds": {n: list(b) if b else None for n, b in a.bounds.items()}}
-                        for a in self.actions]
-        d["invariant_texts"] = list(self.invariant_texts)
-        d["tables"] = list(self.tables)
-        d["sources"] = list(self.sources)
-        d["linemap"] = [list(x) for x in self.linemap]
-        d["statistic_texts"] = list(self.statistic_texts)
-        d["nonnegative"] = list(self.nonnegative)
-        d["surface"] = [self.surface[0], list(self.surface[1]), list(self.surface[2])] if self.surface else None
-        d["bookkeeping"] = list(self.bookkeeping)
-        d["places"] = self.places
-        d["facts"] = [list(f) for f in self.facts]
-        d["cards"] = list(self.cards)
-        return d
+        """The spec as JSON data (dicts, lists, strings, numbers): what the cache stores."""
+        return _codec(GameSpec)[0](self)
 
     @classmethod
     def from_json(cls, d: dict) -> "GameSpec":
-        return cls(
-            d["name"], d["title"], d["description"], tuple(d["players"]), dict(d["options"]),
-            {o["name"]: OptionSpec(**{**o, "values": tuple(o["values"])}) for o in d["option_specs"]},
-            tuple(AttributeSpec(a["name"], tuple(a["values"]), tuple(a["numbers"]), tuple(a["codes"]),
-                                a["players"], a["numeric"]) for a in d["attributes"]),
-            d["files"], d["ranks"], tuple(tuple(x) for x in d["dirsets"]), tuple(tuple(z) for z in d["zones"]),
-            tuple(tuple(c) for c in d["counters"]),
-            tuple(ActionSpec(a["index"], a["name"], a["fmt"], [[n, type_from_json(t)] for n, t in a["choices"]],
-                             a["nbase"], a["after_fmt"], set(a["repeated"]), a["chance"],
-                             a["weighted"], a["secret"],
-                             {n: tuple(b) if b else None for n, b in a.get("bounds", {}).items()})
-                  for a in d["actions"]),
-            tuple(d["invariant_texts"]), d["has_heuristic"], d["heuristic_per_mover"], d["changes_pieces"],
-            d["creates_pieces"], d["hashing"], d["uses_last"], tuple(d["tables"]), tuple(d["sources"]),
-            tuple(tuple(x) for x in d["linemap"]), tuple(d.get("statistic_texts", ())),
-            tuple(d.get("nonnegative", ())),
-            (d["surface"][0], tuple(d["surface"][1]), tuple(d["surface"][2])) if d.get("surface") else None,
-            tuple(d.get("bookkeeping", ())), bool(d.get("places", False)),
-            tuple(tuple(f) for f in d.get("facts", ())), tuple(d.get("cards", ())))
+        """The spec `to_json` wrote; KeyError, TypeError or ValueError if `d` is not one."""
+        return _codec(cls)[1](d)
 
 
-def _plain(d: dict) -> dict:
-    return {k: list(v) if isinstance(v, tuple) else v for k, v in d.items()}
+# ---- the converter: JSON data by the fields' types ------------------------------------------------
+# A record is written as a dict of its fields, each by its declared type: a tuple and a set as a list
+# (a set sorted, so the same spec writes the same text), a dict by its values, None as null, and
+# read back by the same types (so a new field needs no code here). This is cattrs's way, written
+# out for the few types specs use: importing cattrs would add about a fifth (30 ms of CPU) to the
+# time a cached game takes to load, the start of every `ziggurat play`.
+
+_CODECS: dict = {}
 
 
-def type_to_json(t: Optional[T.Type]):
-    if t is None:
-        return None
-    return {"name": t.name, "elem": type_to_json(t.elem), "attr": t.attr}
+def _same(x):
+    return x
 
 
-def type_from_json(d) -> Optional[T.Type]:
-    if d is None:
-        return None
-    return T.Type(d["name"], type_from_json(d["elem"]), d["attr"])
+def _codec(tp) -> tuple:
+    """(write, read) for values of the type `tp`, made once per type."""
+    found = _CODECS.get(tp)
+    if found is None:
+        found = _CODECS[tp] = _make_codec(tp)
+    return found
+
+
+def _make_codec(tp) -> tuple:
+    if tp in (str, int, bool, float, Any):
+        return _same, _same
+    if has(tp):
+        return _record_codec(tp)
+    origin, args = get_origin(tp), get_args(tp)
+    if origin in (Union, UnionType) and len(args) == 2 and type(None) in args:  # Optional[X]
+        write, read = _codec(next(a for a in args if a is not type(None)))
+        return (lambda v: None if v is None else write(v)), (lambda v: None if v is None else read(v))
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:  # tuple[X, ...]
+        write, read = _codec(args[0])
+        return (lambda v: [write(x) for x in v]), (lambda v: tuple(read(x) for x in _listed(v)))
+    if origin is tuple:  # tuple[X, Y, Z]
+        codecs = [_codec(a) for a in args]
+
+        def read_fixed(v):
+            if len(_listed(v)) != len(codecs):
+                raise ValueError(f"{len(v)} values where {tp} has {len(codecs)}")
+            return tuple(r(x) for (_, r), x in zip(codecs, v))
+        return (lambda v: [w(x) for (w, _), x in zip(codecs, v)]), read_fixed
+    if origin is frozenset:
+        write, read = _codec(args[0])
+        return (lambda v: sorted(write(x) for x in v)), (lambda v: frozenset(read(x) for x in _listed(v)))
+    if origin is dict and args[0] is str:
+        write, read = _codec(args[1])
+        return ((lambda v: {k: write(x) for k, x in v.items()}),
+                (lambda v: {str(k): read(x) for k, x in _mapped(v).items()}))
+    raise TypeError(f"no JSON form for {tp}")
+
+
+def _record_codec(cls) -> tuple:
+    """An attrs record as a dict of its fields; read back by keyword (every field must be there)."""
+    fields: list = []  # (name, write, read), filled at first use: a record may hold itself (T.Type)
+
+    def known() -> list:
+        if not fields:
+            hints = get_type_hints(cls)
+            fields[:] = [(f.name, *_codec(hints[f.name])) for f in attrs_fields(cls)]
+        return fields
+
+    def write(v) -> dict:
+        return {name: w(getattr(v, name)) for name, w, _ in known()}
+
+    def read(d):
+        d = _mapped(d)
+        return cls(**{name: r(d[name]) for name, _, r in known()})
+    return write, read
+
+
+def _listed(v) -> list:
+    if not isinstance(v, list):
+        raise TypeError(f"a list was expected, not {type(v).__name__}")
+    return v
+
+
+def _mapped(v) -> dict:
+    if not isinstance(v, dict):
+        raise TypeError(f"a dict was expected, not {type(v).__name__}")
+    return v

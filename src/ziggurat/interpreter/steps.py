@@ -125,11 +125,12 @@ class ActionPlan:
         return self.spec.chance
 
 
-def lower(a: ir.Action) -> ActionPlan:
-    """The step plan of one folded action (with the after block's items)."""
+def lower(a: ir.Action, after_fmt: Optional[str] = None, bounds: Optional[dict] = None) -> ActionPlan:
+    """The step plan of one folded action (with the after block's items). `after_fmt` is the after
+    block's notation when it applies to this action, `bounds` its number choices' ranges
+    (interpreter.bounds): both go into the action's spec, made here once and whole."""
     measures = {it.kind for it in a.items if isinstance(it, ir.Measure)}
-    spec = ActionSpec(a.index, a.name, a.fmt, [list(c) for c in a.choices], a.nbase,
-                      None, set(a.repeated), a.chance, "weight" in measures, "seen" in measures)
+    choices = [(name, typ) for name, typ in a.choices]
     index = {n: k + 1 for k, (n, _) in enumerate(a.choices)}
     after = list(a.after_items) if a.after_items is not None else None
     # Effects become stages when anything that makes or tests the move follows them.
@@ -140,21 +141,25 @@ def lower(a: ir.Action) -> ActionPlan:
         first = a.nbase + 1
         has_choices = len(a.choices) > a.nbase
         if not has_choices and any(isinstance(s, Guard) for s in part):
-            part = _with_presence(part, spec)
+            choices.append((PRESENT, T.BOOL))
+            part = _with_presence(part, len(choices))
             has_choices = True
         steps.append(AfterPart(tuple(part), has_choices, first, a.pos))
+    spec = ActionSpec(index=a.index, name=a.name, fmt=a.fmt, choices=tuple(choices), nbase=a.nbase,
+                      after_fmt=after_fmt, repeated=frozenset(a.repeated), chance=a.chance,
+                      weighted="weight" in measures, secret="seen" in measures, bounds=dict(bounds or {}))
     return ActionPlan(spec, tuple(steps), a.priority, a.fallback, a.pos)
 
 
-def _with_presence(part: list, spec: ActionSpec) -> list:
+def _with_presence(part: list, index: int) -> list:
     """An after part without choices whose conditions may fail, given one choice of the single
-    value `true` just before its effects: a move holds `true` there when the part applied and None
-    when its conditions failed, so the move says which (its text has the after block's text only
-    when it holds the part), and every backend treats the part as one with choices."""
+    value `true` (the move's `index`-th value, named PRESENT) just before its effects: a move holds
+    `true` there when the part applied and None when its conditions failed, so the move says which
+    (its text has the after block's text only when it holds the part), and every backend treats the
+    part as one with choices."""
     pos = next((s.pos for s in part if isinstance(s, Guard)), None)
-    spec.choices.append([PRESENT, T.BOOL])
     domain = ir.ListLit((ir.Const(True, T.BOOL, pos),), T.list_of(T.BOOL), pos)
-    choose = Choose(PRESENT, domain, None, None, T.BOOL, len(spec.choices), "[true]", "", pos)
+    choose = Choose(PRESENT, domain, None, None, T.BOOL, index, "[true]", "", pos)
     at = next((k for k, s in enumerate(part) if isinstance(s, (Stage, Apply))), len(part))
     return part[:at] + [choose] + part[at:]
 
