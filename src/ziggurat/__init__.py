@@ -14,7 +14,7 @@ from .version import __version__
 _LAZY = {
     "ZigguratError": "errors", "RulesetError": "errors", "GameError": "errors",
     "load": "interpreter.games",
-    "Game": "interpreter.runtime", "LegalMoves": "interpreter.runtime", "Outcome": "interpreter.runtime",
+    "Game": "interpreter.runtime", "LegalMoves": "interpreter.runtime", "Outcome": "interpreter.outcome",
     "State": "interpreter.runtime", "divide": "interpreter.runtime", "perft": "interpreter.runtime",
     "random_playout": "interpreter.runtime",
 }

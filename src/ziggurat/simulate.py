@@ -35,7 +35,7 @@ import ziggurat
 from .agents import make_agent, parse_spec
 from .agents.base import by_seat
 from .errors import GameError
-from .interpreter.runtime import outcome_of
+from .interpreter.outcome import outcome_of
 from .runner import WORKER_TIMEOUT, dask_threads, run_batches
 
 SIM_CAP_REASON = "max plies (simulator)"  # the reason of a game cut short by the study's --max-plies

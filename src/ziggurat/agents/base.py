@@ -16,7 +16,7 @@ import random
 from typing import Optional
 
 from ..errors import AgentError  # noqa: F401 (re-exported: agents raise it)
-from ..interpreter.runtime import outcome_of
+from ..interpreter.outcome import outcome_of
 
 WIN = 1_000_000  # the value of a won position, far above any heuristic
 

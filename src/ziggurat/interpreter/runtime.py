@@ -18,25 +18,11 @@ from ..outputs import PICTURES  # "svg" / "png" -> a drawing function (the packa
 from . import linemap, notation
 from .geometry import CODE_BITS, CODE_MASK, extents
 from .linemap import rules_failures
+from .outcome import Outcome, outcome_of
 from .python.load import load_module
 from .spec import GameSpec
 
 SEED_OPTION = "seed"  # an option of this name seeds the setup when new() is given no seed
-
-
-@frozen
-class Outcome:
-    """How a game ended: the deciding rule, who it names, and a result per side (1, 0.5 or 0;
-    k players tied at the top of a `rank by` share: 1/k each)."""
-
-    kind: str  # win / lose / draw
-    player: Optional[int]  # the side named by win / lose
-    reason: Optional[str]
-    results: tuple  # per side
-    scores: tuple = ()  # per side, the first key of `rank by` (empty for other outcomes)
-
-    def winners(self) -> tuple:
-        return tuple(i for i, r in enumerate(self.results) if r == 1)
 
 
 class Game:
@@ -549,33 +535,6 @@ def zone_viewers(zones, nplayers: int) -> list:
         else:
             out.append(frozenset() if hidden else None)
     return out
-
-
-def outcome_of(raw: tuple, n: int) -> Outcome:
-    """The Outcome of a raw outcome (kind, who, reason) of `Game.outcome` in a game of n sides:
-    the one place a game's end becomes results per side (a study, an agent, a match read it here)."""
-    kind, who, reason = raw
-    if kind == "rank":
-        return ranked(who, reason)
-    if kind == "draw":
-        results = tuple(0.5 for _ in range(n))
-    elif kind == "win":
-        results = tuple(1 if i == who else 0 for i in range(n))
-    else:
-        results = tuple(0 if i == who else 1 for i in range(n))
-    return Outcome(kind, who, reason, results)
-
-
-def ranked(keys: tuple, reason: Optional[str]) -> Outcome:
-    """The outcome of `rank by`: keys[p] is player p's tuple (score, tie-breaks...). The players
-    with the greatest tuple win: one alone wins, k together share a draw (1/k each)."""
-    best = max(keys)
-    top = [p for p, k in enumerate(keys) if k == best]
-    results = tuple((1 / len(top) if len(top) > 1 else 1) if p in top else 0 for p in range(len(keys)))
-    scores = tuple(k[0] for k in keys)
-    if len(top) == 1:
-        return Outcome("win", top[0], reason, results, scores)
-    return Outcome("draw", None, reason, results, scores)
 
 
 def perft(state: State, depth: int) -> int:
