@@ -10,8 +10,6 @@ from __future__ import annotations
 import random
 from typing import Iterator, Optional
 
-from attrs import frozen
-
 from ..dsl.world import World
 from ..errors import GameError, shown
 from ..outputs import PICTURES  # "svg" / "png" -> a drawing function (the package fills it)
@@ -21,6 +19,7 @@ from .linemap import rules_failures
 from .outcome import Outcome, outcome_of
 from .python.load import load_module
 from .spec import GameSpec
+from .supply import PieceSupply, count_supply
 
 SEED_OPTION = "seed"  # an option of this name seeds the setup when new() is given no seed
 
@@ -186,22 +185,9 @@ class Game:
         and no move changes pieces, each kind is held to its number; otherwise the kinds counted
         are held to their number together (for a random setup, the most of several draws)."""
         if self._supply is None:
-            self._supply = self._count_supply()
+            self._supply = False if self.creates_pieces else count_supply(
+                self._setup_pieces, self.changes_pieces, self.options.get(SEED_OPTION))
         return self._supply or None
-
-    def _count_supply(self):
-        if self.creates_pieces:
-            return False
-        rng = _WatchedRandom(0)
-        kinds = self._setup_pieces(rng)
-        counted = None if self.changes_pieces else frozenset(kinds)
-        if not rng.drawn:
-            return PieceSupply(sum(kinds.values()), counted, None if self.changes_pieces else kinds)
-        seeds = [s for s in (self.options.get(SEED_OPTION),) if isinstance(s, int)] + list(range(SUPPLY_SEEDS))
-        draws = [self._setup_pieces(random.Random(s)) for s in seeds]
-        if counted is not None:
-            counted = frozenset(k for d in draws for k in d) | counted
-        return PieceSupply(max(sum(d.values()) for d in draws + [kinds]), counted, None)
 
     def _setup_pieces(self, rng) -> dict:
         """piece -> how many the setup places (board and zones), with this generator."""
@@ -227,36 +213,6 @@ class Game:
     def counter_text(self, slot: int, value: int) -> str:
         """A counter's value as positions write it: a number, or a cell's name ('-' for none)."""
         return self._notation._counter_text(slot, value)
-
-
-SUPPLY_SEEDS = 16  # setups drawn to measure the supply of a game whose setup is random
-
-
-@frozen
-class PieceSupply:
-    """The pieces a game has, all told (see `Game.piece_supply`)."""
-
-    total: int  # the most pieces of the kinds counted, board and zones together
-    counted: Optional[frozenset]  # the kinds the setup places (None: every kind)
-    kinds: Optional[dict]  # piece -> its number, when each kind's number is fixed; else None
-
-
-class _WatchedRandom(random.Random):
-    """A generator that remembers whether the setup drew from it."""
-
-    drawn = False
-
-    def random(self):
-        self.drawn = True
-        return super().random()
-
-    def getrandbits(self, k):
-        self.drawn = True
-        return super().getrandbits(k)
-
-    def shuffle(self, x):
-        self.drawn = True
-        return super().shuffle(x)
 
 
 class LegalMoves:
