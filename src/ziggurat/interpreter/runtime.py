@@ -14,10 +14,10 @@ from attrs import frozen
 
 from ..dsl.world import World
 from ..errors import GameError, shown
-from ..outputs import PICTURES  # "svg" / "png" -> a drawing function (the package fills it)
 from . import linemap, notation
 from .geometry import CODE_BITS, CODE_MASK, extents
 from .linemap import rules_failures
+from .move_cells import move_cells
 from .python.load import load_module
 from .spec import GameSpec
 
@@ -241,6 +241,11 @@ class Game:
     def counter_text(self, slot: int, value: int) -> str:
         """A counter's value as positions write it: a number, or a cell's name ('-' for none)."""
         return self._notation._counter_text(slot, value)
+
+    def move_cells(self, move, after: bool = True) -> tuple:
+        """The cells a move names, in its order (on the open table, the spots): what a picture
+        outlines and the browser has clicked (`after=False`: without the after block's choices)."""
+        return move_cells(self, move, after)
 
 
 SUPPLY_SEEDS = 16  # setups drawn to measure the supply of a game whose setup is random
@@ -528,15 +533,19 @@ class State:
     def __repr__(self) -> str:
         return f"<State {self.game.name}: {self.text()}>"
 
-    def _repr_svg_(self) -> Optional[str]:
-        """The position as SVG, so Jupyter draws states as pictures (the drawing is
-        ziggurat.render's, registered in PICTURES by the package: the runtime does not import it)."""
-        draw = PICTURES.get("svg")
-        return draw(self) if draw is not None else None
+    def _repr_svg_(self) -> str:
+        """The position as SVG, so Jupyter draws states as pictures. The pictures (a tool above
+        the engine, and matplotlib) are imported here, when a notebook first asks, as
+        python-chess's `Board._repr_svg_` imports `chess.svg`: the one import the layers allow
+        upward (pyproject.toml)."""
+        from .. import render
 
-    def _repr_png_(self) -> Optional[bytes]:
-        draw = PICTURES.get("png")
-        return draw(self) if draw is not None else None
+        return render.svg(self)
+
+    def _repr_png_(self) -> bytes:
+        from .. import render
+
+        return render.png(self)
 
 
 def zone_viewers(zones, nplayers: int) -> list:
