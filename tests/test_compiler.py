@@ -5,6 +5,7 @@ import os
 import random
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -129,6 +130,26 @@ class TestOutput:
             if not moves or game.outcome(st, moves) is not None:
                 break
             st.push(rng.choice(moves))
+
+
+SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
+
+
+class TestSnapshot:
+    def test_the_python_module_of_stacktics_is_the_checked_in_one(self):
+        """The Python module written for Stacktics at its default options is, to the character,
+        tests/snapshots/stacktics_python.py.txt, so that a change in how generated code reads shows
+        in review. After a change meant to alter it, write the file afresh and review its diff:
+        `ZIGGURAT_UPDATE_SNAPSHOTS=1 python -m pytest tests/test_compiler.py -k snapshot`."""
+        path = SNAPSHOTS / "stacktics_python.py.txt"
+        text = ziggurat.load("stacktics").source
+        if os.environ.get("ZIGGURAT_UPDATE_SNAPSHOTS"):
+            path.parent.mkdir(exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+        assert path.exists(), f"no snapshot yet: write it with ZIGGURAT_UPDATE_SNAPSHOTS=1 ({path})"
+        assert text == path.read_text(encoding="utf-8"), (
+            f"the generated module differs from {path.name}: if the change is meant, rewrite it with "
+            "ZIGGURAT_UPDATE_SNAPSHOTS=1 and review the diff")
 
 
 class TestPasses:

@@ -15,6 +15,13 @@ from .exprs import Env, Var, pyname
 from .generate import PROLOGUE, prologue
 
 
+def applies_effects(steps) -> bool:
+    """Whether explaining the steps changes the board: effects that more choices follow (a Stage,
+    in a repeat's pass or an after part too), made for real and taken back before it returns."""
+    return any(isinstance(s, P.Stage) or (isinstance(s, (P.Repeat, P.AfterPart)) and applies_effects(s.steps))
+               for s in steps)
+
+
 class Explainer:
     def __init__(self, exprs, hashing: bool):
         self.x = exprs
@@ -23,13 +30,16 @@ class Explainer:
     def explain(self, plan: P.ActionPlan, fname: str) -> ast.FunctionDef:
         fn = at(ast.FunctionDef(fname, ast.arguments([], [ast.arg("st"), ast.arg("m")], None, [], [], None, []),
                                 [], [], None), plan.pos)
-        fn.body = prologue() + [S("_mark = len(log)")]
+        fn.body = prologue()
         self.fresh, self.plan = Fresh(), plan
         inner: list = []
         if self.run(list(plan.steps), Env(), inner) is not None:  # None: it always returns a reason
             inner.append(S("return None"))
-        restore = S("while len(log) > _mark:\n    _l, _i, _o = log.pop()\n    _l[_i] = _o")
-        fn.body.append(ast.Try(inner, [], [], [restore]))
+        if applies_effects(plan.steps):  # taken back however it returns
+            restore = S("while len(log) > _mark:\n    _l, _i, _o = log.pop()\n    _l[_i] = _o")
+            fn.body += [S("_mark = len(log)"), ast.Try(inner, [], [], [restore])]
+        else:
+            fn.body += inner
         drop_unused_loads(fn, len(PROLOGUE))
         return fn
 
