@@ -534,10 +534,8 @@ class State:
         return f"<State {self.game.name}: {self.text()}>"
 
     def _repr_svg_(self) -> str:
-        """The position as SVG, so Jupyter draws states as pictures. The pictures (a tool above
-        the engine, and matplotlib) are imported here, when a notebook first asks, as
-        python-chess's `Board._repr_svg_` imports `chess.svg`: the one import the layers allow
-        upward (pyproject.toml)."""
+        """The position as SVG for Jupyter: the pictures (and matplotlib) imported when first asked
+        for, as python-chess's Board._repr_svg_ imports chess.svg (the one upward import allowed)."""
         from .. import render
 
         return render.svg(self)
