@@ -6,6 +6,8 @@ Expected counts come from the state drawn (its stacks and zones), never from an 
 import random
 import re
 import struct
+import subprocess
+import sys
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -208,6 +210,19 @@ class TestJupyter:
     def test_repr_png(self):
         """State._repr_png_ returns PNG bytes."""
         assert ziggurat.load("stacktics").new()._repr_png_().startswith(PNG_SIGNATURE)
+
+    def test_the_pictures_are_imported_when_a_notebook_first_draws(self):
+        """Loading and playing a game imports neither the pictures nor matplotlib (no registry is
+        filled by `import ziggurat`); the first `_repr_svg_` imports them itself."""
+        code = ("import sys, ziggurat\n"
+                "state = ziggurat.load('tic-tac-toe').new()\n"
+                "state.push(state.moves()[0])\n"
+                "before = {'ziggurat.render', 'matplotlib'} & set(sys.modules)\n"
+                "text = state._repr_svg_()\n"
+                "print(sorted(before), 'ziggurat.render' in sys.modules, 'matplotlib' in sys.modules, "
+                "'id=\"last-' in text)")
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+        assert out.stdout.split() == ["[]", "True", "True", "True"]
 
 
 class TestRenderCommand:

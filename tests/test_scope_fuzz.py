@@ -347,7 +347,7 @@ CANDIDATES = [
     "moves", "k", "_", "_0", "_1", "_2", "_unit", "_at", "_piece", "_k", "_last", "_a1", "_o1", "_n2", "_r1",
     "_rep1", "_path2", "_mk1", "UNLIMITED", "ALLCELLS", "ALLPLAYERS", "CTRL", "A_size", "T_home", "SUF_size",
     "RAYS", "NEIGH", "LINES", "STEP", "DIST", "FILE", "RANK", "NEXT", "DO", "EXPLAIN", "_ray", "_suffix",
-    "_product", "_flanked", "legal", "apply", "undo", "outcome", "do_0", "explain_0", "count_",
+    "_product", "_flanked", "legal", "apply", "undo", "outcome", "do_0", "explain_0", "do_go", "explain_go", "count_",
     # Python keywords and builtins
     "self", "cls", "class", "lambda", "return", "import", "pass", "yield", "None", "True", "False", "is",
     "global", "nonlocal", "del", "try", "except", "finally", "with", "as", "assert", "async", "await",

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import importlib
 
-from .outputs import PICTURES
 from .version import __version__
 
 _LAZY = {
@@ -18,17 +17,6 @@ _LAZY = {
     "State": "interpreter.runtime", "divide": "interpreter.runtime", "perft": "interpreter.runtime",
     "random_playout": "interpreter.runtime",
 }
-
-
-def _picture(kind: str):
-    def draw(state):
-        from . import render  # matplotlib: loaded only when a picture is wanted
-
-        return getattr(render, kind)(state)
-    return draw
-
-
-PICTURES.update(svg=_picture("svg"), png=_picture("png"))
 
 
 def __getattr__(name: str):

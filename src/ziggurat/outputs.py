@@ -16,11 +16,6 @@ from typing import Iterator
 
 from .errors import GameError
 
-# "svg" / "png" -> a function drawing a state: ziggurat.render's, registered by the package (the
-# engine below it draws through this table and never imports the renderer).
-PICTURES: dict = {}
-
-
 def _mode(path: Path) -> int:
     """The permissions of a new file at `path`: an existing file's own, else the umask's."""
     try:

@@ -12,10 +12,10 @@ from typing import Iterator, Optional
 
 from ..dsl.world import World
 from ..errors import GameError, shown
-from ..outputs import PICTURES  # "svg" / "png" -> a drawing function (the package fills it)
 from . import linemap, notation
 from .geometry import CODE_BITS, CODE_MASK, extents
 from .linemap import rules_failures
+from .move_cells import move_cells
 from .outcome import Outcome, outcome_of
 from .python.load import load_module
 from .spec import GameSpec
@@ -213,6 +213,11 @@ class Game:
     def counter_text(self, slot: int, value: int) -> str:
         """A counter's value as positions write it: a number, or a cell's name ('-' for none)."""
         return self._notation._counter_text(slot, value)
+
+    def move_cells(self, move, after: bool = True) -> tuple:
+        """The cells a move names, in its order (on the open table, the spots): what a picture
+        outlines and the browser has clicked (`after=False`: without the after block's choices)."""
+        return move_cells(self, move, after)
 
 
 class LegalMoves:
@@ -470,15 +475,17 @@ class State:
     def __repr__(self) -> str:
         return f"<State {self.game.name}: {self.text()}>"
 
-    def _repr_svg_(self) -> Optional[str]:
-        """The position as SVG, so Jupyter draws states as pictures (the drawing is
-        ziggurat.render's, registered in PICTURES by the package: the runtime does not import it)."""
-        draw = PICTURES.get("svg")
-        return draw(self) if draw is not None else None
+    def _repr_svg_(self) -> str:
+        """The position as SVG for Jupyter: the pictures (and matplotlib) imported when first asked
+        for, as python-chess's Board._repr_svg_ imports chess.svg (the one upward import allowed)."""
+        from .. import render
 
-    def _repr_png_(self) -> Optional[bytes]:
-        draw = PICTURES.get("png")
-        return draw(self) if draw is not None else None
+        return render.svg(self)
+
+    def _repr_png_(self) -> bytes:
+        from .. import render
+
+        return render.png(self)
 
 
 def zone_viewers(zones, nplayers: int) -> list:

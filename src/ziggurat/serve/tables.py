@@ -105,8 +105,9 @@ def hidden_counts(state, viewer) -> list:
 
 
 def history(state, viewer) -> list:
-    """The moves played so far as `viewer` saw them: [{'number', 'side', 'text', 'cells'}] (no
-    cells for a move the viewer did not see). The state is walked back and forth, and left as it was."""
+    """The moves played so far as `viewer` saw them: [{'number', 'side', 'text', 'cells'}] (the
+    cells as the picture outlines them, an after block's too; none for a move the viewer did not
+    see). The state is walked back and forth, and left as it was."""
     moves = []
     while state.stack:
         moves.append(state.pop())
@@ -116,7 +117,7 @@ def history(state, viewer) -> list:
         full = state.move_text(move)
         seen = full if viewer is None else state.move_view(move, viewer)
         out.append({"number": number, "side": state.mover_name, "text": seen,
-                    "cells": move_cells(state.game, move) if seen == full else []})
+                    "cells": move_cells(state.game, move, after=True) if seen == full else []})
         state.push(move)
     return out
 

@@ -1,5 +1,6 @@
-"""Applying a move: `do_N(st, m)` makes the effects of a move of action N, in the order the
-rules list them; a let is computed only if an effect needs it. Every change is logged for undo."""
+"""Applying a move: `do_<action>(st, m)` (`do_move`) makes the effects of a move of that action, in
+the order the rules list them; a let is computed only if an effect needs it. Every change is logged
+for undo."""
 
 from __future__ import annotations
 
@@ -56,8 +57,8 @@ class Applier:
         self.hashing = hashing
         self.stmts = Statements(exprs, hashing)
 
-    def do(self, plan: P.ActionPlan) -> ast.FunctionDef:
-        fn = at(ast.FunctionDef(f"do_{plan.index}", _args("st", "m"), [], [], None), plan.pos)
+    def do(self, plan: P.ActionPlan, fname: str) -> ast.FunctionDef:
+        fn = at(ast.FunctionDef(fname, _args("st", "m"), [], [], None), plan.pos)
         fn.body = prologue()
         self.fresh = Fresh()
         self.needed = needed_lets(plan)

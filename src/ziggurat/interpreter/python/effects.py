@@ -46,6 +46,8 @@ class Statements:
             first = len(out)
             env = self.stmt(s, env, fresh, out)
             tag_all(out[first:], s.pos)
+            if isinstance(s, (ir.Outcome, ir.RankBy)):
+                break  # the game ends there: the rest of the block is never reached, so not written
         return out
 
     def stmt(self, s, env: Env, fresh: Fresh, out: list) -> Env:

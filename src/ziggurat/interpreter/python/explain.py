@@ -1,6 +1,6 @@
-"""Explaining a move: `explain_N(st, m)` is None when move m of action N is legal here, else the
-reason it is not, in the rules' own words (a rule's `else "..."` text, or the rule as written).
-Effects between stages are applied for real and taken back before it returns."""
+"""Explaining a move: `explain_<action>(st, m)` (`explain_move`) is None when move m of that action
+is legal here, else the reason it is not, in the rules' own words (a rule's `else "..."` text, or
+the rule as written). Effects between stages are applied for real and taken back before it returns."""
 
 from __future__ import annotations
 
@@ -15,21 +15,31 @@ from .exprs import Env, Var, pyname
 from .generate import PROLOGUE, prologue
 
 
+def applies_effects(steps) -> bool:
+    """Whether explaining the steps changes the board: effects that more choices follow (a Stage,
+    in a repeat's pass or an after part too), made for real and taken back before it returns."""
+    return any(isinstance(s, P.Stage) or (isinstance(s, (P.Repeat, P.AfterPart)) and applies_effects(s.steps))
+               for s in steps)
+
+
 class Explainer:
     def __init__(self, exprs, hashing: bool):
         self.x = exprs
         self.stmts = Statements(exprs, hashing)
 
-    def explain(self, plan: P.ActionPlan, fname: str = "explain") -> ast.FunctionDef:
-        fn = at(ast.FunctionDef(f"{fname}_{plan.index}", ast.arguments([], [ast.arg("st"), ast.arg("m")], None, [],
-                                                                         [], None, []), [], [], None), plan.pos)
-        fn.body = prologue() + [S("_mark = len(log)")]
+    def explain(self, plan: P.ActionPlan, fname: str) -> ast.FunctionDef:
+        fn = at(ast.FunctionDef(fname, ast.arguments([], [ast.arg("st"), ast.arg("m")], None, [], [], None, []),
+                                [], [], None), plan.pos)
+        fn.body = prologue()
         self.fresh, self.plan = Fresh(), plan
         inner: list = []
         if self.run(list(plan.steps), Env(), inner) is not None:  # None: it always returns a reason
             inner.append(S("return None"))
-        restore = S("while len(log) > _mark:\n    _l, _i, _o = log.pop()\n    _l[_i] = _o")
-        fn.body.append(ast.Try(inner, [], [], [restore]))
+        if applies_effects(plan.steps):  # taken back however it returns
+            restore = S("while len(log) > _mark:\n    _l, _i, _o = log.pop()\n    _l[_i] = _o")
+            fn.body += [S("_mark = len(log)"), ast.Try(inner, [], [], [restore])]
+        else:
+            fn.body += inner
         drop_unused_loads(fn, len(PROLOGUE))
         return fn
 
@@ -46,17 +56,19 @@ class Explainer:
         return True
 
     def run(self, steps: list, env: Env, body: list, each: str = None) -> Env:
-        """Check steps in order; `each` names the value of the pass's choice inside a repeat."""
+        """Check steps in order; `each` names the value of the pass's choice inside a repeat. The
+        bindings after them, or None when the code written always returns (a condition that never
+        holds, a measure read): nothing may be written after it."""
         x = self.x
         for s in steps:
             self.env = env
             match s:
                 case P.Guard(kind="when"):
                     if not self.reason(body, s.cond, "not now: " + s.text, s.pos):
-                        return env
+                        return None  # it always returns the reason: nothing after it is reached
                 case P.Guard():
                     if not self.reason(body, s.cond, s.message or "it must hold that " + s.text, s.pos):
-                        return env
+                        return None
                 case P.Bind(var=var, value=value):
                     code = x.expr(value, env)
                     body.append(at(S("_0 = _1", pyname(var), code), s.pos))

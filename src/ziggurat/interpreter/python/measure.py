@@ -1,5 +1,6 @@
-"""Reading a measure of a legal move: `weight_N(st, m)` (how likely a chance outcome is, relative
-to the others) and `seen_N(st, m)` (the player, or list of players, who see what the move is).
+"""Reading a measure of a legal move: `weight_<action>(st, m)` (how likely a chance outcome is,
+relative to the others) and `seen_<action>(st, m)` (the player, or list of players, who see what
+the move is).
 
 A measure is read at the position before the move, with the move's choices and lets bound as
 generation binds them. It walks the step plan as explaining does (effects that more choices follow
@@ -20,8 +21,8 @@ class Reader(Explainer):
         super().__init__(exprs, hashing)
         self.kind = kind  # weight / seen
 
-    def read(self, plan: P.ActionPlan) -> ast.FunctionDef:
-        return self.explain(plan, fname=self.kind)
+    def read(self, plan: P.ActionPlan, fname: str) -> ast.FunctionDef:
+        return self.explain(plan, fname)
 
     def reason(self, body: list, cond, message: str, pos=None) -> bool:
         return True  # a legal move: every condition holds

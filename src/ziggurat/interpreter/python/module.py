@@ -1,7 +1,9 @@
 """The Python backend's module: every function of a game, its constants, and its loading.
 
-The module holds plain functions over a `State`: `legal`, `do_N` (through `apply` / `undo`, with
-an undo log), `explain_N`, `outcome` (the end block), `setup`, `invariants`, `heuristic`. Small
+The module holds plain functions over a `State`: `legal`, one `do_<action>` per action (through
+`apply` / `undo`, with an undo log; `do_move`, `do_swap`), `explain_<action>` (and `weight_<action>`,
+`seen_<action>` where the rules give them), `outcome` (the end block), `setup`, `invariants`,
+`heuristic`; the tables `DO`, `EXPLAIN`, `WEIGHT`, `SEEN` list them by action number. Small
 tables (piece attributes, who controls a stack, the ruleset's own tables) are written in it; the
 board's geometry tables are passed in when it is loaded, computed from FILES, RANKS and DIRSETS
 (dsl.world.World), so the module stays readable. `count` is derived from `legal` as the module is
@@ -13,6 +15,7 @@ from __future__ import annotations
 import ast
 import itertools
 import os
+import re
 
 from ...dsl import ir
 from ...dsl import types as T
@@ -41,6 +44,24 @@ def uses_last(plan: ir.Plan) -> bool:
     return any(isinstance(n, ir.Global) and n.what == "last" for n in ir.walk(everything))
 
 
+def action_names(plans: list) -> dict:
+    """Action number -> the name its functions carry after `do_`, `explain_`, `weight_`, `seen_`:
+    the action's own name (the grammar's names are Python names, and no two actions share one), or,
+    for a name with characters a Python name cannot hold, that name with each of them as `_` and
+    the action's number after it (`take_it_3` for `take-it`), so that two names which differ only
+    in such characters, or one that becomes another's, still give functions of their own."""
+    out = {p.index: p.spec.name for p in plans if p.spec.name.isidentifier() and p.spec.name.isascii()}
+    taken = set(out.values())
+    for p in plans:
+        if p.index not in out:
+            name = f"{re.sub(r'[^A-Za-z0-9_]', '_', p.spec.name)}_{p.index}"
+            while name in taken:
+                name += "_"
+            out[p.index] = name
+            taken.add(name)
+    return out
+
+
 class ModuleWriter:
     """Writes the module of one folded game from its action plans."""
 
@@ -50,29 +71,37 @@ class ModuleWriter:
         self.hashing = uses_repetition(folded.plan)
         self.last = uses_last(folded.plan)
         self.x = Exprs(folded)
+        self.names = action_names(plans)
+
+    def fname(self, kind: str, plan) -> str:
+        """The name of an action's function of a kind (`do`, `explain`, `weight`, `seen`): `do_move`."""
+        return f"{kind}_{self.names[plan.index]}"
 
     def functions(self) -> list:
-        g, h = self.game, self.hashing
+        h = self.hashing
         body = [Generator(self.x, h).legal(self.plans)]
         applier, explainer = Applier(self.x, h), Explainer(self.x, h)
-        body += [applier.do(p) for p in self.plans]
-        body += [explainer.explain(p) for p in self.plans]
-        body.append(S("DO = _0", ast.Tuple([ast.Name(f"do_{p.index}", ast.Load()) for p in self.plans], ast.Load())))
-        body.append(S("EXPLAIN = _0", ast.Tuple([ast.Name(f"explain_{p.index}", ast.Load()) for p in self.plans],
-                                                ast.Load())))
+        body += [applier.do(p, self.fname("do", p)) for p in self.plans]
+        body += [explainer.explain(p, self.fname("explain", p)) for p in self.plans]
+        body.append(self.table("DO", [self.fname("do", p) for p in self.plans]))
+        body.append(self.table("EXPLAIN", [self.fname("explain", p) for p in self.plans]))
         for kind, table in (("weight", "WEIGHT"), ("seen", "SEEN")):
             reader = Reader(self.x, h, kind)
-            body += [reader.read(p) for p in self.plans if measured(p, kind)]
-            body.append(S(f"{table} = _0", ast.Tuple([ast.Name(f"{kind}_{p.index}", ast.Load()) if measured(p, kind)
-                                                      else ast.Constant(None) for p in self.plans], ast.Load())))
+            body += [reader.read(p, self.fname(kind, p)) for p in self.plans if measured(p, kind)]
+            body.append(self.table(table, [self.fname(kind, p) if measured(p, kind) else None for p in self.plans]))
         body += self.apply_undo()
         body.append(self.outcome())
         body.append(self.setup())
         body.append(self.invariants())
         body.append(self.statistics())
         body.append(self.heuristic())
-        del g
         return body
+
+    @staticmethod
+    def table(name: str, functions: list) -> ast.stmt:
+        """`NAME = (do_move, do_swap)`: the functions by action number (None where an action has none)."""
+        items = [ast.Name(f, ast.Load()) if f is not None else ast.Constant(None) for f in functions]
+        return S(f"{name} = _0", ast.Tuple(items, ast.Load()))
 
     def _fn(self, name: str, args: tuple, pos=None) -> ast.FunctionDef:
         return at(ast.FunctionDef(name, ast.arguments([], [ast.arg(a) for a in args], None, [], [], None, []),
@@ -86,7 +115,8 @@ class ModuleWriter:
         fn = self._fn("outcome", ("st", "moves"), self.game.plan.end_pos)
         fn.body = self._state()
         fn.body += Statements(self.x, self.hashing).block(self.game.plan.end or (), Env(), Fresh())
-        fn.body.append(S("return None"))
+        if not isinstance(fn.body[-1], ast.Return):  # an end block that always ends the game has said so
+            fn.body.append(S("return None"))
         drop_unused_loads(fn, 8)
         return fn
 
