@@ -7,9 +7,14 @@ import os
 import stat
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import budgets
 from ..errors import Diagnostic, GameError, Reporter, RulesetError, did_you_mean
+
+if TYPE_CHECKING:
+    from .ast import Ruleset
+    from .model import Model
 # The parser (lark) and the model are imported where a file is parsed, not here: finding and
 # reading a ruleset, all that loading a game from the cache needs, stays light.
 
@@ -130,7 +135,7 @@ def read_text(path: Path) -> str:
         raise GameError(f"cannot read {str(path)!r}: {e.strerror}") from None
 
 
-def load_files(name_or_path: str, text: str | None = None) -> list:
+def load_files(name_or_path: str, text: str | None = None) -> list[tuple[Ruleset, Reporter, str]]:
     """[(Ruleset, Reporter, text as read)] for the file and everything it extends, base first."""
     chain = []
     seen = []
@@ -144,6 +149,7 @@ def load_files(name_or_path: str, text: str | None = None) -> list:
 
         rules = parse(source, str(path))
         rep = rules.file  # the parsed file (cached): start its diagnostics afresh for this load
+        assert rep is not None  # parse() gives every Ruleset its file
         rep.diagnostics.clear()
         chain.append((rules, rep, source))
         seen.append(_real(path) if path.exists() else path)
@@ -171,7 +177,7 @@ def load_files(name_or_path: str, text: str | None = None) -> list:
     return chain
 
 
-def load_model(name_or_path: str, text: str | None = None) -> "Model":  # noqa: F821 (dsl.model)
+def load_model(name_or_path: str, text: str | None = None) -> Model:
     """Parse and merge a ruleset; raise RulesetError with every problem found so far."""
     from . import windows, words
     from .model import build_model, check_budgets

@@ -77,7 +77,7 @@ class Model:
 
     def value_names(self) -> dict:
         """Attribute value name -> attribute name, for every named value (not the players)."""
-        out = {}
+        out: dict[str, str] = {}
         for a in self.attributes.values():
             for v in a.values:
                 if not (a.players and v in self.players):
@@ -247,12 +247,12 @@ def _check_table_widths(d: ast.Table, rep: Reporter) -> None:
                       f"a table with several values per key names its columns: table {d.name}(a, b):")
 
 
-def _check_format_fields(d: ast.Action, rep: Reporter) -> None:
+def _check_format_fields(d: ast.Action | ast.After, rep: Reporter) -> None:
     """A notation field is a bare choice name: '{from}', never '{from!r}' or '{from:>3}'."""
     import string
 
     try:
-        fields = [(f, spec, conv) for _, f, spec, conv in string.Formatter().parse(d.fmt) if f is not None]
+        fields = [(f, spec, conv) for _, f, spec, conv in string.Formatter().parse(d.fmt or "") if f is not None]
     except ValueError:
         return  # malformed: the compiler names the problem
     for f, spec, conv in fields:
@@ -317,7 +317,7 @@ def _player_values(m: Model, a: Attribute) -> None:
     if len(set(a.codes)) != len(a.codes):
         a.codes = [g or n[:2].capitalize() for n, g in zip(names, given)]
     rep = m.owner.get(id(a.node))
-    if rep is None:
+    if rep is None or a.node is None:
         return
     neutral = [v.name for v in a.neutral]
     clash = [n for n in neutral if n in m.players]
@@ -346,7 +346,7 @@ def _finish(m: Model, rep: Optional[Reporter]) -> None:
         if a.players:
             _player_values(m, a)
     # One meaning per name across kinds.
-    seen = {}
+    seen: dict[str, tuple[str, object]] = {}
     def claim(name, kind, node):
         if name in seen and seen[name][0] != kind:
             other_kind, other = seen[name]

@@ -492,7 +492,8 @@ def _syntax_diagnostic(err: UnexpectedInput, text: str, path: str) -> Diagnostic
     line = getattr(err, "line", 0) or 0
     col = getattr(err, "column", 0) or 0
     if isinstance(err, UnexpectedCharacters):
-        ch = text[err.pos_in_stream] if err.pos_in_stream < len(text) else ""
+        at = err.pos_in_stream
+        ch = text[at] if at is not None and at < len(text) else ""
         hint = None
         if ch in "'":
             hint = 'strings are written in double quotes: "like this"'
