@@ -114,7 +114,8 @@ def too_many_moves(a: ir.Action, ncells: int, diagnostics: list) -> None:
     if moves > budgets.MAX_ESTIMATED_MOVES:
         diagnostics.append(diagnostic_at(
             a.pos, f"action {a.name!r} may make about {moves:,} moves at one position (the product of the "
-                   f"numbers of values of its choices), more than the {budgets.MAX_ESTIMATED_MOVES:,} a ruleset may estimate",
+                   f"numbers of values of its choices), more than the {budgets.MAX_ESTIMATED_MOVES:,} a ruleset "
+                   f"may estimate",
             hint="give its choices fewer values (a range with a smaller bound), or make the decision in "
                  "stages: one choice, its effects, then the next"))
 
@@ -540,7 +541,8 @@ class Folder:
             finally:
                 self.bound = {}
             if c.type != T.PLAYER or not is_const(c):
-                raise CheckError(plan.control.pos, f"control must name a player from the top piece alone, not a {c.type}",
+                raise CheckError(plan.control.pos,
+                                 f"control must name a player from the top piece alone, not a {c.type}",
                                  hint="for example: control: top.owner")
             out.append(c.value if c.value < n else -1)  # a neutral value: nobody
         return tuple(out)

@@ -516,7 +516,8 @@ class Plan:
     statistics: list[StatisticDecl] = field(factory=list)
     heuristic: Optional[Expr] = None
     heuristic_pos: Optional[Pos] = None
-    broken: set[tuple[str, str]] = field(factory=set)  # the parts resolve refused: ("action", name), ("table", name), ...
+    # the parts resolve refused: ("action", name), ("table", name), ...
+    broken: set[tuple[str, str]] = field(factory=set)
 
 
 # ---- walking --------------------------------------------------------------------------------

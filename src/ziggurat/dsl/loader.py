@@ -89,7 +89,8 @@ def find(name_or_path: str, relative_to: Path | None = None, *, rules_only: bool
         raise GameError(f"no ruleset {name_or_path!r}: a name or a path has no control characters")
     p = Path(name_or_path)
     if not p.name:  # '', '.', '/': no file name to look for
-        raise GameError(f"no ruleset {name_or_path!r}: give the name of a shipped ruleset (`ziggurat rulesets` lists them) or a path to a .rules file")
+        raise GameError(f"no ruleset {name_or_path!r}: give the name of a shipped ruleset (`ziggurat rulesets` "
+                        "lists them) or a path to a .rules file")
     shipped = _shipped(str(name_or_path))
     if shipped is not None:
         return shipped
@@ -170,7 +171,8 @@ def load_files(name_or_path: str, text: str | None = None) -> list[tuple[Ruleset
             raise RulesetError([rep.make(ext[0].pos, f"{ext[0].target!r} extends itself (through {path.name})",
                                          hint="a variant extends a base, never the other way round")])
         if len(chain) >= budgets.MAX_EXTENDS:
-            raise RulesetError([rep.make(ext[0].pos, f"the chain of 'extends' is longer than {budgets.MAX_EXTENDS} files",
+            raise RulesetError([rep.make(ext[0].pos,
+                                         f"the chain of 'extends' is longer than {budgets.MAX_EXTENDS} files",
                                          hint="a variant extends a base; keep the chain short")])
         path, source = parent, read_text(parent)
     chain.reverse()

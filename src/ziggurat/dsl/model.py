@@ -17,7 +17,8 @@ PLAYER_VALUES = "players"  # `owner: players` makes an attribute whose values ar
 # `colour: players, green` adds neutral values after the players: their numbers come after the
 # players' indices, and a stack they top is controlled by nobody.
 
-from .types import BUILTIN_DIRECTIONS  # noqa: E402 (kept light for the runtime: dsl.world)
+# Kept in dsl.types, light for the runtime (dsl.world); read from here too.
+from .types import BUILTIN_DIRECTIONS as BUILTIN_DIRECTIONS  # noqa: E402
 
 BUILTIN_DIRSETS = {
     "orthogonal": ("n", "e", "s", "w"),
@@ -223,8 +224,8 @@ def _add(m: Model, d, rep: Reporter, variant: bool) -> None:
                 prev = table[d.name]
                 where = m.owner[id(prev)].path
                 rep.error(d.pos, f"{kind} {d.name!r} is already declared ({where}:{prev.pos.line})",
-                          hint=f"write 'override {kind} {d.name}' to replace it" if variant and kind in ("action", "def", "table")
-                          else "give it another name")
+                          hint=(f"write 'override {kind} {d.name}' to replace it"
+                                if variant and kind in ("action", "def", "table") else "give it another name"))
                 return
         elif override:
             rep.error(d.pos, f"'override' needs {_a(kind)} {d.name!r} in the base to replace",
@@ -272,7 +273,8 @@ def _attribute(a: ast.Attribute, rep: Reporter) -> Attribute:
     if any(v.name == PLAYER_VALUES and v.number is None for v in a.values):
         if a.values[0].name != PLAYER_VALUES:
             rep.error(a.pos, f"in {a.name!r}, 'players' comes first: the neutral values follow it",
-                      hint=f"write {a.name}: players, " + ", ".join(v.name for v in a.values if v.name != PLAYER_VALUES))
+                      hint=f"write {a.name}: players, "
+                      + ", ".join(v.name for v in a.values if v.name != PLAYER_VALUES))
         neutral = [v for v in a.values if v.name != PLAYER_VALUES]
         if any(v.number is not None for v in neutral):
             rep.error(a.pos, f"the neutral values of {a.name!r} cannot have numbers",
@@ -400,7 +402,8 @@ def check_budgets(m: Model, reporters: list) -> None:
     if len(actions) > budgets.MAX_ACTIONS:
         extra = actions[budgets.MAX_ACTIONS]
         rep(extra).error(extra.pos, f"the ruleset declares {len(actions):,} actions, and a ruleset has at most "
-                                    f"{budgets.MAX_ACTIONS}", hint="one action with a choice can make many kinds of move")
+                                    f"{budgets.MAX_ACTIONS}",
+                                    hint="one action with a choice can make many kinds of move")
         return
     after = list(m.after.items) if m.after is not None else []
     for a in actions:

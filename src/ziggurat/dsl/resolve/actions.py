@@ -184,8 +184,8 @@ class _Walker:
             if entry[0] == name:
                 item = typ.elem if T.is_list(typ) else typ  # a list: one value per item (`product`)
                 if item is None or (item not in CHOICE_TYPES and item.name != "enum"):
-                    raise CheckError(node.pos, "a choice must be a cell, number, player, direction, piece, spot or value "
-                                               f"(or a list of them), not {T.a(typ)}")
+                    raise CheckError(node.pos, "a choice must be a cell, number, player, direction, piece, spot or "
+                                               f"value (or a list of them), not {T.a(typ)}")
                 entry[1] = typ
 
     def repeat(self, rp: ast.Repeat, ctx: Ctx):
@@ -218,7 +218,8 @@ class _Walker:
                          tuple((lst.name, local) for local, lst in frame.earlier.values()))
         after = ctx.bind(choice.name, ir.Local(choice.name, T.list_of(here.type), choice.pos), "choice",
                          name_pos(choice.pos, choice.name))
-        after = after.bind(rp.var, ir.Local(var, here.type, rp.pos), "repeat variable", var_pos)  # where the last pass ended
+        # the repeat's variable, after it: where the last pass ended
+        after = after.bind(rp.var, ir.Local(var, here.type, rp.pos), "repeat variable", var_pos)
         return made, after
 
 

@@ -115,8 +115,9 @@ def option_decl(r: Resolver, opt: ast.Option, earlier: tuple) -> ir.OptionDecl:
         lo = r.expect(r.expr(opt.type.lo, ctx), T.INT, opt.type.lo, "the low end of the range")
         hi = r.expect(r.expr(opt.type.hi, ctx), T.INT, opt.type.hi, "the high end of the range")
     default = r.expr(opt.default, ctx)
-    return ir.OptionDecl(opt.name, kind, default, lo, hi, tuple(opt.type.values) if opt.type is not None and kind == "enum" else (),
-                         opt.doc, opt.pos, opt.type.pos if opt.type is not None else None, option_type(opt))
+    values = tuple(opt.type.values) if opt.type is not None and kind == "enum" else ()
+    return ir.OptionDecl(opt.name, kind, default, lo, hi, values, opt.doc, opt.pos,
+                         opt.type.pos if opt.type is not None else None, option_type(opt))
 
 
 SURFACE_MEASURES = {"width": "a standing piece's side, and a lying piece's base",
@@ -144,8 +145,9 @@ def surface(r: Resolver, plan: ir.Plan) -> None:
                          hint=f"for example {name}(x): sizes[x.size].{name}")
                 continue
             piece = ir.Local(setting.param, T.PIECE, setting.pos)
-            value = r.attempt(lambda s: r.expect(r.expr(s.value, Ctx(Where.TABLE, {s.param: piece})), T.INT,
-                                                 s.value, f"the {name} of a piece"), setting)
+            # r.attempt calls the lambda at once, so it reads this pass's piece and name (B023 is for later calls)
+            value = r.attempt(lambda s: r.expect(r.expr(s.value, Ctx(Where.TABLE, {s.param: piece})),  # noqa: B023
+                                                 T.INT, s.value, f"the {name} of a piece"), setting)  # noqa: B023
             if value is not None:
                 plan.surface[name] = (piece, value)
         else:
@@ -153,7 +155,8 @@ def surface(r: Resolver, plan: ir.Plan) -> None:
                      hint="the open table has a lattice, and a width(x) and length(x) for each piece x")
     for name in ("lattice", "width", "length"):
         if name not in m.surface:
-            what = "the step of its lattice" if name == "lattice" else f"the {name} of each piece ({SURFACE_MEASURES[name]})"
+            what = ("the step of its lattice" if name == "lattice"
+                    else f"the {name} of each piece ({SURFACE_MEASURES[name]})")
             r.report(m.surface_node.pos, f"the surface needs {what}: '{name}{'' if name == 'lattice' else '(x)'}: ...'")
         if name not in plan.surface:  # missing, or written wrongly (reported above): nothing may read it
             plan.broken.add(("surface", name))
