@@ -4,13 +4,13 @@ An action and the ruleset's `after` block become one sequence:
 
 | step | in a move's generation | in applying a move | in explaining a move |
 |---|---|---|---|
-| `Guard` (when / require) | an `if`; a false one ends the action | only the after part's, when it has no choice | the reason |
+| `Guard` (when / require) | an `if`; a false one ends the action | only an after part's with no choice | the reason |
 | `Bind` (let) | a local | only if an effect needs it | a local |
 | `Choose` | a loop over the domain | the value from the move | membership and `where` checked |
-| `Stage` (effects before more choices) | applied, the rest generated, taken back | applied | applied, taken back at the end |
+| `Stage` (effects, choices after) | applied, the rest generated, taken back | applied | applied, undone at the end |
 | `Apply` (the final effects) | nothing | applied | nothing |
 | `Repeat` | a function making one pass, calling itself | a loop over the passes | each pass checked |
-| `AfterPart` | offered; if it offers nothing, the move without it | only if the move holds it | it must be there if offered |
+| `AfterPart` | offered; if it offers nothing, the move without it | only if the move holds it | required if offered |
 | `Measure` (weight, seen by) | nothing | nothing | nothing: read by its own function (`python.measure`) |
 
 Backends (`python.generate`, `python.apply`, `python.explain`) are each one `match` over these
