@@ -24,7 +24,7 @@ def record_state(path, ply: int | None):
         raise GameError(f"--ply {ply}: the record {str(path)!r} has {len(record.moves)} moves "
                         f"(plies 0 to {len(record.moves)})")
     state = None
-    for number, _, _, state in steps(record):
+    for number, _, _, state in steps(record):  # noqa: B007 (the state at the ply asked for is the answer)
         if number == target:
             break
     return state

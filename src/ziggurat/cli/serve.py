@@ -24,7 +24,7 @@ def serve(ruleset, options, port):
     if options and ruleset is None:
         raise click.UsageError("--set needs a RULESET to set options of")
     try:
-        import uvicorn
+        import uvicorn  # noqa: F401 (the extra is there before the server starts; run() uses it)
 
         from ..serve import create_app
     except ImportError as e:

@@ -86,7 +86,8 @@ EXIT_INTERRUPTED = {"Ctrl-C": 130, "SIGTERM": 143}  # 128 + the signal's number,
 @click.option("--seed", type=int, default=0, show_default=True, help="Study seed: the same seed, the same games.")
 @click.option("--workers", "-w", type=click.IntRange(1), default=None,
               help="Local worker processes [default: every core].")
-@click.option("--cluster", metavar="ADDRESS", default=None, help="Run on the Dask scheduler at ADDRESS (tcp://host:8786); needs the cluster extra.")
+@click.option("--cluster", metavar="ADDRESS", default=None,
+              help="Run on the Dask scheduler at ADDRESS (tcp://host:8786); needs the cluster extra.")
 @click.option("--scheduler-file", type=click.Path(dir_okay=False), default=None,
               help="Run on the Dask cluster described by this scheduler file.")
 @click.option("--worker-timeout", type=click.FloatRange(0, min_open=True), default=sim.WORKER_TIMEOUT,
@@ -167,7 +168,7 @@ def simulate(ctx, ruleset, games, agents, options, variants, others, seed, worke
                           console=console) as bar:
                 tasks = [bar.add_task(spec.name, total=spec.games, completed=len(done[k]), start=False)
                          for k, (spec, _) in enumerate(specs)]
-                for k, ((spec, game), task) in enumerate(zip(specs, tasks)):
+                for k, ((spec, _), task) in enumerate(zip(specs, tasks)):
                     bar.start_task(task)  # elapsed time and rate count from when this study starts
 
                     def keep(records, k=k, task=task):

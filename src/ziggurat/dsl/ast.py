@@ -6,12 +6,14 @@ mistake. Expression nodes are small and immutable; declarations keep their sourc
 
 from __future__ import annotations
 
-from typing import Optional
-
 import re
+from typing import TYPE_CHECKING, Optional, TypeAlias
 
 import attrs
 from attrs import frozen
+
+if TYPE_CHECKING:
+    from ..errors import Reporter, SourceFile
 
 
 @frozen
@@ -23,7 +25,7 @@ class Pos:
     col: int = 0
     end_col: int = 0
     end_line: int = 0
-    file: Optional[object] = attrs.field(default=None, eq=False, repr=False)
+    file: Optional[SourceFile] = attrs.field(default=None, eq=False, repr=False)
 
     def snippet(self) -> str:
         """The source text at this position (its first line), or '' when the file is unknown."""
@@ -84,30 +86,30 @@ class Name:
 
 @frozen
 class Attr:
-    obj: object
+    obj: Expr
     name: str
     pos: Pos = NOWHERE
 
 
 @frozen
 class Index:
-    obj: object
-    index: object
+    obj: Expr
+    index: Expr
     pos: Pos = NOWHERE
 
 
 @frozen
 class Call:
     func: str
-    args: tuple
+    args: tuple[Expr, ...]
     pos: Pos = NOWHERE
 
 
 @frozen
 class CompFor:
     var: str
-    iter: object
-    cond: Optional[object]
+    iter: Expr
+    cond: Optional[Expr]
     pos: Pos = NOWHERE
 
 
@@ -116,65 +118,70 @@ class Comprehension:
     """``func(elt for var in iter where cond ...)``: sum, count, all, any, min, max, list."""
 
     func: str
-    elt: object
-    fors: tuple
+    elt: Expr
+    fors: tuple[CompFor, ...]
     pos: Pos = NOWHERE
 
 
 @frozen
 class ListLit:
-    items: tuple
+    items: tuple[Expr, ...]
     pos: Pos = NOWHERE
 
 
 @frozen
 class BinOp:
     op: str
-    left: object
-    right: object
+    left: Expr
+    right: Expr
     pos: Pos = NOWHERE
 
 
 @frozen
 class Compare:
     op: str  # == != < <= > >= in "not in"
-    left: object
-    right: object
+    left: Expr
+    right: Expr
     pos: Pos = NOWHERE
 
 
 @frozen
 class BoolOp:
     op: str  # and / or
-    values: tuple
+    values: tuple[Expr, ...]
     pos: Pos = NOWHERE
 
 
 @frozen
 class Not:
-    operand: object
+    operand: Expr
     pos: Pos = NOWHERE
 
 
 @frozen
 class Neg:
-    operand: object
+    operand: Expr
     pos: Pos = NOWHERE
 
 
 @frozen
 class Range:
-    lo: object
-    hi: object
+    lo: Expr
+    hi: Expr
     pos: Pos = NOWHERE
 
 
 @frozen
 class Ternary:
-    cond: object
-    then: object
-    orelse: object
+    cond: Expr
+    then: Expr
+    orelse: Expr
     pos: Pos = NOWHERE
+
+
+Expr: TypeAlias = (Num | Str | Name | Attr | Index | Call | Comprehension | ListLit | BinOp | Compare | BoolOp | Not
+                   | Neg | Range | Ternary)
+"""An expression as written (resolve turns it into an ir.Expr)."""
 
 
 # ---- statements ---------------------------------------------------------------------------
@@ -183,13 +190,13 @@ class Ternary:
 @frozen
 class Let:
     name: str
-    value: object
+    value: Expr
     pos: Pos = NOWHERE
 
 
 @frozen
 class If:
-    cond: object
+    cond: Expr
     body: tuple
     orelse: tuple  # statements (an elif becomes a nested If)
     pos: Pos = NOWHERE
@@ -198,30 +205,30 @@ class If:
 @frozen
 class For:
     var: str
-    iter: object
-    cond: Optional[object]
+    iter: Expr
+    cond: Optional[Expr]
     body: tuple
     pos: Pos = NOWHERE
 
 
 @frozen
 class Assign:
-    target: object
+    target: Expr
     op: str  # = += -=
-    value: object
+    value: Expr
     pos: Pos = NOWHERE
 
 
 @frozen
 class ExprStmt:
-    expr: object
+    expr: Expr
     pos: Pos = NOWHERE
 
 
 @frozen
 class Outcome:
     kind: str  # win / lose / draw
-    who: Optional[object]
+    who: Optional[Expr]
     reason: Optional[str]
     pos: Pos = NOWHERE
 
@@ -254,8 +261,8 @@ class Extends:
 @frozen
 class OptionType:
     kind: str  # bool / int / range / enum
-    lo: Optional[object] = None
-    hi: Optional[object] = None
+    lo: Optional[Expr] = None
+    hi: Optional[Expr] = None
     values: tuple = ()
     pos: Pos = NOWHERE
 
@@ -264,14 +271,14 @@ class OptionType:
 class Option:
     name: str
     type: Optional[OptionType]  # None in a variant that only changes the default
-    default: object
+    default: Expr
     doc: str
     pos: Pos = NOWHERE
 
 
 @frozen
 class Check:
-    cond: object
+    cond: Expr
     message: str
     pos: Pos = NOWHERE
 
@@ -285,7 +292,7 @@ class Players:
 @frozen
 class Setting:
     name: str
-    value: object
+    value: Expr
     pos: Pos = NOWHERE
 
 
@@ -301,7 +308,7 @@ class SurfaceSetting:
 
     name: str
     param: Optional[str]  # the piece's name in a measure (`x` in `width(x)`), None for `lattice`
-    value: object
+    value: Expr
     pos: Pos = NOWHERE
 
 
@@ -336,7 +343,7 @@ class Piece:
 
 @frozen
 class Control:
-    expr: object
+    expr: Expr
     pos: Pos = NOWHERE
 
 
@@ -352,7 +359,7 @@ class Zone:
 class Counter:
     name: str
     per_player: bool
-    init: object
+    init: Expr
     pos: Pos = NOWHERE
     kind: str = "number"  # what it holds: a number, or a cell (`counter last: cell = none`)
     bookkeeping: bool = False  # `bookkeeping`: the rules' own record, not shown to players
@@ -361,7 +368,7 @@ class Counter:
 @frozen
 class Directions:
     name: str
-    expr: object
+    expr: Expr
     pos: Pos = NOWHERE
 
 
@@ -384,7 +391,7 @@ class Table:
 class Def:
     name: str
     params: tuple
-    body: object
+    body: Expr
     override: bool = False
     pos: Pos = NOWHERE
 
@@ -404,22 +411,22 @@ class Setup:
 
 @frozen
 class When:
-    cond: object
+    cond: Expr
     pos: Pos = NOWHERE
 
 
 @frozen
 class Choice:
     name: str
-    domain: object
-    cond: Optional[object]
+    domain: Expr
+    cond: Optional[Expr]
     message: Optional[str] = None
     pos: Pos = NOWHERE
 
 
 @frozen
 class Require:
-    cond: object
+    cond: Expr
     message: Optional[str]
     pos: Pos = NOWHERE
 
@@ -453,7 +460,7 @@ class ByChance:
 class Weight:
     """`weight EXPR` in a chance action: how likely each outcome is, relative to the others."""
 
-    value: object
+    value: Expr
     pos: Pos = NOWHERE
 
 
@@ -462,7 +469,7 @@ class SeenBy:
     """`seen by EXPR`: the players (one, or a list) who see what the move is; the others see only
     that a move of this action was made."""
 
-    value: object
+    value: Expr
     pos: Pos = NOWHERE
 
 
@@ -480,8 +487,8 @@ class Repeat:
     possible; with `may stop`, it may also end after any pass."""
 
     var: str
-    start: object
-    cond: Optional[object]
+    start: Expr
+    cond: Optional[Expr]
     items: tuple  # When, Choice, Let, Require, Effects
     may_stop: bool = False
     pos: Pos = NOWHERE
@@ -553,7 +560,7 @@ class End:
 @frozen
 class Invariant:
     text: str
-    expr: object
+    expr: Expr
     pos: Pos = NOWHERE
 
 
@@ -563,13 +570,13 @@ class Statistic:
     position of every game a study plays."""
 
     text: str
-    expr: object
+    expr: Expr
     pos: Pos = NOWHERE
 
 
 @frozen
 class Heuristic:
-    expr: object
+    expr: Expr
     pos: Pos = NOWHERE
 
 
@@ -580,4 +587,4 @@ class Ruleset:
     decls: tuple
     path: str = "<rules>"
     source: str = attrs.field(default="", repr=False)
-    file: Optional[object] = attrs.field(default=None, eq=False, repr=False)  # errors.SourceFile
+    file: Optional[Reporter] = attrs.field(default=None, eq=False, repr=False)

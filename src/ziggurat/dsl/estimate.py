@@ -4,15 +4,19 @@ refuses an action past it, and the Python backend checks MAX_MOVES in the loops 
 
 from __future__ import annotations
 
+from typing import Iterable, Optional
+
 from . import ir
 
 
-def domain_values(dom, ncells: int):
+def domain_values(dom: ir.Expr, ncells: int) -> Optional[int]:
     """The number of values a folded choice domain holds, when it is known before the game runs
     (None: only while it runs)."""
     if isinstance(dom, ir.Range):
         if isinstance(dom.lo, ir.Const) and isinstance(dom.hi, ir.Const):
-            return max(0, dom.hi.value - dom.lo.value + 1)
+            lo, hi = dom.lo.value, dom.hi.value
+            if isinstance(lo, int) and isinstance(hi, int):  # always, once resolve typed them
+                return max(0, hi - lo + 1)
         return None
     if isinstance(dom, ir.ListLit):
         return len(dom.items)
@@ -27,11 +31,11 @@ def domain_values(dom, ncells: int):
     return None
 
 
-def moves_estimate(items, ncells: int) -> tuple:
+def moves_estimate(items: Iterable[ir.Item], ncells: int) -> tuple[int, list[ir.Choice]]:
     """(estimate, unknown) for the items of an action (its after block's appended): the product
     of the known numbers of values of its choices (a repeat's choice counted once), and the
     choices whose number of values is known only while the game runs."""
-    estimate, unknown = 1, []
+    estimate, unknown = 1, list[ir.Choice]()
     for it in items:
         if isinstance(it, ir.Repeat):
             inner, more = moves_estimate(it.items, ncells)

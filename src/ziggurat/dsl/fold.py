@@ -13,7 +13,7 @@ who controls each kind of piece, and the counters' first values.
 from __future__ import annotations
 
 import operator
-from typing import Optional
+from typing import Iterable, Optional
 
 from attrs import define, evolve, field
 
@@ -114,7 +114,8 @@ def too_many_moves(a: ir.Action, ncells: int, diagnostics: list) -> None:
     if moves > budgets.MAX_ESTIMATED_MOVES:
         diagnostics.append(diagnostic_at(
             a.pos, f"action {a.name!r} may make about {moves:,} moves at one position (the product of the "
-                   f"numbers of values of its choices), more than the {budgets.MAX_ESTIMATED_MOVES:,} a ruleset may estimate",
+                   f"numbers of values of its choices), more than the {budgets.MAX_ESTIMATED_MOVES:,} a ruleset "
+                   f"may estimate",
             hint="give its choices fewer values (a range with a smaller bound), or make the decision in "
                  "stages: one choice, its effects, then the next"))
 
@@ -427,8 +428,8 @@ class Folder:
         after = self.items(a.after_items) if a.after_items is not None else None
         return evolve(a, items=items, after_items=after)
 
-    def items(self, items) -> tuple:
-        out = []
+    def items(self, items: Iterable[ir.Item]) -> tuple[ir.Item, ...]:
+        out: list[ir.Item] = []
         for it in items:
             if isinstance(it, (ir.When, ir.Require)):
                 out.append(evolve(it, cond=self.expr(it.cond)))
@@ -491,13 +492,18 @@ class Folder:
         """The open table at these options: (lattice step, width and length of each kind of piece),
         every one a fixed, positive whole number of units."""
         plan, w = self.plan, self.world
-        step = self.expr(plan.surface["lattice"])
+        assert w is not None  # folded with the world: only the board's size is folded before it
+        lattice = plan.surface["lattice"]
+        assert not isinstance(lattice, tuple)  # the step (width and length are (piece, expression))
+        step = self.expr(lattice)
         if not is_const(step) or step.value <= 0:
-            raise CheckError(plan.surface["lattice"].pos, "the lattice's step must be a fixed length above 0",
+            raise CheckError(lattice.pos, "the lattice's step must be a fixed length above 0",
                              hint="for example lattice: 1in")
         measures = []
         for name in ("width", "length"):
-            piece, e = plan.surface[name]
+            measure = plan.surface[name]
+            assert isinstance(measure, tuple)
+            piece, e = measure
             out = []
             for code in range(w.npieces):
                 self.bound = {piece.name: const(code, T.PIECE, piece.pos)}
@@ -520,6 +526,7 @@ class Folder:
     def control(self) -> tuple:
         """Who controls a stack with each kind of piece on top."""
         plan, w = self.plan, self.world
+        assert w is not None  # folded with the world: only the board's size is folded before it
         n = len(plan.players)
         if plan.control is None:
             owner = next((a for a in plan.attributes.values() if a.players), None)
@@ -534,7 +541,8 @@ class Folder:
             finally:
                 self.bound = {}
             if c.type != T.PLAYER or not is_const(c):
-                raise CheckError(plan.control.pos, f"control must name a player from the top piece alone, not a {c.type}",
+                raise CheckError(plan.control.pos,
+                                 f"control must name a player from the top piece alone, not a {c.type}",
                                  hint="for example: control: top.owner")
             out.append(c.value if c.value < n else -1)  # a neutral value: nobody
         return tuple(out)

@@ -13,7 +13,7 @@ can contain); an option is an `Opt`; a zone or counter is a `ZoneRef` / `Counter
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Iterator, Optional, TypeAlias
 
 import attrs
 from attrs import define, field, frozen
@@ -74,7 +74,7 @@ class ZoneRef:
     """A zone, or one player's zone of a per-player zone (`prisoners[mover]`)."""
 
     name: str
-    player: Optional[object]  # an expression, for a per-player zone
+    player: Optional[Expr]  # for a per-player zone
     type: T.Type = T.ZONE
     pos: Pos = _pos
 
@@ -84,7 +84,7 @@ class CounterRef:
     """A counter's value, or one player's of a per-player counter."""
 
     name: str
-    player: Optional[object]
+    player: Optional[Expr]
     type: T.Type = T.INT
     pos: Pos = _pos
 
@@ -94,7 +94,7 @@ class Call:
     """A built-in function of the language (see resolve.calls.BUILTINS)."""
 
     fn: str
-    args: tuple
+    args: tuple[Expr, ...]
     type: T.Type
     pos: Pos = _pos
 
@@ -103,7 +103,7 @@ class Call:
 class Attr:
     """A piece's attribute (`top(c).size`) or a cell's `rank` / `file`."""
 
-    obj: object
+    obj: Expr
     name: str
     type: T.Type
     pos: Pos = _pos
@@ -114,8 +114,8 @@ class Attr:
 class Index:
     """A level of a cell's stack (`c[2]`), or a position in a list or zone (`zone[1]`); from 1."""
 
-    obj: object
-    index: object
+    obj: Expr
+    index: Expr
     type: T.Type
     pos: Pos = _pos
     index_pos: Pos = _pos  # where the index is written (for messages)
@@ -124,7 +124,7 @@ class Index:
 @frozen
 class TableGet:
     name: str
-    key: object
+    key: Expr
     type: T.Type
     pos: Pos = _pos
     key_pos: Pos = _pos  # where the key is written (for messages)
@@ -132,14 +132,14 @@ class TableGet:
 
 @frozen
 class Not:
-    operand: object
+    operand: Expr
     type: T.Type = T.BOOL
     pos: Pos = _pos
 
 
 @frozen
 class Neg:
-    operand: object
+    operand: Expr
     type: T.Type = T.INT
     pos: Pos = _pos
 
@@ -147,8 +147,8 @@ class Neg:
 @frozen
 class Arith:
     op: str  # + - * // %
-    left: object
-    right: object
+    left: Expr
+    right: Expr
     type: T.Type = T.INT
     pos: Pos = _pos
 
@@ -156,8 +156,8 @@ class Arith:
 @frozen
 class Compare:
     op: str  # == != < <= > >= in "not in"
-    left: object
-    right: object
+    left: Expr
+    right: Expr
     type: T.Type = T.BOOL
     pos: Pos = _pos
 
@@ -165,31 +165,31 @@ class Compare:
 @frozen
 class BoolOp:
     op: str  # and / or
-    values: tuple
+    values: tuple[Expr, ...]
     type: T.Type = T.BOOL
     pos: Pos = _pos
 
 
 @frozen
 class Ternary:
-    cond: object
-    then: object
-    orelse: object
+    cond: Expr
+    then: Expr
+    orelse: Expr
     type: T.Type
     pos: Pos = _pos
 
 
 @frozen
 class Range:
-    lo: object
-    hi: object
+    lo: Expr
+    hi: Expr
     type: T.Type = T.list_of(T.INT)
     pos: Pos = _pos
 
 
 @frozen
 class ListLit:
-    items: tuple
+    items: tuple[Expr, ...]
     type: T.Type
     pos: Pos = _pos
 
@@ -197,8 +197,8 @@ class ListLit:
 @frozen
 class CompFor:
     var: str
-    iter: object
-    cond: Optional[object]
+    iter: Expr
+    cond: Optional[Expr]
     pos: Pos = _pos
 
 
@@ -207,8 +207,8 @@ class Comp:
     """`func(elt for var in iter where cond ...)`: sum, count, all, any, min, max, list, product."""
 
     func: str
-    elt: object
-    fors: tuple
+    elt: Expr
+    fors: tuple[CompFor, ...]
     type: T.Type
     pos: Pos = _pos
 
@@ -217,7 +217,7 @@ class Comp:
 class PieceLit:
     """`piece(owner, size)`: the piece with these attribute values, in declaration order."""
 
-    parts: tuple  # (attribute name, expression) for every attribute
+    parts: tuple[tuple[str, Expr], ...]  # (attribute name, expression) for every attribute
     type: T.Type = T.PIECE
     pos: Pos = _pos
 
@@ -226,16 +226,16 @@ class PieceLit:
 class DirUnion:
     """`diagonal + orthogonal`, `ne + nw`: the directions of both, the left's first."""
 
-    left: object
-    right: object
+    left: Expr
+    right: Expr
     type: T.Type = T.DIRSET
     pos: Pos = _pos
 
 
 @frozen
 class ListJoin:
-    left: object
-    right: object
+    left: Expr
+    right: Expr
     type: T.Type
     pos: Pos = _pos
 
@@ -244,9 +244,15 @@ class ListJoin:
 class AsDirset:
     """A single direction where a set of directions is wanted."""
 
-    operand: object
+    operand: Expr
     type: T.Type = T.DIRSET
     pos: Pos = _pos
+
+
+Expr: TypeAlias = (Const | Opt | Local | Global | ZoneRef | CounterRef | Call | Attr | Index | TableGet | Not | Neg
+                   | Arith | Compare | BoolOp | Ternary | Range | ListLit | Comp | PieceLit | DirUnion | ListJoin
+                   | AsDirset)
+"""An expression: a node with a `type` and a `pos` (a `CompFor` is part of a `Comp`, not one)."""
 
 
 # ---- statements -----------------------------------------------------------------------------
@@ -255,24 +261,24 @@ class AsDirset:
 @frozen
 class Let:
     var: str
-    value: object
+    value: Expr
     pos: Pos = _pos
 
 
 @frozen
 class If:
-    cond: object
-    body: tuple
-    orelse: tuple
+    cond: Expr
+    body: tuple[Stmt, ...]
+    orelse: tuple[Stmt, ...]
     pos: Pos = _pos
 
 
 @frozen
 class For:
     var: str
-    iter: object
-    cond: Optional[object]
-    body: tuple
+    iter: Expr
+    cond: Optional[Expr]
+    body: tuple[Stmt, ...]
     pos: Pos = _pos
 
 
@@ -280,7 +286,7 @@ class For:
 class SetCounter:
     target: CounterRef
     op: str  # = += -=
-    value: object
+    value: Expr
     pos: Pos = _pos
 
 
@@ -290,14 +296,14 @@ class Effect:
     extra_turn (arguments typed and in order; see resolve.effects)."""
 
     fn: str
-    args: tuple
+    args: tuple[Expr, ...]
     pos: Pos = _pos
 
 
 @frozen
 class Outcome:
     kind: str  # win / lose / draw
-    who: Optional[object]
+    who: Optional[Expr]
     reason: Optional[str]
     pos: Pos = _pos
 
@@ -307,9 +313,13 @@ class RankBy:
     """`rank by a, b`: the game ends; each key is an expression over the player `var`."""
 
     var: str
-    keys: tuple
+    keys: tuple[Expr, ...]
     reason: Optional[str]
     pos: Pos = _pos
+
+
+Stmt: TypeAlias = Let | If | For | SetCounter | Effect | Outcome | RankBy
+"""A statement of a block (setup, a move's `do:`, the end block)."""
 
 
 # ---- the parts of an action -----------------------------------------------------------------
@@ -317,14 +327,14 @@ class RankBy:
 
 @frozen
 class When:
-    cond: object
+    cond: Expr
     pos: Pos = _pos
     text: str = ""  # the condition as written, for messages
 
 
 @frozen
 class Require:
-    cond: object
+    cond: Expr
     message: Optional[str]
     pos: Pos = _pos
     text: str = ""
@@ -335,8 +345,8 @@ class Choice:
     """`name: domain where cond else "message"`: one value of the move, from the domain."""
 
     name: str  # the choice's name, as the move and its notation know it
-    domain: object
-    cond: Optional[object]
+    domain: Expr
+    cond: Optional[Expr]
     message: Optional[str]
     type: T.Type  # the type of one value (a repeated choice holds a list of them in the move)
     pos: Pos = _pos
@@ -346,7 +356,7 @@ class Choice:
 
 @frozen
 class Effects:
-    body: tuple
+    body: tuple[Stmt, ...]
     pos: Pos = _pos
 
 
@@ -356,7 +366,7 @@ class Measure:
     likely a chance outcome is, relative to the others) or `seen` (the players who see the move)."""
 
     kind: str  # weight / seen
-    value: object
+    value: Expr
     pos: Pos = _pos
 
 
@@ -365,18 +375,22 @@ class Repeat:
     """A part made once or more, each pass from where the last ended (see ast.Repeat)."""
 
     var: str
-    start: object
-    cond: Optional[object]
-    items: tuple
+    start: Expr
+    cond: Optional[Expr]
+    items: tuple[Item, ...]
     may_stop: bool = False
     pos: Pos = _pos
     previous: Optional[str] = None  # the Local holding `previous(var)`, when the rules ask for it
     cond_text: str = ""
-    earlier: tuple = ()  # (list Local's name, Local): the lists `earlier(x)` the rules ask for
+    earlier: tuple[tuple[str, Local], ...] = ()  # (list Local's name, Local): the lists `earlier(x)` the rules ask for
 
     @property
     def choice(self) -> Optional[Choice]:
         return next((i for i in self.items if isinstance(i, Choice)), None)
+
+
+Item: TypeAlias = When | Require | Choice | Let | Effects | Measure | Repeat
+"""A part of an action, of its after block or of a repeat, in the order written."""
 
 
 @define
@@ -384,8 +398,8 @@ class Action:
     index: int
     name: str
     fmt: str
-    items: tuple  # When, Choice, Let, Require, Effects, Repeat, in the order written
-    after_items: Optional[tuple]  # the after block's items, resolved after this action's, or None
+    items: tuple[Item, ...]  # When, Choice, Let, Require, Effects, Repeat, in the order written
+    after_items: Optional[tuple[Item, ...]]  # the after block's items, resolved after this action's, or None
     choices: list  # [name, Type] of every value of a move: the action's own, then the after block's
     repeated: frozenset = frozenset()
     priority: int = 0
@@ -414,10 +428,10 @@ class After:
 class OptionDecl:
     name: str
     kind: str  # bool / int / range / enum
-    default: object  # expression
-    lo: Optional[object] = None
-    hi: Optional[object] = None
-    values: tuple = ()
+    default: Optional[Expr]  # None when resolve refused it (reported)
+    lo: Optional[Expr] = None
+    hi: Optional[Expr] = None
+    values: tuple[str, ...] = ()
     doc: str = ""
     pos: Pos = NOWHERE
     type_pos: Optional[Pos] = None
@@ -428,7 +442,7 @@ class OptionDecl:
 class CounterDecl:
     name: str
     per_player: bool
-    init: object  # expression
+    init: Optional[Expr]  # None when resolve refused it (reported)
     type: T.Type = T.INT  # a number, or a cell (`counter last: cell`)
     pos: Pos = NOWHERE
     bookkeeping: bool = False  # the rules' own record: in positions and records, not shown to players
@@ -447,13 +461,13 @@ class TableDecl:
     name: str
     key_type: T.Type
     value_type: T.Type
-    entries: tuple  # (key expression, value expression)
+    entries: tuple[tuple[Expr, Expr], ...]
     pos: Pos = NOWHERE
 
 
 @frozen
 class CheckDecl:
-    cond: object
+    cond: Expr
     message: str
     pos: Pos = NOWHERE
 
@@ -461,14 +475,14 @@ class CheckDecl:
 @frozen
 class InvariantDecl:
     text: str
-    expr: object
+    expr: Expr
     pos: Pos = NOWHERE
 
 
 @define
 class StatisticDecl:
     text: str
-    expr: object  # a number or a bool
+    expr: Expr  # a number or a bool
     pos: Pos = NOWHERE
 
 
@@ -480,37 +494,42 @@ class Plan:
     description: str = ""
     players: tuple = ()
     files: tuple = ()  # the paths of the extends chain, base first
-    options: dict = field(factory=dict)  # name -> OptionDecl, in declaration order
-    checks: list = field(factory=list)
-    board: dict = field(factory=dict)  # files / ranks -> expression
+    options: dict[str, OptionDecl] = field(factory=dict)  # in declaration order
+    checks: list[CheckDecl] = field(factory=list)
+    board: dict[str, Expr] = field(factory=dict)  # files / ranks -> expression
     board_pos: Optional[Pos] = None
-    surface: dict = field(factory=dict)  # lattice -> expression; width / length -> (Local piece, expression)
+    # lattice -> expression; width / length -> (Local piece, expression)
+    surface: dict[str, Expr | tuple[Local, Expr]] = field(factory=dict)
     surface_pos: Optional[Pos] = None
     attributes: dict = field(factory=dict)  # name -> model.Attribute
-    control: Optional[object] = None  # expression over Local("top"), or None for the owner
+    control: Optional[Expr] = None  # expression over Local("top"), or None for the owner
     control_pos: Optional[Pos] = None
-    zones: dict = field(factory=dict)
-    counters: dict = field(factory=dict)
-    tables: dict = field(factory=dict)
-    setup: list = field(factory=list)  # blocks, run in order
-    actions: list = field(factory=list)
+    zones: dict[str, ZoneDecl] = field(factory=dict)
+    counters: dict[str, CounterDecl] = field(factory=dict)
+    tables: dict[str, TableDecl] = field(factory=dict)
+    setup: list[tuple[Stmt, ...]] = field(factory=list)  # blocks, run in order
+    actions: list[Action] = field(factory=list)
     after: Optional[After] = None
-    end: Optional[tuple] = None
+    end: Optional[tuple[Stmt, ...]] = None
     end_pos: Optional[Pos] = None
-    invariants: list = field(factory=list)
-    statistics: list = field(factory=list)
-    heuristic: Optional[object] = None
+    invariants: list[InvariantDecl] = field(factory=list)
+    statistics: list[StatisticDecl] = field(factory=list)
+    heuristic: Optional[Expr] = None
     heuristic_pos: Optional[Pos] = None
-    broken: set = field(factory=set)  # the parts resolve refused: ("action", name), ("table", name), ...
+    # the parts resolve refused: ("action", name), ("table", name), ...
+    broken: set[tuple[str, str]] = field(factory=set)
 
 
 # ---- walking --------------------------------------------------------------------------------
 
 
-def children(node) -> list:
+def children(node: object) -> list[object]:
     """The nodes directly under a node (expressions, statements, items), in field order."""
-    out = []
-    for f in attrs.fields(type(node)):
+    out: list[object] = []
+    cls = type(node)
+    if not attrs.has(cls):
+        return out
+    for f in attrs.fields(cls):
         if f.name in ("pos", "type"):
             continue
         v = getattr(node, f.name)
@@ -525,7 +544,7 @@ def children(node) -> list:
     return out
 
 
-def walk(node):
+def walk(node: object) -> Iterator[object]:
     """Every node under `node` (a node, or a tuple or list of them), the node itself first."""
     if isinstance(node, (tuple, list)):
         for x in node:

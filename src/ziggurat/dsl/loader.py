@@ -7,9 +7,14 @@ import os
 import stat
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import budgets
 from ..errors import Diagnostic, GameError, Reporter, RulesetError, did_you_mean
+
+if TYPE_CHECKING:
+    from .ast import Ruleset
+    from .model import Model
 # The parser (lark) and the model are imported where a file is parsed, not here: finding and
 # reading a ruleset, all that loading a game from the cache needs, stays light.
 
@@ -84,7 +89,8 @@ def find(name_or_path: str, relative_to: Path | None = None, *, rules_only: bool
         raise GameError(f"no ruleset {name_or_path!r}: a name or a path has no control characters")
     p = Path(name_or_path)
     if not p.name:  # '', '.', '/': no file name to look for
-        raise GameError(f"no ruleset {name_or_path!r}: give the name of a shipped ruleset (`ziggurat rulesets` lists them) or a path to a .rules file")
+        raise GameError(f"no ruleset {name_or_path!r}: give the name of a shipped ruleset (`ziggurat rulesets` "
+                        "lists them) or a path to a .rules file")
     shipped = _shipped(str(name_or_path))
     if shipped is not None:
         return shipped
@@ -130,7 +136,7 @@ def read_text(path: Path) -> str:
         raise GameError(f"cannot read {str(path)!r}: {e.strerror}") from None
 
 
-def load_files(name_or_path: str, text: str | None = None) -> list:
+def load_files(name_or_path: str, text: str | None = None) -> list[tuple[Ruleset, Reporter, str]]:
     """[(Ruleset, Reporter, text as read)] for the file and everything it extends, base first."""
     chain = []
     seen = []
@@ -144,6 +150,7 @@ def load_files(name_or_path: str, text: str | None = None) -> list:
 
         rules = parse(source, str(path))
         rep = rules.file  # the parsed file (cached): start its diagnostics afresh for this load
+        assert rep is not None  # parse() gives every Ruleset its file
         rep.diagnostics.clear()
         chain.append((rules, rep, source))
         seen.append(_real(path) if path.exists() else path)
@@ -164,14 +171,15 @@ def load_files(name_or_path: str, text: str | None = None) -> list:
             raise RulesetError([rep.make(ext[0].pos, f"{ext[0].target!r} extends itself (through {path.name})",
                                          hint="a variant extends a base, never the other way round")])
         if len(chain) >= budgets.MAX_EXTENDS:
-            raise RulesetError([rep.make(ext[0].pos, f"the chain of 'extends' is longer than {budgets.MAX_EXTENDS} files",
+            raise RulesetError([rep.make(ext[0].pos,
+                                         f"the chain of 'extends' is longer than {budgets.MAX_EXTENDS} files",
                                          hint="a variant extends a base; keep the chain short")])
         path, source = parent, read_text(parent)
     chain.reverse()
     return chain
 
 
-def load_model(name_or_path: str, text: str | None = None) -> "Model":  # noqa: F821 (dsl.model)
+def load_model(name_or_path: str, text: str | None = None) -> Model:
     """Parse and merge a ruleset; raise RulesetError with every problem found so far."""
     from . import windows, words
     from .model import build_model, check_budgets

@@ -17,7 +17,8 @@ PLAYER_VALUES = "players"  # `owner: players` makes an attribute whose values ar
 # `colour: players, green` adds neutral values after the players: their numbers come after the
 # players' indices, and a stack they top is controlled by nobody.
 
-from .types import BUILTIN_DIRECTIONS  # noqa: E402 (kept light for the runtime: dsl.world)
+# Kept in dsl.types, light for the runtime (dsl.world); read from here too.
+from .types import BUILTIN_DIRECTIONS as BUILTIN_DIRECTIONS  # noqa: E402
 
 BUILTIN_DIRSETS = {
     "orthogonal": ("n", "e", "s", "w"),
@@ -77,7 +78,7 @@ class Model:
 
     def value_names(self) -> dict:
         """Attribute value name -> attribute name, for every named value (not the players)."""
-        out = {}
+        out: dict[str, str] = {}
         for a in self.attributes.values():
             for v in a.values:
                 if not (a.players and v in self.players):
@@ -223,8 +224,8 @@ def _add(m: Model, d, rep: Reporter, variant: bool) -> None:
                 prev = table[d.name]
                 where = m.owner[id(prev)].path
                 rep.error(d.pos, f"{kind} {d.name!r} is already declared ({where}:{prev.pos.line})",
-                          hint=f"write 'override {kind} {d.name}' to replace it" if variant and kind in ("action", "def", "table")
-                          else "give it another name")
+                          hint=(f"write 'override {kind} {d.name}' to replace it"
+                                if variant and kind in ("action", "def", "table") else "give it another name"))
                 return
         elif override:
             rep.error(d.pos, f"'override' needs {_a(kind)} {d.name!r} in the base to replace",
@@ -247,12 +248,12 @@ def _check_table_widths(d: ast.Table, rep: Reporter) -> None:
                       f"a table with several values per key names its columns: table {d.name}(a, b):")
 
 
-def _check_format_fields(d: ast.Action, rep: Reporter) -> None:
+def _check_format_fields(d: ast.Action | ast.After, rep: Reporter) -> None:
     """A notation field is a bare choice name: '{from}', never '{from!r}' or '{from:>3}'."""
     import string
 
     try:
-        fields = [(f, spec, conv) for _, f, spec, conv in string.Formatter().parse(d.fmt) if f is not None]
+        fields = [(f, spec, conv) for _, f, spec, conv in string.Formatter().parse(d.fmt or "") if f is not None]
     except ValueError:
         return  # malformed: the compiler names the problem
     for f, spec, conv in fields:
@@ -272,7 +273,8 @@ def _attribute(a: ast.Attribute, rep: Reporter) -> Attribute:
     if any(v.name == PLAYER_VALUES and v.number is None for v in a.values):
         if a.values[0].name != PLAYER_VALUES:
             rep.error(a.pos, f"in {a.name!r}, 'players' comes first: the neutral values follow it",
-                      hint=f"write {a.name}: players, " + ", ".join(v.name for v in a.values if v.name != PLAYER_VALUES))
+                      hint=f"write {a.name}: players, "
+                      + ", ".join(v.name for v in a.values if v.name != PLAYER_VALUES))
         neutral = [v for v in a.values if v.name != PLAYER_VALUES]
         if any(v.number is not None for v in neutral):
             rep.error(a.pos, f"the neutral values of {a.name!r} cannot have numbers",
@@ -317,7 +319,7 @@ def _player_values(m: Model, a: Attribute) -> None:
     if len(set(a.codes)) != len(a.codes):
         a.codes = [g or n[:2].capitalize() for n, g in zip(names, given)]
     rep = m.owner.get(id(a.node))
-    if rep is None:
+    if rep is None or a.node is None:
         return
     neutral = [v.name for v in a.neutral]
     clash = [n for n in neutral if n in m.players]
@@ -346,7 +348,7 @@ def _finish(m: Model, rep: Optional[Reporter]) -> None:
         if a.players:
             _player_values(m, a)
     # One meaning per name across kinds.
-    seen = {}
+    seen: dict[str, tuple[str, object]] = {}
     def claim(name, kind, node):
         if name in seen and seen[name][0] != kind:
             other_kind, other = seen[name]
@@ -400,7 +402,8 @@ def check_budgets(m: Model, reporters: list) -> None:
     if len(actions) > budgets.MAX_ACTIONS:
         extra = actions[budgets.MAX_ACTIONS]
         rep(extra).error(extra.pos, f"the ruleset declares {len(actions):,} actions, and a ruleset has at most "
-                                    f"{budgets.MAX_ACTIONS}", hint="one action with a choice can make many kinds of move")
+                                    f"{budgets.MAX_ACTIONS}",
+                                    hint="one action with a choice can make many kinds of move")
         return
     after = list(m.after.items) if m.after is not None else []
     for a in actions:

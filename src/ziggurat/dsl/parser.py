@@ -431,7 +431,8 @@ _DECLARATION_KEYWORDS = (
 ).split()
 
 
-_BLOCK_KEYWORDS = "board surface piece table setup action end invariant statistic do if elif else for override repeat".split()
+_BLOCK_KEYWORDS = ("board surface piece table setup action end invariant statistic do if elif else for override "
+                   "repeat").split()
 
 
 def _expected_text(expected) -> str:
@@ -441,7 +442,8 @@ def _expected_text(expected) -> str:
             names.append(_TERMINAL_NAMES[t])
         elif t.isupper() and not t.startswith("_") and t.lower() in _DECLARATION_KEYWORDS + [
             "if", "else", "elif", "for", "in", "where", "let", "when", "require", "do",
-            "win", "lose", "draw", "and", "or", "not", "per", "otherwise", "priority", "by", "chance", "weight", "seen", "hidden", "bookkeeping", "repeat", "while", "may", "stop",
+            "win", "lose", "draw", "and", "or", "not", "per", "otherwise", "priority", "by", "chance", "weight", "seen",
+            "hidden", "bookkeeping", "repeat", "while", "may", "stop",
             "bool", "int", "one", "of", "as",
         ]:
             names.append(repr(t.lower()))
@@ -492,7 +494,8 @@ def _syntax_diagnostic(err: UnexpectedInput, text: str, path: str) -> Diagnostic
     line = getattr(err, "line", 0) or 0
     col = getattr(err, "column", 0) or 0
     if isinstance(err, UnexpectedCharacters):
-        ch = text[err.pos_in_stream] if err.pos_in_stream < len(text) else ""
+        at = err.pos_in_stream
+        ch = text[at] if at is not None and at < len(text) else ""
         hint = None
         if ch in "'":
             hint = 'strings are written in double quotes: "like this"'

@@ -46,8 +46,9 @@ def board_is_places(plan: ir.Plan) -> bool:
 
 def piece_facts(folded) -> tuple:
     """Per piece code, what the ruleset's tables of columns keyed by a piece's attribute say of it,
-    as a card would print it (the columns the rules read in play): a column of 0s and 1s by its name where it is 1 (`yellow`), another
-    by its name and value where that is not 0 (`target 18`), in the order of the columns."""
+    as a card would print it (the columns the rules read in play): a column of 0s and 1s by its
+    name where it is 1 (`yellow`), another by its name and value where that is not 0 (`target
+    18`), in the order of the columns."""
     world, plan = folded.world, folded.plan
     # A column only the setup reads (how many copies the deck holds) says nothing of a piece in play.
     read = {n.name for n in ir.walk([plan.actions, plan.after, plan.end, plan.invariants, plan.statistics,

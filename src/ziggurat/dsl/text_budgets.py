@@ -41,17 +41,23 @@ def too_many_tokens(text: str, path: str):
     return None
 
 
-def literals_too_large(tree, file) -> list:
+def _span(t: Token) -> ast.Pos:
+    """Where a token of the parse tree is (the lexer gives each one its line and column)."""
+    line, col = t.line or 0, t.column or 0
+    return ast.Pos(line, col, col + len(t))
+
+
+def literals_too_large(tree: Tree, file: Reporter) -> list[Diagnostic]:
     """Diagnostics for numbers with too many digits and strings too long (budgets), found on the
     parse tree before any number is converted."""
-    out = []
-    stack = [tree]
+    out: list[Diagnostic] = []
+    stack: list[Tree | Token] = [tree]
     while stack:
         t = stack.pop()
         if isinstance(t, Tree):
             stack.extend(t.children)
         elif isinstance(t, Token) and t.type == "INT" and len(t) > budgets.MAX_INT_DIGITS:
-            out.append(file.make(ast.Pos(t.line, t.column, t.column + len(t)),
+            out.append(file.make(_span(t),
                                  f"this number has {len(t):,} digits, and a number in the rules has at most "
                                  f"{budgets.MAX_INT_DIGITS}", width=min(len(t), 40)))
         elif isinstance(t, Token) and t.type == "LENGTH":
@@ -61,11 +67,11 @@ def literals_too_large(tree, file) -> list:
                                      f"length in the rules has at most {budgets.MAX_INT_DIGITS - 4}")
                 surface.length_units(str(t))
             except ValueError as e:
-                out.append(file.make(ast.Pos(t.line, t.column, t.column + len(t)), str(e), width=min(len(t), 40),
+                out.append(file.make(_span(t), str(e), width=min(len(t), 40),
                                      hint=f"lengths are kept in 1/{surface.UNITS_PER_INCH} of an inch: write at "
                                           "most four decimals, as 0.0625in"))
         elif isinstance(t, Token) and t.type == "STRING" and len(t) - 2 > budgets.MAX_STRING_CHARS:
-            out.append(file.make(ast.Pos(t.line, t.column, t.column + len(t)),
+            out.append(file.make(_span(t),
                                  f"this string has {len(t) - 2:,} characters, and a string in the rules has at "
                                  f"most {budgets.MAX_STRING_CHARS:,}", width=1))
     return sorted(out, key=lambda d: (d.line, d.col))

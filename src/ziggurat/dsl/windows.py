@@ -9,10 +9,11 @@ player who opened it.
 
 The engine needs nothing new for this: a ruleset that uses a window gets two counters, `asked`
 (per player: the order it is asked in, 0 when it is not) and `asker` (the seat that opened the
-window, from 1; 0 when none is open), both bookkeeping (not shown to players), and its actions are rewritten on the AST before any name is
-checked. The rewritten statements are rules text (TEMPLATES below), placed at the call they
-replace, so a mistake in a call is reported there. One window is open at a time: an answer that
-would open another (`ask` in an action that answers) is reported at the call.
+window, from 1; 0 when none is open), both bookkeeping (not shown to players), and its actions are
+rewritten on the AST before any name is checked. The rewritten statements are rules text
+(TEMPLATES below), placed at the call they replace, so a mistake in a call is reported there. One
+window is open at a time: an answer that would open another (`ask` in an action that answers) is
+reported at the call.
 """
 
 from __future__ import annotations
@@ -156,8 +157,8 @@ def apply(m) -> None:
     guards and statements. A counter of the ruleset's own with a window's name is reported."""
     for item in m.after.items if m.after is not None else ():
         if isinstance(item, ast.Answer):
-            m.owner[id(m.after)].error(item.pos, "'answer' marks an action that answers a window; the after block is not one",
-                                       hint="move the line into the action that answers")
+            m.owner[id(m.after)].error(item.pos, "'answer' marks an action that answers a window; the after "
+                                                 "block is not one", hint="move the line into the action that answers")
             return
     if not m.actions or not uses_windows(list(m.actions.values()) + ([m.after] if m.after else [])):
         return  # without actions there is no window to open (and the missing actions are reported)

@@ -40,6 +40,7 @@ def check(files) -> None:
         for node in ast.walk(list(rules.decls)):
             for name, what in _bound(node):
                 if name in KEYWORDS:
-                    rep.error(ast.name_pos(node.pos, name), f"{name!r} is a keyword of the rules language, so it cannot "
-                              f"name a {what}", hint=f"call the {what} something else, such as {name}_ or my_{name}")
+                    rep.error(ast.name_pos(node.pos, name), f"{name!r} is a keyword of the rules language, so it "
+                              f"cannot name a {what}",
+                              hint=f"call the {what} something else, such as {name}_ or my_{name}")
 

@@ -71,7 +71,7 @@ class World:
     def ray_cells(self, c: int, d: str) -> tuple:
         df, dr = BUILTIN_DIRECTIONS[d]
         f, r = c % self.files, c // self.files
-        out = []
+        out: list[int] = []
         while True:
             f, r = f + df, r + dr
             n = self.cell(f, r)
@@ -237,8 +237,9 @@ class World:
 
     # ---- zones and counters -----------------------------------------------------------------
 
-    def _slots(self, decls) -> tuple:
-        index, names = {}, []
+    def _slots(self, decls) -> tuple[dict[str, int], list[str]]:
+        index: dict[str, int] = {}
+        names: list[str] = []
         for name, per_player in decls:
             index[name] = len(names)
             names += [f"{name}.{p}" for p in self.players] if per_player else [name]

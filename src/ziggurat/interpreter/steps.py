@@ -4,13 +4,13 @@ An action and the ruleset's `after` block become one sequence:
 
 | step | in a move's generation | in applying a move | in explaining a move |
 |---|---|---|---|
-| `Guard` (when / require) | an `if`; a false one ends the action | only the after part's, when it has no choice | the reason |
+| `Guard` (when / require) | an `if`; a false one ends the action | only an after part's with no choice | the reason |
 | `Bind` (let) | a local | only if an effect needs it | a local |
 | `Choose` | a loop over the domain | the value from the move | membership and `where` checked |
-| `Stage` (effects before more choices) | applied, the rest generated, taken back | applied | applied, taken back at the end |
+| `Stage` (effects, choices after) | applied, the rest generated, taken back | applied | applied, undone at the end |
 | `Apply` (the final effects) | nothing | applied | nothing |
 | `Repeat` | a function making one pass, calling itself | a loop over the passes | each pass checked |
-| `AfterPart` | offered; if it offers nothing, the move without it | only if the move holds it | it must be there if offered |
+| `AfterPart` | offered; if it offers nothing, the move without it | only if the move holds it | required if offered |
 | `Measure` (weight, seen by) | nothing | nothing | nothing: read by its own function (`python.measure`) |
 
 Backends (`python.generate`, `python.apply`, `python.explain`) are each one `match` over these
@@ -19,74 +19,75 @@ kinds; a new construct is a new step kind and one case in each.
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Iterable, Optional, TypeAlias
 
 from attrs import frozen
 
 from ..dsl import ir
 from ..dsl import types as T
+from ..dsl.ast import NOWHERE, Pos
 from .spec import PRESENT, ActionSpec
 
 
 @frozen
 class Guard:
-    cond: object
+    cond: ir.Expr
     kind: str  # when / require
     message: Optional[str]
     text: str
-    pos: object
+    pos: Pos
 
 
 @frozen
 class Bind:
     var: str
-    value: object
-    pos: object
+    value: ir.Expr
+    pos: Pos
 
 
 @frozen
 class Choose:
     name: str  # the choice: its values go into the move at `index`
-    domain: object
-    cond: Optional[object]
+    domain: ir.Expr
+    cond: Optional[ir.Expr]
     message: Optional[str]
     type: T.Type  # one value's type
     index: int  # its place in the move tuple (from 1)
     domain_text: str
     cond_text: str
-    pos: object
+    pos: Pos
 
 
 @frozen
 class Stage:
     """Effects that more choices follow: the rest of the move is made on the changed board."""
 
-    body: tuple
-    pos: object
+    body: tuple[ir.Stmt, ...]
+    pos: Pos
 
 
 @frozen
 class Apply:
     """The effects at the end of the move."""
 
-    body: tuple
-    pos: object
+    body: tuple[ir.Stmt, ...]
+    pos: Pos
 
 
 @frozen
 class Repeat:
     var: str
-    start: object
-    cond: Optional[object]
+    start: ir.Expr
+    cond: Optional[ir.Expr]
     may_stop: bool
-    steps: tuple
+    steps: tuple[Step, ...]  # a pass's steps
     choice: str  # the pass's choice (its values go into the move as a tuple)
     index: int
     elem: T.Type  # the type of one value of the choice
     previous: Optional[str]
     cond_text: str
-    pos: object
-    earlier: tuple = ()  # (list name, ir.Local): lists of a pass's values, appended when it ends
+    pos: Pos
+    earlier: tuple[tuple[str, ir.Local], ...] = ()  # (list name, Local): a pass's values, appended when it ends
 
 
 @frozen
@@ -94,27 +95,31 @@ class Measure:
     """A value of a made move, read at the position before it: `weight` or `seen`."""
 
     kind: str
-    value: object
-    pos: object
+    value: ir.Expr
+    pos: Pos
 
 
 @frozen
 class AfterPart:
     """The ruleset's end-of-turn part, after an action's own steps."""
 
-    steps: tuple
+    steps: tuple[Step, ...]
     has_choices: bool
     first: int  # the move index of its first choice
-    pos: object
+    pos: Pos
+
+
+Step: TypeAlias = Guard | Bind | Choose | Stage | Apply | Repeat | Measure | AfterPart
+"""One step of an action's plan (an `AfterPart` only at the end of an action's own steps)."""
 
 
 @frozen
 class ActionPlan:
     spec: ActionSpec
-    steps: tuple
+    steps: tuple[Step, ...]
     priority: int
     fallback: bool
-    pos: object
+    pos: Pos
 
     @property
     def index(self) -> int:
@@ -151,25 +156,26 @@ def lower(a: ir.Action, after_fmt: Optional[str] = None, bounds: Optional[dict] 
     return ActionPlan(spec, tuple(steps), a.priority, a.fallback, a.pos)
 
 
-def _with_presence(part: list, index: int) -> list:
+def _with_presence(part: list[Step], index: int) -> list[Step]:
     """An after part without choices whose conditions may fail, given one choice of the single
     value `true` (the move's `index`-th value, named PRESENT) just before its effects: a move holds
     `true` there when the part applied and None when its conditions failed, so the move says which
     (its text has the after block's text only when it holds the part), and every backend treats the
     part as one with choices."""
-    pos = next((s.pos for s in part if isinstance(s, Guard)), None)
+    pos = next((s.pos for s in part if isinstance(s, Guard)), NOWHERE)
     domain = ir.ListLit((ir.Const(True, T.BOOL, pos),), T.list_of(T.BOOL), pos)
     choose = Choose(PRESENT, domain, None, None, T.BOOL, index, "[true]", "", pos)
     at = next((k for k, s in enumerate(part) if isinstance(s, (Stage, Apply))), len(part))
     return part[:at] + [choose] + part[at:]
 
 
-def _makes(items) -> bool:
+def _makes(items: Iterable[ir.Item]) -> bool:
     return any(isinstance(x, (ir.Choice, ir.When, ir.Require, ir.Repeat)) for x in items)
 
 
-def _lower(items, index: dict, rest_makes_choices: bool, in_pass: bool = False) -> list:
-    out = []
+def _lower(items: Iterable[ir.Item], index: dict[str, int], rest_makes_choices: bool,
+           in_pass: bool = False) -> list[Step]:
+    out: list[Step] = []
     items = list(items)
     for i, it in enumerate(items):
         if isinstance(it, (ir.When, ir.Require)):
@@ -189,6 +195,8 @@ def _lower(items, index: dict, rest_makes_choices: bool, in_pass: bool = False) 
             out.append(Measure(it.kind, it.value, it.pos))
         elif isinstance(it, ir.Repeat):
             choice = it.choice
+            if choice is None:
+                raise AssertionError(f"a repeat without its choice {it!r}")  # resolve keeps none
             steps = _lower(it.items, index, rest_makes_choices=False, in_pass=True)
             out.append(Repeat(it.var, it.start, it.cond, it.may_stop, tuple(steps), choice.name,
                               index[choice.name], choice.type, it.previous, it.cond_text, it.pos, it.earlier))
@@ -197,5 +205,5 @@ def _lower(items, index: dict, rest_makes_choices: bool, in_pass: bool = False) 
     return out
 
 
-def after_steps(steps) -> Optional[AfterPart]:
+def after_steps(steps: Iterable[Step]) -> Optional[AfterPart]:
     return next((s for s in steps if isinstance(s, AfterPart)), None)

@@ -26,7 +26,7 @@ def resolve_action(r: Resolver, index: int, a: ast.Action, after: Optional[ast.A
         names.add(c.name)
         choices.append([c.name, None])
     fmt = a.fmt if a.fmt is not None else " ".join([a.name] + ["{" + c.name + "}" for c in a.choices])
-    repeated = set()
+    repeated: set[str] = set()
     for rp in (x for x in a.items if isinstance(x, ast.Repeat)):
         if len(rp.choices) != 1:
             r.report(rp.pos, f"a repeat makes one choice a pass, and this one makes {len(rp.choices)}",
@@ -163,7 +163,8 @@ class _Walker:
         if it.name in ctx.scope and not _is_choice(ctx, it.name):  # a choice made twice: reported above
             r.hides(it.name, ctx, it, "choice")
         r.warn_if_global(it.name, it, "choice")
-        r.taken.add(it.name)  # a name of its own in the action: the move's
+        if r.taken is not None:  # always, in an action
+            r.taken.add(it.name)  # a name of its own in the action: the move's
         self.record_type(it.name, elem, it)
         inner = ctx.bind(it.name, ir.Local(it.name, elem, it.pos), "choice", name_pos(it.pos, it.name))
         cond = None
@@ -183,8 +184,8 @@ class _Walker:
             if entry[0] == name:
                 item = typ.elem if T.is_list(typ) else typ  # a list: one value per item (`product`)
                 if item is None or (item not in CHOICE_TYPES and item.name != "enum"):
-                    raise CheckError(node.pos, "a choice must be a cell, number, player, direction, piece, spot or value "
-                                               f"(or a list of them), not {T.a(typ)}")
+                    raise CheckError(node.pos, "a choice must be a cell, number, player, direction, piece, spot or "
+                                               f"value (or a list of them), not {T.a(typ)}")
                 entry[1] = typ
 
     def repeat(self, rp: ast.Repeat, ctx: Ctx):
@@ -217,7 +218,8 @@ class _Walker:
                          tuple((lst.name, local) for local, lst in frame.earlier.values()))
         after = ctx.bind(choice.name, ir.Local(choice.name, T.list_of(here.type), choice.pos), "choice",
                          name_pos(choice.pos, choice.name))
-        after = after.bind(rp.var, ir.Local(var, here.type, rp.pos), "repeat variable", var_pos)  # where the last pass ended
+        # the repeat's variable, after it: where the last pass ended
+        after = after.bind(rp.var, ir.Local(var, here.type, rp.pos), "repeat variable", var_pos)
         return made, after
 
 
@@ -238,10 +240,10 @@ def check_format(r: Resolver, a, fmt: str, names: set, kind: Optional[str] = Non
                      "so two different moves would print the same", hint=f'add {{{n}}} to "{fmt}"')
 
 
-def check_notation_clash(r: Resolver, actions: list) -> None:
+def check_notation_clash(r: Resolver, actions: list[ir.Action]) -> None:
     """Two actions whose notations have the same words and the same kinds of choice, in the
     same places, would print different moves the same way."""
-    seen = {}
+    seen: dict[tuple, ir.Action] = {}
     for a in actions:
         try:
             parts = list(string.Formatter().parse(a.fmt))

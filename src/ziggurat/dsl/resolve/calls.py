@@ -193,7 +193,7 @@ def inline(r: Resolver, d: ast.Def, node: ast.Call, ctx: Ctx):
         r.fail(node, f"{d.name}() calls itself; defs are expanded in place and cannot recurse")
     if len(ctx.inlining) <= 1:  # a use outside any def (or in an unused def's body): its whole expansion
         within_budget(r, node, counted=not ctx.inlining)
-    r.__dict__.setdefault("_inlined", set()).add(d.name)
+    r.inlined.add(d.name)
     scope = {p: r.expr(a, ctx) for p, a in zip(d.params, node.args)}
     inner = Ctx(ctx.where, scope, ctx.options, ctx.inlining + (d.name,), {})
     return r.expr(d.body, inner)
@@ -212,11 +212,11 @@ def within_budget(r: Resolver, node: ast.Call, counted: bool = True) -> None:
     if the expansions of the ruleset would add up to more than budgets.MAX_EXPANDED_NODES.
     Counted without expanding anything: each def's size is worked out once for the sizes of its
     arguments."""
-    memo = r.__dict__.setdefault("_expansion", {})
+    memo = r.expansions
     try:
         size, _ = _expansion(r, node, {}, (), memo)
-        total = r.__dict__.get("_expanded", 0) + (size if counted else 0)
-        r._expanded = total
+        total = r.expanded + (size if counted else 0)
+        r.expanded = total
         if total > budgets.MAX_EXPANDED_NODES:
             r.fail(node, f"the defs used in this ruleset, each expanded in place where it is used, add up to more "
                          f"than {budgets.MAX_EXPANDED_NODES:,} nodes of rules with this use of {node.func}()",

@@ -9,7 +9,7 @@ the driver collects it as a diagnostic and goes on with the next declaration.
 from __future__ import annotations
 
 import enum
-from typing import Optional
+from typing import NoReturn, Optional
 
 from attrs import define, evolve, field, frozen
 
@@ -133,10 +133,18 @@ class Resolver:
         self.taken: Optional[set] = None
         self.reserved: frozenset = frozenset()
         self.diagnostics: list = []  # what was found and reported without stopping
+        # Kept for the whole pass by one module each: names (direction sets), decls (tables) and
+        # calls (defs).
+        self.direction_sets: dict[str, ir.Expr] = {}  # a declared direction set, resolved once
+        self.resolving_dirs: set[str] = set()  # the direction sets being resolved: a circle is an error
+        self.table_decls: dict[str, ir.TableDecl | CheckError] = {}  # a table, resolved once, or its mistake
+        self.inlined: set[str] = set()  # the defs some rule uses
+        self.expansions: dict[tuple, tuple[int, int]] = {}  # (def, its arguments' sizes) -> (nodes, depth)
+        self.expanded = 0  # the nodes that the uses of defs outside any def expand to, so far
 
     # ---- errors and types -------------------------------------------------------------------
 
-    def fail(self, node, message: str, hint: Optional[str] = None, expected: Optional[str] = None):
+    def fail(self, node, message: str, hint: Optional[str] = None, expected: Optional[str] = None) -> NoReturn:
         raise CheckError(getattr(node, "pos", None), message, hint, expected)
 
     def report(self, pos, message: str, hint: Optional[str] = None, severity: str = "error",
@@ -163,6 +171,8 @@ class Resolver:
         if want == T.BOOL and got.name == "list":
             return False
         if got.name == "list" and want.name == "list":
+            if got.elem is None or want.elem is None:  # no list type is made without its element's
+                return False
             return self.compatible(got.elem, want.elem)
         if got == T.ZONE and want == T.STACK:
             return True
@@ -238,7 +248,7 @@ class Resolver:
                     hint=f"rename the {what}: inside its scope {name!r} means it, not {meaning}",
                     severity="warning")
 
-    def hides(self, name: str, ctx: Ctx, node, what: str):
+    def hides(self, name: str, ctx: Ctx, node, what: str) -> NoReturn:
         """The error for a binding of `name` where `name` is bound already."""
         pos = name_pos(getattr(node, "pos", None), name)
         where = "def" if ctx.inlining else "action" if ctx.where in (Where.ACTION, Where.EFFECTS) else "block"

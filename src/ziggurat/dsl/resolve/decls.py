@@ -3,6 +3,8 @@ the end block, invariants and the heuristic, each resolved once into the plan.""
 
 from __future__ import annotations
 
+from typing import Optional
+
 from .. import ast, ir
 from .. import types as T
 from ..model import Model
@@ -17,7 +19,7 @@ def resolve_model(model: Model) -> tuple[ir.Plan, list]:
     m = model
     plan = ir.Plan(m.title, m.description, tuple(m.players), tuple(m.files))
     plan.attributes = dict(m.attributes)
-    names = []
+    names: list[str] = []
     for opt in m.options.values():
         decl = r.attempt(option_decl, r, opt, tuple(names))
         names.append(opt.name)
@@ -113,8 +115,9 @@ def option_decl(r: Resolver, opt: ast.Option, earlier: tuple) -> ir.OptionDecl:
         lo = r.expect(r.expr(opt.type.lo, ctx), T.INT, opt.type.lo, "the low end of the range")
         hi = r.expect(r.expr(opt.type.hi, ctx), T.INT, opt.type.hi, "the high end of the range")
     default = r.expr(opt.default, ctx)
-    return ir.OptionDecl(opt.name, kind, default, lo, hi, tuple(opt.type.values) if kind == "enum" else (),
-                         opt.doc, opt.pos, opt.type.pos if opt.type is not None else None, option_type(opt))
+    values = tuple(opt.type.values) if opt.type is not None and kind == "enum" else ()
+    return ir.OptionDecl(opt.name, kind, default, lo, hi, values, opt.doc, opt.pos,
+                         opt.type.pos if opt.type is not None else None, option_type(opt))
 
 
 SURFACE_MEASURES = {"width": "a standing piece's side, and a lying piece's base",
@@ -142,8 +145,9 @@ def surface(r: Resolver, plan: ir.Plan) -> None:
                          hint=f"for example {name}(x): sizes[x.size].{name}")
                 continue
             piece = ir.Local(setting.param, T.PIECE, setting.pos)
-            value = r.attempt(lambda s: r.expect(r.expr(s.value, Ctx(Where.TABLE, {s.param: piece})), T.INT,
-                                                 s.value, f"the {name} of a piece"), setting)
+            # r.attempt calls the lambda at once, so it reads this pass's piece and name (B023 is for later calls)
+            value = r.attempt(lambda s: r.expect(r.expr(s.value, Ctx(Where.TABLE, {s.param: piece})),  # noqa: B023
+                                                 T.INT, s.value, f"the {name} of a piece"), setting)  # noqa: B023
             if value is not None:
                 plan.surface[name] = (piece, value)
         else:
@@ -151,7 +155,8 @@ def surface(r: Resolver, plan: ir.Plan) -> None:
                      hint="the open table has a lattice, and a width(x) and length(x) for each piece x")
     for name in ("lattice", "width", "length"):
         if name not in m.surface:
-            what = "the step of its lattice" if name == "lattice" else f"the {name} of each piece ({SURFACE_MEASURES[name]})"
+            what = ("the step of its lattice" if name == "lattice"
+                    else f"the {name} of each piece ({SURFACE_MEASURES[name]})")
             r.report(m.surface_node.pos, f"the surface needs {what}: '{name}{'' if name == 'lattice' else '(x)'}: ...'")
         if name not in plan.surface:  # missing, or written wrongly (reported above): nothing may read it
             plan.broken.add(("surface", name))
@@ -189,7 +194,7 @@ def board(r: Resolver, plan: ir.Plan) -> None:
 
 def table_decl(r: Resolver, table: ast.Table) -> ir.TableDecl:
     """A table's entries, typed (their values are fixed by `fold`); resolved once."""
-    cache = r.__dict__.setdefault("_tables", {})
+    cache = r.table_decls
     if table.name in cache:
         found = cache[table.name]
         if isinstance(found, CheckError):
@@ -206,20 +211,22 @@ def table_decl(r: Resolver, table: ast.Table) -> ir.TableDecl:
 
 def _table(r: Resolver, table: ast.Table) -> ir.TableDecl:
     ctx = Ctx(Where.TABLE)
-    entries, key_type, value_type = [], None, None
+    entries: list[tuple[ir.Expr, ir.Expr]] = []
+    first: Optional[tuple[T.Type, T.Type]] = None  # the types of the first entry's key and value
     for key_node, value_node in table.entries:
         k = r.expr(key_node, ctx)
         v = r.expr(value_node, ctx)
-        if key_type is None:
-            key_type, value_type = k.type, v.type
-        elif not r.compatible(k.type, key_type):
-            r.fail(key_node, f"the keys of a table are one kind of thing: this is a {k.type}, the first a {key_type}")
-        elif not r.compatible(v.type, value_type):
-            r.fail(value_node, f"the entries of a table are one kind of thing: this is a {v.type}, the first a {value_type}")
+        if first is None:
+            first = (k.type, v.type)
+        elif not r.compatible(k.type, first[0]):
+            r.fail(key_node, f"the keys of a table are one kind of thing: this is a {k.type}, the first a {first[0]}")
+        elif not r.compatible(v.type, first[1]):
+            r.fail(value_node, f"the entries of a table are one kind of thing: this is a {v.type}, "
+                               f"the first a {first[1]}")
         entries.append((k, v))
-    if key_type is None:
+    if first is None:
         r.fail(table, f"table {table.name!r} is empty")
-    return ir.TableDecl(table.name, key_type, value_type, tuple(entries), table.pos)
+    return ir.TableDecl(table.name, first[0], first[1], tuple(entries), table.pos)
 
 
 def unused_defs(r: Resolver) -> None:
@@ -227,7 +234,7 @@ def unused_defs(r: Resolver) -> None:
     standing for anything, so types cannot be checked): an unknown name, or a name that hides
     another, is an error there too."""
     for d in r.m.defs.values():
-        if d.name in r.__dict__.get("_inlined", set()):
+        if d.name in r.inlined:
             continue
         scope = {p: ir.Local(p, T.ANY, d.pos) for p in d.params}
         try:

@@ -130,15 +130,15 @@ NONE_CELL = -1  # `none`: no cell (off the board)
 
 def directions(r: Resolver, d: ast.Directions):
     """A declared direction set: its expression, resolved where it is declared (once)."""
-    cache = r.__dict__.setdefault("_directions", {})
+    cache = r.direction_sets
     if d.name not in cache:
-        if d.name in r.__dict__.setdefault("_resolving", set()):
+        if d.name in r.resolving_dirs:
             r.fail(d, f"direction set {d.name!r} is defined by itself")
-        r._resolving.add(d.name)
+        r.resolving_dirs.add(d.name)
         try:
             e = r.expr(d.expr, Ctx(Where.TABLE))
         finally:
-            r._resolving.discard(d.name)
+            r.resolving_dirs.discard(d.name)
         cache[d.name] = e
     return cache[d.name]
 
