@@ -8,6 +8,7 @@ nothing more. Native counts are checked against the Python backend's (a second i
 """
 
 import ast
+import uuid
 from pathlib import Path
 
 import pytest
@@ -73,7 +74,7 @@ def test_the_ruleset_is_lowered_once_whatever_asks_for_the_native_game(lowerings
     native = nb()
     from ziggurat.cli.backend import choose
 
-    text = BREAKTHROUGH + "\n# lowered once\n"  # a text no other test has lowered in this process
+    text = BREAKTHROUGH + f"\n# lowered once: {uuid.uuid4()}\n"  # in no cache: compiled now
     game = ziggurat.load("once/breakthrough.rules", OPTIONS, text=text)
     assert lowerings == ["once/breakthrough.rules"]  # compiled for the Python backend
     first = native.native(game, ("perft",))
@@ -91,7 +92,7 @@ def test_a_game_from_the_disk_cache_goes_native_without_its_file(tmp_path, monke
     from ziggurat.interpreter.native import game as native_game
 
     path = tmp_path / "breakthrough.rules"
-    text = BREAKTHROUGH + "\n# from the disk cache\n"
+    text = BREAKTHROUGH + f"\n# from the disk cache: {uuid.uuid4()}\n"
     path.write_text(text)
     first = ziggurat.load(str(path), OPTIONS)  # compiled, and written to the disk cache
     expected = perft(first.new(), DEPTH)
@@ -138,7 +139,7 @@ def test_a_variant_from_the_disk_cache_keeps_its_base_text_and_lowers_without_th
 def test_the_python_compiler_and_the_native_writer_read_one_record(lowerings):
     """Loading a game at some options and asking the pipeline for its values gives the same
     record: the options `load` was given and the game's own (every value) are one key."""
-    text = BREAKTHROUGH + "\n# one record\n"
+    text = BREAKTHROUGH + f"\n# one record: {uuid.uuid4()}\n"  # in no cache: compiled now
     game = ziggurat.load("record/breakthrough.rules", {"width": 5}, text=text)
     assert game.options["height"] == 8 and len(lowerings) == 1
     ruleset = pipeline.lowered_rules(game.rules, game.options)
