@@ -34,7 +34,7 @@ GAMES = [
 STARTUP = """
 import json, sys, time
 import ziggurat
-from ziggurat.interpreter.native.game import native
+from ziggurat.interpreter.native import native
 game = ziggurat.load(sys.argv[1], json.loads(sys.argv[2]) or None)
 t = time.perf_counter()
 native(game)
@@ -53,7 +53,7 @@ def available() -> bool:
 def native_of(game):
     """The game's native functions, or None when the native backend cannot compile it."""
     from ziggurat.errors import Unsupported
-    from ziggurat.interpreter.native.game import native
+    from ziggurat.interpreter.native import native
 
     try:
         return native(game)

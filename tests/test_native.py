@@ -355,6 +355,7 @@ def test_code_numba_refuses_falls_back_with_one_line_not_a_traceback(monkeypatch
     broken = text.replace("    n = 0\n", "    n = 'no number'\n", 1)  # legal's count: a str Numba cannot add to
     assert broken != text
     monkeypatch.setattr(native_game, "source", lambda g: (broken, layout, outcomes, hashing))
+    monkeypatch.setattr(native_game, "_NATIVE", {})  # not the game another test compiled
     with pytest.raises(Unsupported) as caught:
         native_game.native(game, ("perft",))
     assert caught.value.line().startswith("the native backend cannot compile this ruleset (Numba refused the code")

@@ -213,7 +213,7 @@ def _run_chunk(ruleset: str, options: dict, agents: tuple, backend: str, indices
     """Play the games `indices` of a study (in a worker process, or on a Dask worker)."""
     game = ziggurat.load(ruleset, options or None)
     if backend == "native":
-        from .interpreter.native.game import native  # Numba is imported only when asked for
+        from .interpreter.native import native  # Numba is imported only when asked for
 
         from .errors import Unsupported
 

@@ -207,7 +207,7 @@ class MCTSAgent(Agent):
         fast = self._native.get(id(game))
         if fast is None:
             from ..errors import Unsupported
-            from ..interpreter.native.game import native
+            from ..interpreter.native import native
 
             self._stopped = Unsupported  # what a playout raises where the native loop stops
             try:
@@ -224,7 +224,7 @@ class MCTSAgent(Agent):
         except self._stopped:
             return None
         if run.kind is not None:
-            return by_seat(_Seats(run.final[4:4 + nseats].tolist()), run.results)
+            return by_seat(_Seats(fast.seats(run.final)), run.results)
         result = (0.5,) * nseats
         if ev.has_heuristic:
             end = fast.state(run.final)

@@ -30,7 +30,7 @@ def backend_option(fn):
 
 
 def choose(game, backend: str, seconds: float, quiet: bool = False, loop: str = "perft", by_size: bool = False):
-    """The native game (ziggurat.interpreter.native.game.NativeGame) to run the loop with, or None
+    """The native game (ziggurat.interpreter.native.NativeGame) to run the loop with, or None
     for Python. Says on stderr when it runs natively (unless `quiet`: a --json output says it
     itself), and why not when native was asked for and cannot be; Python by choice, or by `auto`'s
     weighing, is the default and goes unsaid (an extra line on every command would be noise).
@@ -45,23 +45,22 @@ def choose(game, backend: str, seconds: float, quiet: bool = False, loop: str = 
     if backend == "python":
         return None
     from ..errors import Unsupported
-    from ..interpreter.native.game import available, is_cached, native, source
+    from ..interpreter import native as nb  # lowers the ruleset once, whatever is asked of it below
 
-    missing = available()
+    missing = nb.available()
     if missing is not None:
         if backend == "native":
             say(missing, always=True)
         return None
-    try:
-        source(game)
-    except Unsupported as why:
+    refused = nb.why_not(game)
+    if refused is not None:
         if backend == "native":
-            say(why.line(), always=True)
+            say(refused.line(), always=True)
         return None
-    if backend == "auto" and seconds < (CACHED_SECONDS if not by_size and is_cached(game) else COLD_SECONDS):
+    if backend == "auto" and seconds < (CACHED_SECONDS if not by_size and nb.is_cached(game) else COLD_SECONDS):
         return None
     try:
-        fast = native(game, (loop,))
+        fast = nb.native(game, (loop,))
     except Unsupported as why:
         say(why.line(), always=True)
         return None

@@ -179,12 +179,26 @@ def load_files(name_or_path: str, text: str | None = None) -> list[tuple[Ruleset
     return chain
 
 
-def load_model(name_or_path: str, text: str | None = None) -> Model:
-    """Parse and merge a ruleset; raise RulesetError with every problem found so far."""
+def parsed_chain(chain: tuple) -> list:
+    """[(Ruleset, Reporter, text)] of a chain read and checked before (the path and text of each
+    file, base first, as a loaded game keeps them): parsed from those texts, no file read."""
+    from .parser import parse
+
+    files = []
+    for path, source in chain:
+        rules = parse(source, path)
+        rules.file.diagnostics.clear()
+        files.append((rules, rules.file, source))
+    return files
+
+
+def load_model(name_or_path: str, text: str | None = None, *, chain: tuple = ()) -> Model:
+    """Parse and merge a ruleset; raise RulesetError with every problem found so far. With
+    `chain` (see `parsed_chain`), the files are those texts and none is read."""
     from . import windows, words
     from .model import build_model, check_budgets
 
-    files = load_files(name_or_path, text)
+    files = parsed_chain(chain) if chain else load_files(name_or_path, text)
     model, reporters = build_model([(rules, rep) for rules, rep, _ in files])
     words.check([(rules, rep) for rules, rep, _ in files])  # no keyword names what a rule binds
     windows.apply(model)  # response windows written out as rules, before any name is checked

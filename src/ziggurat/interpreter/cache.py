@@ -54,8 +54,10 @@ def key(ident: str, text: str, options: dict) -> str:
     return hashlib.sha256("\0".join((engine_fingerprint(), ident, sha256(text), shown)).encode()).hexdigest()
 
 
-def lookup(k: str) -> Optional[tuple]:
-    """(spec, module text, module path) of a valid entry, or None (missing, stale or tampered)."""
+def lookup(k: str, ruleset: Optional[str] = None) -> Optional[tuple]:
+    """(spec, module text, module path, chain) of a valid entry, or None (missing, stale or
+    tampered). `chain`: the (path, text) of every file of the extends chain, base first, as read
+    to check them; `ruleset`: the ruleset's own text when the caller has read it (not read again)."""
     d = cachedir.root()
     if d is None:
         return None
@@ -73,16 +75,20 @@ def lookup(k: str) -> Optional[tuple]:
             return None
         if meta.get("module_sha256") != sha256(source):
             return None  # the module was changed after it was written
-        for path, digest in meta["chain"]:
+        chain = []
+        for index, (path, digest) in enumerate(meta["chain"]):
             try:
-                if sha256(Path(path).read_text(encoding="utf-8")) != digest:
+                read = ruleset if ruleset is not None and index == len(meta["chain"]) - 1 else \
+                    Path(path).read_text(encoding="utf-8")
+                if sha256(read) != digest:
                     return None  # a file of the extends chain changed
             except (OSError, UnicodeDecodeError):
                 return None
+            chain.append((path, read))
         spec = GameSpec.from_json(meta["spec"])
     except (KeyError, TypeError, ValueError):
         return None
-    return spec, source, str(module)
+    return spec, source, str(module), tuple(chain)
 
 
 def store(k: str, spec: GameSpec, source: str, chain: list) -> Optional[str]:

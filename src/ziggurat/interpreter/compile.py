@@ -1,11 +1,8 @@
-"""The compiler, pass by pass: model -> checked plan -> option values -> folded plan -> action
-plans -> the Python module and the game's spec.
+"""The Python backend's compiler: the lowered ruleset -> the Python module and the game's spec.
 
-    1. resolve   dsl.resolve.resolve_model   names and types, once (any option values)
-    2. options   dsl.options.option_values   the values, checked, and the checks between them
-    3. fold      dsl.fold.fold               constants computed, dead branches gone, the world
-    4. lower     interpreter.steps.lower     each action as one plan of steps
-    5. backend   interpreter.python          the module (legal, do, explain, outcome, ...)
+    1-4. pipeline  interpreter.pipeline.lowered   resolve, options, fold, lower: the record both
+                                                  backends read (memoized per process)
+    5.   backend   interpreter.python             the module (legal, do, explain, outcome, ...)
 
 Each pass stops the compiler with a RulesetError when it finds mistakes; `ziggurat check` runs
 the first three alone.
@@ -19,17 +16,13 @@ from typing import Optional
 from attrs import frozen
 
 from ..dsl import ir
-from ..dsl.fold import fold
 from ..dsl.model import Model
-from ..dsl.options import option_values
 from ..dsl.places import board_is_places, listed_pieces, piece_facts
-from ..dsl.resolve import resolve_model
 from ..errors import RulesetError, diagnostic_at
 from .python.module import ModuleWriter
-from .bounds import choice_bounds
 from .nonnegative import nonnegative_counters
+from .pipeline import lowered
 from .spec import AttributeSpec, GameSpec, OptionSpec
-from .steps import lower
 
 
 @frozen
@@ -40,21 +33,9 @@ class CompiledModule:
 
 def compile_model(model: Model, overrides: dict, name: str) -> CompiledModule:
     """The module and spec of a model at the given option values (text or values)."""
-    plan, diagnostics = resolve_model(model)
-    errors = [d for d in diagnostics if d.severity == "error"]
-    if errors:
-        raise RulesetError(errors)
-    values, bounds = option_values(plan, overrides)
-    folded = fold(plan, values)
-    errors = [d for d in folded.diagnostics if d.severity == "error"]
-    if errors:
-        raise RulesetError(errors)
-    # Each number choice's range (a fixed action space) and the after block's notation (not for
-    # nature's moves) go into the action specs as they are made.
-    ranges = choice_bounds(folded.plan, folded.world.files * folded.world.ranks)
-    plans = [lower(a, after_fmt=plan.after.fmt if plan.after is not None and not a.chance else None,
-                   bounds={choice: bound for (index, choice), bound in ranges.items() if index == a.index})
-             for a in folded.plan.actions]
+    ruleset = lowered(model, overrides)
+    plan, values, bounds = ruleset.plan, ruleset.values, ruleset.bounds
+    folded, plans = ruleset.folded, list(ruleset.steps)
     writer = ModuleWriter(folded, plans)
     sources = tuple(model.files)
     label = _labeller(sources)

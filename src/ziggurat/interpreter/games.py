@@ -1,5 +1,7 @@
 """Loading a game: find the ruleset, and compile it at the chosen options, or take it from the
-cache (in memory for this process, on disk across processes: see `cache`)."""
+cache (in memory for this process, on disk across processes: see `cache`). The game keeps the
+text of every file of its `extends` chain (`Game.rules`), read once here: the native backend
+lowers from those (`pipeline.lowered_rules`), never from the files again."""
 
 from __future__ import annotations
 
@@ -41,9 +43,9 @@ def load(name_or_path: str, options: dict | None = None, *, text: str | None = N
     if game is not None:
         _MEMORY.move_to_end(k)
         return game
-    hit = cache.lookup(k)
+    hit = cache.lookup(k, text)
     if hit is not None:
-        spec, source, filename = hit
+        spec, source, filename, rules = hit  # rules: the chain's files as read to check the entry
     else:
         from ..dsl.loader import load_model  # the parser too is imported only on a miss
 
@@ -52,7 +54,8 @@ def load(name_or_path: str, options: dict | None = None, *, text: str | None = N
         compiled = compile_model(model, options, stem)
         spec, source = compiled.spec, compiled.source
         filename = cache.store(k, spec, source, model.sources) or f"<ziggurat {stem} {k[:16]}>"
-    game = Game(spec, source, filename)
+        rules = tuple(model.sources)
+    game = Game(spec, source, filename, rules)  # the rules texts it was made from: nothing is read again
     _MEMORY[k] = game
     while len(_MEMORY) > MEMORY_SIZE:
         _MEMORY.popitem(last=False)

@@ -32,8 +32,9 @@ class Game:
     `invariants`, and what the ruleset declares (`spec`: options, attributes, actions, ...).
     """
 
-    def __init__(self, spec: GameSpec, source: str, filename: str):
+    def __init__(self, spec: GameSpec, source: str, filename: str, rules: tuple = ()):
         self.spec = spec
+        self.rules = tuple(rules)  # ((path, text), ...): the extends chain it was compiled from, base first
         self.name = spec.name
         self.title = spec.title
         self.description = spec.description

@@ -20,7 +20,7 @@ from typing import Optional
 from ...dsl import ir
 from ...dsl import types as T
 from ...dsl.model import BUILTIN_DIRECTIONS
-from ..python.exprs import pyname
+from ..names import pyname
 from ...errors import Unsupported
 
 DIRECTION_NAMES = list(BUILTIN_DIRECTIONS)

@@ -1,8 +1,11 @@
 """A game's native module, compiled once per process: perft and random playouts at compiled speed.
 
 `native(game)` takes a loaded `Game` (the Python backend: the reference, and what every single
-move still goes through), runs the compiler's passes again up to the step plans, writes the
-native module and compiles it with Numba. The module is a real file in the cache folder
+move still goes through), reads the ruleset lowered from the texts the game keeps
+(`pipeline.lowered_rules`: no file is read, and a file edited since the game was loaded changes
+nothing), writes the native module and compiles it with Numba. Each is done once per process:
+the ruleset's lowering and its module (by the texts of its chain and its options), the compiled
+module (by its text). The module is a real file in the cache folder
 (`ziggurat.cachedir`, under `native/`), named by a hash of its text, so Numba's on-disk cache
 (`cache=True`, sealed and kept under `native/numba/`: `numbacache`) keeps the machine code across
 processes: the second process loads it instead of compiling. The file is run only when its text is
@@ -13,7 +16,6 @@ compiles.
 A ruleset this backend cannot compile raises `Unsupported` (its `line()` is the one line the
 commands print before using Python instead).
 """
-
 from __future__ import annotations
 
 import hashlib
@@ -21,6 +23,7 @@ import sys
 import tempfile
 import time
 import types
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Optional
@@ -29,19 +32,17 @@ import numpy as np
 from attrs import frozen
 
 from ... import cachedir
-from ...dsl.fold import fold
-from ...dsl.loader import load_model, read_text
-from ...dsl.options import option_values
-from ...dsl.resolve import resolve_model
-from ...errors import GameError
+from ...errors import GameError, RulesetError, Unsupported
 from ..cache import engine_fingerprint
-from ..python.module import uses_repetition
-from ..steps import lower
-from ...errors import Unsupported
+from ..facts import uses_repetition
+from ..pipeline import lowered_rules, options_key
 from .layout import Layout, TooLong
 from .module import NativeWriter, plan_layout
 
 _LOADED: dict = {}  # module key -> NativeGame: compiled once per process
+WRITTEN_SIZE = 64  # module texts kept by one process
+_WRITTEN: dict = {}  # rules key -> (module text, layout, outcomes, hashing), or the Unsupported raised
+_NATIVE: dict = {}  # rules key -> NativeGame: a second native(game) costs a look-up
 
 
 def available() -> Optional[str]:
@@ -118,12 +119,24 @@ class NativeGame:
         st = self.game.empty_state()
         lay = self.layout
         st.cells = lay.cells(v)
-        st.side, st.ply = int(v[0]), int(v[1])
-        st.seats = [int(x) for x in v[4:4 + lay.nplayers]]
+        st.side, st.ply = self.side(v), self.ply(v)
+        st.seats = self.seats(v)
         st.counters = [int(x) for x in v[lay.cnt:lay.cnt + lay.ncounters]]
         st.zones = lay.zones(v)
         st.reset_history()
         return st
+
+    def side(self, v) -> int:
+        """The side to move in a position vector."""
+        return int(v[0])
+
+    def ply(self, v) -> int:
+        """The plies played to reach a position vector."""
+        return int(v[1])
+
+    def seats(self, v) -> list:
+        """The seat of each side in a position vector (who plays it: `State.seats`)."""
+        return [int(x) for x in v[4:4 + self.layout.nplayers]]
 
     def move(self, m: int) -> tuple:
         return self.codec.unpack(m)
@@ -219,6 +232,7 @@ class NativeGame:
 # ---- compiling ------------------------------------------------------------------------------------
 
 
+@lru_cache(maxsize=1)
 def _fingerprint() -> str:
     h = hashlib.sha256(engine_fingerprint().encode())
     d = resources.files("ziggurat").joinpath("interpreter/native")
@@ -228,31 +242,54 @@ def _fingerprint() -> str:
     return h.hexdigest()
 
 
+def rules_key(game) -> tuple:
+    """What a game's native module is made from: the texts of its chain and its option values."""
+    return game.rules, options_key(game.options)
+
+
 def source(game) -> tuple:
-    """(module text, layout, outcomes, hashing) of a game; raises Unsupported."""
-    paths = [p for p in game.spec.sources if Path(p).is_file()]
-    if not paths or len(paths) != len(game.spec.sources):
-        raise Unsupported("a ruleset that is not in a file")
-    path = paths[-1]
-    model = load_model(path, read_text(Path(path)))
-    plan, diagnostics = resolve_model(model)
-    if any(d.severity == "error" for d in diagnostics):
-        raise Unsupported("a ruleset with mistakes")
-    values, _ = option_values(plan, dict(game.options))
-    folded = fold(plan, values)
+    """(module text, layout, outcomes, hashing) of a game, written once per process from the
+    texts the game keeps; raises Unsupported."""
+    k = rules_key(game)
+    written = _WRITTEN.get(k)
+    if written is None:
+        try:
+            written = _write(game)
+        except Unsupported as why:
+            written = why
+        _WRITTEN[k] = written
+        while len(_WRITTEN) > WRITTEN_SIZE:
+            del _WRITTEN[next(iter(_WRITTEN))]  # the oldest first
+    if isinstance(written, Unsupported):
+        raise written.with_traceback(None)
+    return written
+
+
+def _write(game) -> tuple:
+    if not game.rules:
+        raise Unsupported("a game made without its rules texts (load it with ziggurat.load)")
+    try:
+        ruleset = lowered_rules(game.rules, dict(game.options))
+    except (RulesetError, GameError):
+        raise Unsupported("a ruleset with mistakes") from None
+    folded = ruleset.folded
     if folded.world.surface is not None:
         raise Unsupported("the open table (pieces at spots, not on cells)", folded.plan.surface_pos)
-    plans = [lower(a) for a in folded.plan.actions]
     supply = game.piece_supply()
     layout = plan_layout(folded, supply.total if supply is not None else 0)
-    writer = NativeWriter(folded, plans, layout, uses_repetition(folded.plan))
-    text = writer.write(Path(path).name)
+    writer = NativeWriter(folded, list(ruleset.steps), layout, uses_repetition(folded.plan))
+    text = writer.write(Path(ruleset.files[-1]).name)
     return text, layout, writer.outcomes, writer.hashing
+
+
+def module_key(text: str) -> str:
+    """The name of a module's text: its hash and the backend's code's."""
+    return hashlib.sha256((_fingerprint() + "\0" + text).encode()).hexdigest()
 
 
 def module_path(text: str) -> tuple:
     """(key, path) where a module's text is kept: the cache folder, else a temporary one."""
-    key = hashlib.sha256((_fingerprint() + "\0" + text).encode()).hexdigest()
+    key = module_key(text)
     d = cachedir.subfolder("native")
     if d is not None:
         return key, d / f"n{key[:32]}.py"
@@ -261,12 +298,26 @@ def module_path(text: str) -> tuple:
 
 def is_cached(game) -> bool:
     """Whether this game's native module was compiled before (in this process or into the cache)."""
+    if rules_key(game) in _NATIVE:
+        return True
     try:
         text = source(game)[0]
     except Unsupported:
         return False
-    key, path = module_path(text)
-    return key in _LOADED or cachedir.read_file(path.with_suffix(".compiled")) is not None
+    key = module_key(text)  # not module_path: with the cache off, that makes a folder
+    if key in _LOADED:
+        return True
+    d = cachedir.subfolder("native")
+    return d is not None and cachedir.read_file(d / f"n{key[:32]}.compiled") is not None
+
+
+def why_not(game) -> Optional[Unsupported]:
+    """Why this backend cannot write the game's module (Unsupported), or None when it can."""
+    try:
+        source(game)
+    except Unsupported as why:
+        return why
+    return None
 
 
 LOOPS = ("perft", "playouts", "playout")
@@ -279,9 +330,13 @@ def native(game, loops: tuple = LOOPS) -> NativeGame:
     why = available()
     if why is not None:
         raise Unsupported("anything without Numba installed (pip install 'ziggurat[native]')")
+    made = _NATIVE.get(rules_key(game))
+    if made is not None:
+        return made
     text, layout, outcomes, hashing = source(game)
     key, path = module_path(text)
     if key in _LOADED:
+        _NATIVE[rules_key(game)] = _LOADED[key]
         return _LOADED[key]
     data = text.encode("utf-8")
     if cachedir.read_file(path) != data:  # missing, other text, or not to be trusted (a link, ...)
@@ -314,5 +369,5 @@ def native(game, loops: tuple = LOOPS) -> NativeGame:
             raise Unsupported(f"this ruleset (Numba refused the code written for it: {first[:120]})") from None
     ng.compile_seconds = time.perf_counter() - began
     cachedir.write_file(path.with_suffix(".compiled"), b"")  # is_cached reads it
-    _LOADED[key] = ng
+    _LOADED[key] = _NATIVE[rules_key(game)] = ng
     return ng

@@ -20,9 +20,8 @@ from typing import Optional
 from ...dsl import ir
 from ...dsl import types as T
 from .. import steps as P
-from ..python.apply import needed_lets
-from ..python.exprs import pyname
-from ..python.generate import MAX_PASSES
+from ..facts import MAX_PASSES, needed_lets
+from ..names import pyname
 from ...errors import Unsupported
 from .exprs import Code, Exprs, fail
 from .layout import BIAS, MOVE_BITS, Codec, Layout

@@ -9,46 +9,11 @@ import ast
 from ...dsl import ir
 from ...dsl import types as T
 from .. import steps as P
+from ..facts import needed_lets
 from .effects import Fresh, Statements
 from .emit import at, drop_unused_loads, expr as E, name, stmt as S
 from .exprs import Env, Var, pyname
 from .generate import PROLOGUE, _exprs_of, prologue
-
-
-def needed_lets(plan: P.ActionPlan) -> set:
-    """The lets that applying a move needs: those its effects (and the conditions of an after
-    part without choices, and the starts of repeats) read, and the lets those read."""
-    lets: dict = {}
-    roots: list = []
-
-    def visit(steps, conditional_guards: bool):
-        for s in steps:
-            match s:
-                case P.Bind():
-                    lets[s.var] = s.value
-                case P.Stage() | P.Apply():
-                    roots.extend(s.body)
-                case P.Guard() if conditional_guards:
-                    roots.append(s.cond)
-                case P.Repeat():
-                    roots.append(s.start)
-                    for lst, local in s.earlier:  # a list follows its Local's values
-                        lets[lst] = local
-                    visit(s.steps, False)
-                case P.AfterPart():
-                    visit(s.steps, not s.has_choices)
-
-    visit(plan.steps, False)
-    needed: set = set()
-    todo = [n.name for n in ir.walk(roots) if isinstance(n, ir.Local)]
-    while todo:
-        v = todo.pop()
-        if v in needed:
-            continue
-        needed.add(v)
-        if v in lets:
-            todo.extend(n.name for n in ir.walk(lets[v]) if isinstance(n, ir.Local))
-    return needed
 
 
 class Applier:

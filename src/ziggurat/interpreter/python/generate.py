@@ -17,11 +17,10 @@ from ...dsl import budgets, estimate, ir
 from ...dsl import types as T
 from ...dsl.resolve.names import UNLIMITED
 from .. import steps as P
+from ..facts import MAX_PASSES
 from .effects import Fresh, Statements
 from .emit import Comment, Hoist, at, declare_nonlocals, drop_unused_loads, expr as E, name, stmt as S, tag_all
 from .exprs import Env, Var, pyname
-
-MAX_PASSES = 200  # passes a repeat may make before the game is stopped as broken
 
 PROLOGUE = ("cells = st.cells", "zones = st.zones", "counters = st.counters", "mover = st.side", "ply = st.ply",
             "seats = st.seats", "log = st.log", "h = st.h", "nxt = NEXT[mover]", "_last = st.last", "table = st.table")

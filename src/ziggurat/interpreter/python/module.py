@@ -21,6 +21,7 @@ from ...dsl import ir
 from ...dsl import types as T
 from ...dsl.world import World
 from .. import steps as P
+from ..facts import MAX_PASSES, uses_repetition
 from ..helpers import HELPERS
 from .apply import Applier
 from .effects import Fresh, Statements
@@ -29,12 +30,8 @@ from .emit import (Comment, at, clone, declare_nonlocals, drop_dead_aliases, dro
 from .explain import Explainer
 from .measure import Reader, measured
 from .exprs import Env, Exprs, table_name
-from .generate import MAX_PASSES, Generator
+from .generate import Generator
 from .load import derive_count, load_module
-
-
-def uses_repetition(plan: ir.Plan) -> bool:
-    return any(isinstance(n, ir.Call) and n.fn in ("repeated", "repeated_board") for n in ir.walk(plan.end or ()))
 
 
 def uses_last(plan: ir.Plan) -> bool:
