@@ -4,8 +4,9 @@
 
 OTHER_SRC is the `src` folder of another checkout (`git worktree add /tmp/base main`, then
 `/tmp/base/src`). Every figure is CPU seconds (user + system) of a fresh process, or of one call
-inside it, the median of `--repeats` runs, each tree with a cache folder of its own that is
-warmed first (the games compiled, their native modules compiled into Numba's cache):
+inside it, the median of `--repeats` runs (the two trees' runs interleaved), each tree with a
+cache folder of its own that is warmed first (the games compiled, their native modules compiled
+into Numba's cache):
 
 - `--help`: the whole process of `python -m ziggurat --help`;
 - `load`: `ziggurat.load(game)` from the warm disk cache (after `import ziggurat`);
@@ -40,7 +41,7 @@ game_name, what = sys.argv[1], sys.argv[2]
 out = {}
 c = cpu(); import ziggurat; out["import"] = cpu() - c
 c = cpu(); game = ziggurat.load(game_name); out["load"] = cpu() - c
-if what == "native":
+if what == "direct":
     try:
         from ziggurat.interpreter.native import native
     except ImportError:  # a tree from before the package was the backend's public face
@@ -75,24 +76,31 @@ def child(src: str, cache: str, game: str, what: str) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def measure(src: str, cache: str, games: list, repeats: int) -> dict:
+def once(src: str, cache: str, games: list) -> dict:
+    """One run of every measurement in one tree."""
     env = env_for(src, cache)
-    rows: dict = {}
-    rows["--help"] = statistics.median(process_cpu([sys.executable, "-m", "ziggurat", "--help"], env)
-                                       for _ in range(repeats))
+    rows = {"--help": process_cpu([sys.executable, "-m", "ziggurat", "--help"], env)}
     for game in games:
-        child(src, cache, game, "native")  # warm: compiled, native module in Numba's cache
-        runs = [child(src, cache, game, what) for what in ("native", "native", "auto") for _ in range(repeats)]
-        for key in ("load", "native 1st", "native 2nd", "choose native", "choose native again", "choose auto",
-                    "choose auto again"):
-            values = [r[key] for r in runs if key in r]
-            if values:
-                rows[f"{game}: {key}"] = statistics.median(values)
+        for what in ("direct", "native", "auto"):
+            rows.update({f"{game}: {k}": v for k, v in child(src, cache, game, what).items()
+                         if k != "import" and (k != "load" or what == "direct")})
         simulate = [sys.executable, "-m", "ziggurat", "simulate", game, "-n", "1000", "-w", "1", "--backend", "native",
                     "--json"]
-        rows[f"{game}: simulate 1000 native"] = statistics.median(process_cpu(simulate, env)
-                                                                   for _ in range(max(1, repeats // 2)))
+        rows[f"{game}: simulate 1000 native"] = process_cpu(simulate, env)
     return rows
+
+
+def measure(trees: dict, games: list, repeats: int) -> dict:
+    """{tree: {row: median}}: the trees' runs interleaved, so that a machine growing busier or
+    quieter meanwhile weighs on both alike."""
+    for src, cache in trees.items():
+        for game in games:
+            child(src, cache, game, "direct")  # warm: compiled, native module in Numba's cache
+    runs: dict = {src: [] for src in trees}
+    for _ in range(repeats):
+        for src, cache in trees.items():
+            runs[src].append(once(src, cache, games))
+    return {src: {k: statistics.median(r[k] for r in rs) for k in rs[0]} for src, rs in runs.items()}
 
 
 def main() -> None:
@@ -103,8 +111,9 @@ def main() -> None:
     a = ap.parse_args()
     games = a.games.split(",")
     with tempfile.TemporaryDirectory() as tmp:
-        other = measure(a.other_src, os.path.join(tmp, "other"), games, a.repeats)
-        this = measure(HERE_SRC, os.path.join(tmp, "this"), games, a.repeats)
+        medians = measure({a.other_src: os.path.join(tmp, "other"), HERE_SRC: os.path.join(tmp, "this")},
+                          games, a.repeats)
+    other, this = medians[a.other_src], medians[HERE_SRC]
     print(f"{'CPU seconds (median of ' + str(a.repeats) + ')':<44} {'other':>10} {'this':>10} {'other/this':>11}")
     for key in this:
         o, t = other.get(key), this[key]
