@@ -38,6 +38,7 @@ from ..cache import engine_fingerprint
 from ..python.module import uses_repetition
 from ..steps import lower
 from ...errors import Unsupported
+from .code import numba_refusal
 from .layout import Layout, TooLong
 from .module import NativeWriter, plan_layout
 
@@ -310,8 +311,7 @@ def native(game, loops: tuple = LOOPS) -> NativeGame:
 
             if not isinstance(e, NumbaError):
                 raise
-            first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-            raise Unsupported(f"this ruleset (Numba refused the code written for it: {first[:120]})") from None
+            raise numba_refusal(e, text, path) from None  # names the rules line of the code refused
     ng.compile_seconds = time.perf_counter() - began
     cachedir.write_file(path.with_suffix(".compiled"), b"")  # is_cached reads it
     _LOADED[key] = ng
