@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 import re
 from contextlib import contextmanager
-from typing import Optional
+from typing import NoReturn, Optional
 
 from ...dsl import ir
 from ...errors import Unsupported
@@ -239,7 +239,7 @@ def numba_refusal(error: Exception, text: str, path) -> Unsupported:
 # ---- refusing what this backend does not write --------------------------------------------------------
 
 
-def fail(e, what: Optional[str] = None):
+def fail(e, what: Optional[str] = None) -> NoReturn:
     raise Unsupported(what or describe(e), getattr(e, "pos", None))
 
 

@@ -123,7 +123,7 @@ class Loops:
             fors, elt = e.fors, e.elt
         else:  # any collection a loop can go over
             name = f"item#{code.fresh('')}"
-            fors, elt = [ir.CompFor(name, e, None)], ir.Local(name, T.element(e.type) or T.INT)
+            fors, elt = (ir.CompFor(name, e, None),), ir.Local(name, T.element(e.type) or T.INT)
         opened = self.open_fors(fors, inner, code)
         code(f"{slot(n)} = {self.x.expr(elt, inner, code)}")
         code(f"{n} += 1")

@@ -25,6 +25,7 @@ import attrs
 from ...dsl import ir
 from ...dsl import types as T
 from ...dsl.ast import Pos
+from ...dsl.world import DIRECTION_NAMES
 from .code import WIDTH, Code
 from .effects import Statements
 from .exprs import Exprs
@@ -144,6 +145,14 @@ class NativeWriter:
         code("return 0")
         return code.text()
 
+    def row_names(self, table: str) -> Optional[list]:
+        """What each first-level row of a geometry table is for: a direction, or a direction set."""
+        if table in ("LN", "LNN", "STEP"):
+            return list(DIRECTION_NAMES)
+        if table in ("DS", "NB", "NBN"):
+            return ["directions " + " ".join(ds) for ds in self.game.world.dirsets]
+        return None
+
     # ---- the whole ----------------------------------------------------------------------------
 
     def write(self, title: str) -> str:
@@ -174,24 +183,25 @@ class NativeWriter:
         self.x.lines_table()  # the helpers read LN
         for name in sorted(self.tables):
             rows = self.tables[name] if self.tables[name] is not None else self.x.geometry(name)
-            lines += table(name, rows, (self.game.world.files, self.game.world.ncells))
+            lines += table(name, rows, (self.game.world.files, self.game.world.ncells), self.row_names(name))
         return "\n".join(head + lines + ["", ""] + [f + "\n\n" for f in functions]) + "\n" + kernel()
 
 
 # ---- the tables: one row a line ---------------------------------------------------------------------
 
 
-def table(name: str, rows: list, board: Optional[tuple] = None) -> list:
+def table(name: str, rows: list, board: Optional[tuple] = None, names: Optional[list] = None) -> list:
     """The lines defining a table (int64 array) `name`: on one line when it fits in WIDTH, else one
     row a line (a row too long: one of the board's ranks a line when it has a number a cell of
-    the `board`, (files, cells), else as many numbers as fit)."""
+    the `board`, (files, cells), else as many numbers as fit). `names`: what each row is for,
+    shown as a comment."""
     one = f"{name} = np.array({rows!r}, dtype=np.int64)"
     if len(one) <= WIDTH:
         return [one]
-    return [f"{name} = np.array(["] + _rows(rows, 1, board) + ["], dtype=np.int64)"]
+    return [f"{name} = np.array(["] + _rows(rows, 1, board, names) + ["], dtype=np.int64)"]
 
 
-def _rows(rows: list, depth: int, board: Optional[tuple]) -> list:
+def _rows(rows: list, depth: int, board: Optional[tuple], names: Optional[list] = None) -> list:
     pad = "    " * depth
     if not any(isinstance(r, list) for r in rows):  # numbers: a rank a line, or as many as fit
         words = [f"{r!r}," for r in rows]
@@ -200,12 +210,13 @@ def _rows(rows: list, depth: int, board: Optional[tuple]) -> list:
             run = max(1, (WIDTH - len(pad)) // (max(len(w) for w in words) + 1))
         return [pad + " ".join(words[i:i + run]) for i in range(0, len(words), run)]
     out = []
-    for r in rows:
+    for k, r in enumerate(rows):
+        note = f"  # {names[k]}" if names is not None and k < len(names) else ""
         text = f"{r!r},"
         if len(pad) + len(text) <= WIDTH or not isinstance(r, list):
-            out.append(pad + text)
+            out.append(pad + text + note)
         else:
-            out += [pad + "["] + _rows(r, depth + 1, board) + [pad + "],"]
+            out += [pad + "[" + note] + _rows(r, depth + 1, board) + [pad + "],"]
     return out
 
 
