@@ -171,9 +171,9 @@ def wrap(line: str, width: int = WIDTH, statement: bool = True) -> list:
     lead = len(line) - len(line.lstrip(" "))
     groups = _groups(line)
     m = _STATEMENT.match(line) if statement else None
-    if m and not (len(groups) == 1 and groups[0][0] == len(m.group(1) + m.group(2))
+    if m and not (len(groups) == 1 and re.fullmatch(r"\w*", line[len(m.group(1) + m.group(2)):groups[0][0]])
                   and groups[0][1] == len(line) - 1 - len(m.group(4))):
-        # an expression not held in one bracket of its own: put it in one (the same expression)
+        # an expression not held in one bracket (or a call's) of its own: put it in one (the same expression)
         line = f"{m.group(1)}{m.group(2)}({m.group(3)}){m.group(4)}"
         groups = _groups(line)
     if not groups:
