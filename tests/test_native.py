@@ -204,43 +204,6 @@ def test_the_hash_moves_keep_is_the_hash_from_scratch(name):
         assert final[native.layout.hsh] == native.module.hash_state(final), f"seed {seed}"
 
 
-def test_every_helper_that_writes_the_position_keeps_the_hash():
-    """The module's helpers (loops.TEMPLATE and module.HELPERS) that write the position directly
-    are the ones declared to keep the hash themselves (KEEPS_HASH): a helper missing there would
-    make every game that calls it hash each position from scratch, and a helper outside the text
-    `keeps_hash` reads would let its writes go unseen (slipping a piece into a stack did: RGB's
-    kept hash drifted from the position's)."""
-    from ziggurat.interpreter.native.loops import KEEPS_HASH, TEMPLATE, UNHASHED, assigned
-    from ziggurat.interpreter.native.module import HELPERS
-
-    writers, name = set(), None
-    for line in (TEMPLATE + HELPERS).splitlines():
-        m = re.match(r"def (\w+)\(", line)
-        if m:
-            name = m.group(1)
-        target = assigned(line)
-        if name and target is not None and re.match(r"s\[", target) and target not in UNHASHED:
-            writers.add(name)
-    writers -= {"perft", "playout", "playouts"}  # the whole loops: they run moves, no move runs them
-    assert writers and writers <= set(KEEPS_HASH), writers - set(KEEPS_HASH)
-    text = source(ziggurat.load("stacktics"))[0]
-    assert "def insert_piece(" in text  # the helpers are part of what keeps_hash reads
-
-
-def test_a_move_writing_the_position_past_the_hash_makes_the_loops_hash_from_scratch():
-    """A write to the position that does not keep the hash (a construct added without it) turns
-    the kept hash off for that game instead of letting repetitions go unseen."""
-    from ziggurat.interpreter.native.loops import TEMPLATE, keeps_hash
-
-    text = source(ziggurat.load("stacktics"))[0]
-    assert keeps_hash(text)
-    assert not keeps_hash(text.replace("put(s, SIDE, nxt)", "s[SIDE] = nxt"))
-    helper = "def flip(s, c):\n    s[STK + c * CAP] = 1 - s[STK + c * CAP]\n\n\n"
-    assert keeps_hash(helper + text)  # not called by a move
-    assert not keeps_hash(helper + text.replace("    s[LAST] = m\n", "    flip(s, 0)\n    s[LAST] = m\n", 1))
-    assert keeps_hash(TEMPLATE + "def apply(s, m):\n    move_stack(s, 0, 0, 1)\n")
-
-
 def test_positions_and_moves_convert_both_ways():
     game, native = fast("stacktics")
     p = native.playout(game.new(), 11, 60)

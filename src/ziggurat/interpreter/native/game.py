@@ -36,6 +36,7 @@ from ...errors import GameError, RulesetError, Unsupported
 from ..cache import engine_fingerprint
 from ..facts import uses_repetition
 from ..pipeline import lowered_rules, options_key
+from .code import numba_refusal
 from .layout import Layout, TooLong
 from .module import NativeWriter, plan_layout
 
@@ -365,8 +366,7 @@ def native(game, loops: tuple = LOOPS) -> NativeGame:
 
             if not isinstance(e, NumbaError):
                 raise
-            first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-            raise Unsupported(f"this ruleset (Numba refused the code written for it: {first[:120]})") from None
+            raise numba_refusal(e, text, path) from None  # names the rules line of the code refused
     ng.compile_seconds = time.perf_counter() - began
     cachedir.write_file(path.with_suffix(".compiled"), b"")  # is_cached reads it
     _LOADED[key] = _NATIVE[rules_key(game)] = ng

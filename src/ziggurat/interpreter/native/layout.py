@@ -49,6 +49,8 @@ class Layout:
         self.hgt = self.hsh + 1
         self.stk = self.hgt + ncells
         self.size = self.stk + ncells * cap
+        self.codec: Optional["Codec"] = None  # how its moves are packed (the writer sets it)
+        self.growing: list = []  # (name, rules position) of the actions whose moves may grow too long to pack
 
     def __eq__(self, other) -> bool:
         return isinstance(other, Layout) and self.constants() == other.constants()

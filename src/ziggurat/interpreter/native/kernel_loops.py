@@ -1,0 +1,154 @@
+"""The kernel, part 2: the whole loops of every native module, below the mark line: `perft`,
+`playout` and `playouts`, over the game's `legal`, `apply`, `outcome` and `pick_chance`.
+
+A real file of the package read as a resource, as `kernel.py` (part 1) is: what is above the mark
+declares the names the rest of the module defines, for linters, and is left out.
+
+The loops are iterative (an explicit stack of positions, one vector a ply): Numba's on-disk cache
+has crashed on recursive functions (Numba issue 6061), so nothing here calls itself; `apply` stays
+a call (inlined, each loop would compile every move again).
+
+The random generator is SplitMix64 (Steele, Lea and Flood, 2014), on unsigned 64-bit words: a
+playout seeded with `seed` draws word after word from it, and plays, at each ply, the legal move
+of index `word mod n` in the native generator's order; where nature moves (`by chance`) and its
+outcomes have weights, the word's top 53 bits, as a fraction of the weights' sum, pick the
+outcome (`pick_chance`). It is not Python's `random`: a native playout and a Python one from the
+same seed are different games (both legal). Playout `i` of `playouts(n, seed)` is the playout
+seeded with `seed + i`.
+"""
+
+import numpy as np
+
+from ziggurat.interpreter.native.numbacache import njit
+
+from .kernel import (AMASK, CHANCE, CHANCEACT, HASHING, HSH, INCREMENTAL, MAXM, NPLAYERS, OVER, SIZE, copy_state,
+                     hash_state, next_word)
+
+
+def legal(s, out):  # the generated part's functions, declared for linters
+    return 0
+
+
+def apply(s, m):
+    pass
+
+
+def outcome(s, nmoves, res, hist, nhist):
+    return 0
+
+
+def pick_chance(s, buf, n, z):
+    return 0
+
+
+# ---- kernel: from here on, the same in every native module ----
+
+
+@njit(cache=True)
+def perft(s0, depth, hist0, nhist0):
+    """Leaves of the move tree to `depth`; -1: a position with more than MAXM moves; -2: a
+    stack deeper than CAP or a zone fuller than ZCAP; -3: a move too long to pack."""
+    if depth <= 0:
+        return 1
+    states = np.empty((depth + 1, SIZE), np.int64)
+    moves = np.empty((depth, MAXM), np.int64)
+    counts = np.zeros(depth, np.int64)
+    idx = np.zeros(depth, np.int64)
+    hist = np.empty(nhist0 + depth + 1, np.int64)
+    hist[:nhist0] = hist0[:nhist0]
+    res = np.empty(NPLAYERS + 1, np.float64)
+    states[0, :] = s0
+    total = 0
+    d = 0
+    entering = True
+    while True:
+        if entering:
+            entering = False
+            n = legal(states[d], moves[d])
+            if n > MAXM:
+                return -1
+            if outcome(states[d], n, res, hist, nhist0 + d) != 0:
+                n = 0
+            if states[d, OVER] != 0:
+                return -1 - states[d, OVER]
+            if d == depth - 1:
+                total += n
+                d -= 1
+                if d < 0:
+                    return total
+                continue
+            counts[d] = n
+            idx[d] = 0
+        if idx[d] < counts[d]:
+            m = moves[d, idx[d]]
+            idx[d] += 1
+            copy_state(states[d + 1], states[d])
+            apply(states[d + 1], m)
+            if states[d + 1, OVER] != 0:
+                return -1 - states[d + 1, OVER]
+            if HASHING:
+                hist[nhist0 + d] = states[d + 1, HSH] if INCREMENTAL else hash_state(states[d + 1])
+            d += 1
+            entering = True
+        else:
+            d -= 1
+            if d < 0:
+                return total
+
+
+@njit(cache=True)
+def playout(s, x, maxplies, moves_out, res, hist, nhist0, buf):
+    """Random moves from s (changed in place) until the end or maxplies: (plies, outcome code,
+    moves seen at the positions played from, generator state). Code 0: cut at maxplies; -1:
+    too many moves; -2: a stack deeper than CAP or a zone fuller than ZCAP; -3: a move too long
+    to pack. The moves go into moves_out."""
+    plies = 0
+    branching = 0
+    while True:
+        n = legal(s, buf)
+        if n > MAXM:
+            return plies, -1, branching, x
+        code = outcome(s, n, res, hist, nhist0 + plies)
+        if s[OVER] != 0:
+            return plies, -1 - s[OVER], branching, x
+        if code != 0:
+            return plies, code, branching, x
+        if plies >= maxplies:
+            return plies, 0, branching, x
+        x, z = next_word(x)
+        if CHANCE and CHANCEACT[buf[0] & AMASK]:  # nature's move, drawn by its weights
+            m = buf[pick_chance(s, buf, n, z)]
+        else:
+            m = buf[np.int64(z % np.uint64(n))]
+        if plies < moves_out.shape[0]:
+            moves_out[plies] = m
+        apply(s, m)
+        if s[OVER] != 0:
+            return plies, -1 - s[OVER], branching, x
+        plies += 1
+        branching += n
+        if HASHING:
+            hist[nhist0 + plies - 1] = s[HSH] if INCREMENTAL else hash_state(s)
+
+
+@njit(cache=True)
+def playouts(s0, count, seed, maxplies, hist0, nhist0):
+    """`count` playouts from s0, playout i seeded with seed + i: results (count x players + 1:
+    the last column is the side an outcome names, -1 for none), plies, outcome codes."""
+    results = np.zeros((count, NPLAYERS + 1), np.float64)
+    plies = np.zeros(count, np.int64)
+    codes = np.zeros(count, np.int64)
+    s = np.empty(SIZE, np.int64)
+    buf = np.empty(MAXM, np.int64)
+    none = np.empty(0, np.int64)
+    hist = np.empty(nhist0 + maxplies + 1, np.int64)
+    hist[:nhist0] = hist0[:nhist0]
+    res = np.empty(NPLAYERS + 1, np.float64)
+    for i in range(count):
+        s[:] = s0
+        res[:] = 0.0
+        n, code, _b, _x = playout(s, seed + np.uint64(i), maxplies, none, res, hist, nhist0, buf)
+        results[i, :] = res
+        plies[i] = n
+        codes[i] = code
+    return results, plies, codes
