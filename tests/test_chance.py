@@ -12,7 +12,7 @@ import ziggurat
 from openspiel_tree import os_perft
 from ziggurat.agents import make_agent
 from ziggurat.dsl.checks import check
-from ziggurat.simulate import play_game
+from ziggurat.lab.study import play_game
 
 # A choice between a sure draw and a gamble on a three-sided die: the gamble wins on the faces
 # above `lose_up_to` and loses on the others. Nobody moves after the die.

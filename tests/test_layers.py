@@ -14,8 +14,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "src" / "ziggurat"
-TOOLS = ["agents", "proptest", "cli", "simulate.py", "census.py", "solve.py", "matches.py", "runner.py",
-         "render.py", "records.py"]
+TOOLS = ["agents", "proptest", "cli", "lab", "render.py", "records.py"]
 
 
 def tool_files():

@@ -24,7 +24,7 @@ from ziggurat.interpreter.games import small_options
 from ziggurat.errors import Unsupported
 from ziggurat.interpreter.native.game import source
 from ziggurat.interpreter.runtime import perft
-from ziggurat.simulate import StudySpec, run_study
+from ziggurat.lab.study import StudySpec, run_study
 
 numba = pytest.importorskip("numba")
 

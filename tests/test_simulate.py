@@ -17,8 +17,9 @@ from scipy.stats import binomtest
 
 import ziggurat
 from ziggurat.cli.main import cli
-from ziggurat.simulate import (SIM_CAP_REASON, StudySpec, connect, mean_interval, proportion, run_study, seat_of,
-                               summarize)
+from ziggurat.lab.runner import connect
+from ziggurat.lab.stats import mean_interval, proportion, summarize
+from ziggurat.lab.study import SIM_CAP_REASON, StudySpec, run_study, seat_of
 
 SMALL = {"size": "2"}
 
@@ -87,7 +88,7 @@ class TestStatistics:
 
     def test_a_summary_does_not_import_scipy_stats(self):
         """scipy.stats takes a second to import; the intervals need only scipy.special."""
-        code = ("import sys\nfrom ziggurat.simulate import proportion, mean_interval\n"
+        code = ("import sys\nfrom ziggurat.lab.stats import proportion, mean_interval\n"
                 "proportion(3, 10); mean_interval([1, 2, 4])\nprint('scipy.stats' in sys.modules)")
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
         assert out.stdout.strip() == "False", out.stderr
@@ -160,7 +161,7 @@ class TestCLI:
     def test_default_max_plies_lets_a_long_card_game_end_by_its_rules(self):
         """The default --max-plies is above the length of a random three-player card game (about
         1,400 plies, the longest of the shipped games): none is cut."""
-        from ziggurat.simulate import DEFAULT_MAX_PLIES
+        from ziggurat.lab.study import DEFAULT_MAX_PLIES
         from ziggurat.cli.simulate import simulate as command
         assert next(p.default for p in command.params if p.name == "max_plies") == DEFAULT_MAX_PLIES
         result = run("simulate", "ryb", "-n", 1, "--set", "players=3", "--workers", 1, "--seed", 2, "--json")

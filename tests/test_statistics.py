@@ -7,7 +7,8 @@ import pytest
 
 import ziggurat
 from ziggurat.dsl.checks import check
-from ziggurat.simulate import StudySpec, mean_interval, run_study, summarize
+from ziggurat.lab.stats import mean_interval, summarize
+from ziggurat.lab.study import StudySpec, run_study
 
 # One counter climbs by 1 or 2 a move; the game ends when it reaches 4 or more.
 CLIMB = """\

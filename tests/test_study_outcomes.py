@@ -15,7 +15,8 @@ import ziggurat
 from ziggurat.agents import make_agent
 from ziggurat.dsl.loader import shipped_names
 from ziggurat.interpreter.games import small_options
-from ziggurat.simulate import NATURE_SALT, SIM_CAP_REASON, StudySpec, derived_seed, run_study, summarize
+from ziggurat.lab.stats import summarize
+from ziggurat.lab.study import NATURE_SALT, SIM_CAP_REASON, StudySpec, derived_seed, run_study
 
 SLOW = os.environ.get("ZIGGURAT_SLOW") == "1"
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -160,7 +161,7 @@ def test_a_journal_written_before_rank_by_was_scored_is_not_resumed(tmp_path):
     import json
 
     from ziggurat.errors import GameError
-    from ziggurat.study_journal import JOURNAL_KIND, Journal, study_key
+    from ziggurat.lab.journal import JOURNAL_KIND, Journal, study_key
 
     spec = StudySpec("othello", ("random", "random"), 2, {"board_size": 4})
     path = tmp_path / "old.journal"

@@ -5,8 +5,8 @@ import random
 
 from matplotlib.figure import Figure
 
-from ziggurat.simulate import SIM_CAP_REASON
-from ziggurat.study_report import length_histogram
+from ziggurat.lab.report import length_histogram
+from ziggurat.lab.study import SIM_CAP_REASON
 
 
 def study(label, games):

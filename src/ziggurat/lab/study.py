@@ -1,4 +1,4 @@
-"""The study runner: many games between agents, on every core or on a Dask cluster, and their statistics.
+"""A study: many games of one ruleset between agents, on every core or on a Dask cluster.
 
 A study plays `games` games of one ruleset (at fixed options) between agents. Seats rotate fairly:
 game i gives agent j the seat (i + j) mod players. Each game's seed (for the setup and for every
@@ -8,23 +8,20 @@ exception: how far it searches depends on the machine).
 
 Results are kept by *seat* (the person) and by *side* (the army): the pie rule can swap who plays
 which side, so an agent's result is that of its seat, and the first player is the seat that moved
-first. Statistics use numpy; the 95% confidence intervals are Wilson score intervals for proportions and
-Student's t for means (quantiles from scipy.special); plots use matplotlib.
+first. The statistics are in `stats`, the CSV, plots and report page in `report`.
 
 Because a game depends only on the study and its index, a study can stop part way and go on later
 with the same results: `run_study(..., skip=done, on_records=keep)` plays only the games not in
-`done` and hands each finished batch to `keep`; a `study_journal.Journal` keeps finished games in a file (JSON
+`done` and hands each finished batch to `keep`; a `journal.Journal` keeps finished games in a file (JSON
 Lines, one game a line, flushed after every batch) for `ziggurat simulate --resume`.
 """
 
 from __future__ import annotations
 
 import functools
-import json
-import math
 import os
-from collections import Counter
 import random
+from collections import Counter
 from pathlib import Path
 from typing import Callable, Optional
 
@@ -32,14 +29,13 @@ from attrs import field, frozen
 
 import ziggurat
 
-from .agents import make_agent, parse_spec
-from .agents.base import by_seat
-from .errors import GameError
-from .interpreter.runtime import outcome_of
+from ..agents import make_agent, parse_spec
+from ..agents.base import by_seat
+from ..errors import GameError
+from ..interpreter.runtime import outcome_of
 from .runner import WORKER_TIMEOUT, dask_threads, run_batches
 
 SIM_CAP_REASON = "max plies (simulator)"  # the reason of a game cut short by the study's --max-plies
-CONFIDENCE = 0.95
 # The longest game a study plays: a game's moves stay in memory until it ends (some hundreds of
 # bytes a ply in every worker), so the cap bounds a worker's memory.
 MAX_PLIES_LIMIT = 100_000
@@ -202,7 +198,7 @@ def play_native_game(game, fast, index: int, study_seed: int, max_plies: int) ->
 
 
 def _run_batch(args: tuple, seed: int, max_plies: int, indices: list) -> list:
-    from .interpreter.linemap import rules_failures
+    from ..interpreter.linemap import rules_failures
 
     with rules_failures():  # a rule failing in a worker reaches the parent as a RulesetError at its line
         return _run_chunk(*args, indices, seed, max_plies)
@@ -213,9 +209,9 @@ def _run_chunk(ruleset: str, options: dict, agents: tuple, backend: str, indices
     """Play the games `indices` of a study (in a worker process, or on a Dask worker)."""
     game = ziggurat.load(ruleset, options or None)
     if backend == "native":
-        from .interpreter.native.game import native  # Numba is imported only when asked for
+        from ..interpreter.native.game import native  # Numba is imported only when asked for
 
-        from .errors import Unsupported
+        from ..errors import Unsupported
 
         fast = native(game, ("playout",))
         out = []
@@ -258,7 +254,7 @@ def run_study(spec: StudySpec, *, workers: Optional[int] = None, client=None,
     """The records of the study's games not in `skip` (indices), sorted by index. `workers` local
     processes (default: every core), or the Dask `client` when given; `progress(k)` is called as
     each batch of k games finishes, and `on_records(records)` with the batch's records. A worker
-    that dies is replaced and its games played again (see `ziggurat.runner`); `notice(text)` says
+    that dies is replaced and its games played again (see `ziggurat.lab.runner`); `notice(text)` says
     so. On KeyboardInterrupt the workers are stopped and the interrupt is raised again: the games
     finished by then have been handed to `on_records`."""
     check_spec(spec)
@@ -281,204 +277,3 @@ def run_study(spec: StudySpec, *, workers: Optional[int] = None, client=None,
     records = [r for part in parts for r in part]
     records.sort(key=lambda r: r["index"])
     return records
-
-
-CLUSTER_EXTRA = "pip install 'ziggurat[cluster]'"
-
-
-def require_dask() -> None:
-    """GameError naming the `cluster` extra unless Dask's distributed scheduler can be imported.
-    Dask is imported only here and where a cluster is used: a local study never loads it."""
-    try:
-        import distributed  # noqa: F401
-    except ImportError as e:
-        raise GameError(f"running on a Dask cluster needs Dask, which is not installed ({e.name or e}): "
-                        f"{CLUSTER_EXTRA}") from None
-
-
-def connect(address: Optional[str] = None, scheduler_file: Optional[str] = None, timeout: str = "20s"):
-    """A Dask distributed client for a running cluster (by scheduler address or scheduler file);
-    GameError naming the `cluster` extra when Dask is not installed."""
-    require_dask()
-    from distributed import Client
-
-    if scheduler_file is not None:
-        check_scheduler_file(scheduler_file)
-    try:
-        if scheduler_file is not None:
-            return Client(scheduler_file=scheduler_file, timeout=timeout)
-        return Client(address, timeout=timeout)
-    except (OSError, TimeoutError, ValueError, AssertionError) as e:
-        where = scheduler_file or address
-        raise GameError(f"cannot reach the Dask scheduler at {where!r}: {e or type(e).__name__}") from None
-
-
-def check_scheduler_file(path: str) -> None:
-    """GameError unless `path` is a Dask scheduler file (JSON with the scheduler's address).
-    Dask itself waits for a missing file to appear, and fails on a bad one with a bare assertion."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise GameError(f"scheduler file {path!r} does not exist (a Dask scheduler writes it when "
-                        f"started with --scheduler-file)") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise GameError(f"cannot read scheduler file {path!r}: {getattr(e, 'strerror', None) or e}") from None
-    try:
-        info = json.loads(text)
-    except ValueError:
-        raise GameError(f"scheduler file {path!r} is not JSON (a Dask scheduler file is)") from None
-    if not isinstance(info, dict) or not isinstance(info.get("address"), str):
-        raise GameError(f"scheduler file {path!r} names no scheduler address (no \"address\" in it)")
-
-
-# ---- statistics ------------------------------------------------------------------------------------
-
-
-def proportion(k: int, n: int) -> dict:
-    """k successes in n trials: the rate and its 95% Wilson score interval (without continuity
-    correction, as scipy.stats.binomtest's method="wilson"; written out so that a study does not
-    import scipy.stats, a second of every run: only the normal quantile comes from scipy.special)."""
-    if n == 0:
-        return {"k": 0, "n": 0, "rate": None, "lo": None, "hi": None}
-    from scipy.special import ndtri
-
-    z = float(ndtri((1 + CONFIDENCE) / 2))
-    centre = (k + z * z / 2) / (n + z * z)
-    half = z / (n + z * z) * math.sqrt(k * (n - k) / n + z * z / 4)
-    # Exactly 0 below no successes and 1 above all of them (rounding left 5.6e-17 above a rate of
-    # 0, which a plot's error bars refuse), and never on the wrong side of the rate.
-    lo = 0.0 if k == 0 else min(k / n, max(0.0, centre - half))
-    hi = 1.0 if k == n else max(k / n, min(1.0, centre + half))
-    return {"k": k, "n": n, "rate": k / n, "lo": lo, "hi": hi}
-
-
-def mean_interval(values: list, rate: bool = False) -> dict:
-    """The mean of a sample and its 95% confidence interval: Wilson's for a `rate` (values 0 or 1:
-    truths), else Student's t (its quantile from scipy.special), kept within the values seen."""
-    import numpy as np
-
-    n = len(values)
-    if n == 0:
-        return {"n": 0, "mean": None, "lo": None, "hi": None}
-    if rate:
-        p = proportion(sum(values), n)
-        return {"n": n, "mean": p["rate"], "lo": p["lo"], "hi": p["hi"]}
-    x = np.asarray(values, dtype=float)
-    mean = float(x.mean())
-    if n < 2 or float(x.std(ddof=1)) == 0.0:
-        return {"n": n, "mean": mean, "lo": mean, "hi": mean}
-    from scipy.special import stdtrit
-
-    half = float(stdtrit(n - 1, (1 + CONFIDENCE) / 2) * x.std(ddof=1) / np.sqrt(n))
-    return {"n": n, "mean": mean, "lo": max(mean - half, float(x.min())), "hi": min(mean + half, float(x.max()))}
-
-
-def action_use(game, records: list) -> list:
-    """For each action: moves of it per game (mean, 95% interval) and the share of games that used it."""
-    out = []
-    for a in game.actions:
-        counts = [r.get("actions", {}).get(a.name, 0) for r in records]
-        out.append({"action": a.name, "chance": a.chance, "per_game": mean_interval(counts),
-                    "games": proportion(sum(1 for c in counts if c), len(counts))})
-    return out
-
-
-def statistics_of(game, records: list) -> list:
-    """The ruleset's `statistic` declarations over the games' last positions: mean and interval."""
-    out = []
-    for text in game.statistic_texts:
-        values = [r["statistics"][text] for r in records if "statistics" in r]
-        out.append({"statistic": text, **mean_interval([int(v) for v in values],
-                                                       rate=all(isinstance(v, bool) for v in values))})
-    return out
-
-
-def _tally(results: list) -> dict:
-    wins = sum(1 for r in results if r == 1)
-    losses = sum(1 for r in results if r == 0)
-    draws = len(results) - wins - losses
-    return {"games": len(results), "wins": wins, "draws": draws, "losses": losses,
-            "score": (sum(results) / len(results)) if results else None,
-            "win_rate": proportion(wins, len(results))}
-
-
-def partial_text(done: int, planned: int) -> Optional[str]:
-    """'partial: 37 of 200 games' for a study stopped part way, else None."""
-    return f"partial: {done} of {planned} games" if done < planned else None
-
-
-def summarize(spec: StudySpec, records: list, game=None) -> dict:
-    """The statistics of a study (plain data, ready for JSON)."""
-    import numpy as np
-
-    game = game or ziggurat.load(spec.ruleset, spec.options or None)
-    players = len(game.players)
-    labels = agent_labels(spec.agents)
-    agents = []
-    for j, label in enumerate(labels):
-        res = [r["results_by_seat"][r["seat_agents"].index(j)] for r in records]
-        agents.append({"agent": label, **_tally(res)})
-    seats = [{"seat": s, **_tally([r["results_by_seat"][s] for r in records])} for s in range(players)]
-    sides = [{"side": game.players[p], **_tally([r["results_by_side"][p] for r in records])}
-             for p in range(players)]
-    first = [r["results_by_seat"][r["first_seat"]] for r in records]
-    decisive = [x for x in first if x in (0, 1)] if players == 2 else []
-    endings: dict = {}
-    for r in records:
-        key = (r["kind"], r["reason"])
-        endings[key] = endings.get(key, 0) + 1
-    lengths = np.array([r["plies"] for r in records], dtype=float)
-    positions = sum(r["positions"] for r in records)
-    passes = sum(r["passes"] for r in records)
-    return {
-        "study": {"label": spec.name, "ruleset": spec.ruleset, "title": game.title,
-                  "options": {k: v for k, v in game.options.items()}, "set": dict(spec.options),
-                  "agents": list(spec.agents), "games": len(records), "seed": spec.seed,
-                  "max_plies": spec.max_plies, "players": list(game.players), "backend": spec.backend,
-                  # an interrupted study: fewer games than planned ("partial: 37 of 200 games")
-                  "planned_games": spec.games, "partial": partial_text(len(records), spec.games)},
-        "agents": agents,
-        "seats": seats,
-        "sides": sides,
-        "first_player": {
-            "win_rate": proportion(sum(1 for x in first if x == 1), len(first)),
-            "score": (sum(first) / len(first)) if first else None,
-            # among decisive two-player games, the share the first player won (0.5: balanced)
-            "decisive_share": proportion(sum(1 for x in decisive if x == 1), len(decisive)),
-        },
-        "endings": [{"kind": k, "reason": why, "games": c, "rate": c / len(records)}
-                    for (k, why), c in sorted(endings.items(), key=lambda kv: -kv[1])],
-        "draws": proportion(sum(1 for r in records if r["kind"] == "draw"), len(records)),
-        "max_plies_cutoffs": sum(1 for r in records if r["reason"] == SIM_CAP_REASON),
-        "length": {"mean": float(lengths.mean()), "median": float(np.median(lengths)),
-                   "std": float(lengths.std(ddof=1)) if len(lengths) > 1 else 0.0,
-                   "min": int(lengths.min()), "max": int(lengths.max())},
-        "branching": (sum(r["branching"] for r in records) / positions) if positions else None,
-        "passes": {"total": passes, "per_game": passes / len(records),
-                   "share_of_moves": passes / positions if positions else 0.0},
-        "actions": action_use(game, records),
-        "statistics": statistics_of(game, records),
-    }
-
-
-CSV_FIELDS = ["study", "index", "seed", "agents_by_seat", "first_seat", "results_by_seat", "results_by_side",
-              "kind", "reason", "plies", "branching", "positions", "passes"]
-
-
-def csv_rows(spec: StudySpec, records: list) -> list:
-    """One flat row per game (lists joined with ';')."""
-    rows = []
-    for r in records:
-        rows.append({
-            "study": spec.name, "index": r["index"], "seed": r["seed"],
-            "agents_by_seat": ";".join(spec.agents[j] for j in r["seat_agents"]),
-            "first_seat": r["first_seat"],
-            "results_by_seat": ";".join(f"{x:g}" for x in r["results_by_seat"]),
-            "results_by_side": ";".join(f"{x:g}" for x in r["results_by_side"]),
-            "kind": r["kind"], "reason": r["reason"], "plies": r["plies"],
-            "branching": r["branching"], "positions": r["positions"], "passes": r["passes"],
-        })
-    return rows
-
-
-# ---- plots -----------------------------------------------------------------------------------------

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import ziggurat
 
-from .errors import GameError
-from .outputs import write_text
-from .simulate import StudySpec, ruleset_ref
+from ..errors import GameError
+from ..outputs import write_text
+from .study import StudySpec, ruleset_ref
 
 
 # ---- the journal: finished games on disk, to resume a study --------------------------------------

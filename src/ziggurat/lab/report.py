@@ -1,13 +1,15 @@
 """A study's results for people: the plots (results by agent and seat, game lengths with the draws
-named at their peaks) and the Markdown report page, from the summaries simulate.summarize makes."""
+named at their peaks) and the Markdown report page, from the summaries stats.summarize makes;
+and one CSV row per game."""
 
 from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
 
-from .outputs import atomic_open
-from .simulate import CONFIDENCE
+from ..outputs import atomic_open
+from .stats import CONFIDENCE
+from .study import StudySpec
 
 
 def plot(summaries: list, records_by_study: list, folder: Path) -> list:
@@ -108,6 +110,29 @@ def _save(fig, stem: Path) -> list:
                         bbox_inches="tight")  # the legend below the axes too, no margin beyond it
         out.append(path)
     return out
+
+
+# ---- one row per game (CSV) -----------------------------------------------------------------------
+
+
+CSV_FIELDS = ["study", "index", "seed", "agents_by_seat", "first_seat", "results_by_seat", "results_by_side",
+              "kind", "reason", "plies", "branching", "positions", "passes"]
+
+
+def csv_rows(spec: StudySpec, records: list) -> list:
+    """One flat row per game (lists joined with ';')."""
+    rows = []
+    for r in records:
+        rows.append({
+            "study": spec.name, "index": r["index"], "seed": r["seed"],
+            "agents_by_seat": ";".join(spec.agents[j] for j in r["seat_agents"]),
+            "first_seat": r["first_seat"],
+            "results_by_seat": ";".join(f"{x:g}" for x in r["results_by_seat"]),
+            "results_by_side": ";".join(f"{x:g}" for x in r["results_by_side"]),
+            "kind": r["kind"], "reason": r["reason"], "plies": r["plies"],
+            "branching": r["branching"], "positions": r["positions"], "passes": r["passes"],
+        })
+    return rows
 
 
 # ---- a markdown report -----------------------------------------------------------------------------

@@ -18,7 +18,7 @@ from typing import Callable, Optional, Sequence
 
 from attrs import frozen
 
-from .errors import GameError
+from ..errors import GameError
 
 Agent = Callable[[object], object]
 
