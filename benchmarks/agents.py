@@ -56,7 +56,7 @@ def bench(game, agent: str, min_games: int, min_seconds: float, max_plies: int) 
     while games < min_games or time.perf_counter() - t0 < min_seconds:
         record = play_game(game, agents, games, 12345, max_plies)
         games += 1
-        plies += record["plies"]
+        plies += record.plies
         if time.perf_counter() - t0 > 20 * min_seconds:  # a slow agent: enough for a rate
             break
     dt = time.perf_counter() - t0

@@ -131,9 +131,9 @@ class TestAgentsAtChanceNodes:
     def test_simulated_games_with_dice_repeat_with_the_seed(self):
         """The same study seed gives the same games, rolls included; another seed other rolls."""
         game = ziggurat.load("pig", {"win_score": 20})
-        first = [play_game(game, ("random", "random"), i, 7, 500)["plies"] for i in range(6)]
-        again = [play_game(game, ("random", "random"), i, 7, 500)["plies"] for i in range(6)]
-        other = [play_game(game, ("random", "random"), i, 8, 500)["plies"] for i in range(6)]
+        first = [play_game(game, ("random", "random"), i, 7, 500).plies for i in range(6)]
+        again = [play_game(game, ("random", "random"), i, 7, 500).plies for i in range(6)]
+        other = [play_game(game, ("random", "random"), i, 8, 500).plies for i in range(6)]
         assert first == again and first != other
 
 

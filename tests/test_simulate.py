@@ -40,7 +40,7 @@ class TestSeats:
         """Over a multiple of the number of players, each agent plays each seat equally often."""
         records = run_study(spec(n=6, agents=("random", "greedy")), workers=1)
         for agent in (0, 1):
-            counts = [sum(1 for r in records if r["seat_agents"][s] == agent) for s in (0, 1)]
+            counts = [sum(1 for r in records if r.seat_agents[s] == agent) for s in (0, 1)]
             assert counts == [3, 3]
 
     def test_rotation_formula(self):
@@ -54,7 +54,7 @@ class TestSeats:
         records = run_study(spec(n=8, agents=("greedy", "random")), workers=1)
         summary = summarize(spec(n=8, agents=("greedy", "random")), records)
         for j, row in enumerate(summary["agents"]):
-            mine = [r["results_by_seat"][r["seat_agents"].index(j)] for r in records]
+            mine = [r.results_by_seat[r.seat_agents.index(j)] for r in records]
             assert row["wins"] == mine.count(1) and row["losses"] == mine.count(0)
 
 
@@ -103,12 +103,12 @@ class TestStatistics:
         s = spec(n=6, max_plies=12)
         records = run_study(s, workers=1)
         summary = summarize(s, records)
-        plies = [r["plies"] for r in records]
+        plies = [r.plies for r in records]
         assert summary["length"]["max"] == max(plies) and summary["length"]["min"] == min(plies)
         assert summary["length"]["mean"] == pytest.approx(sum(plies) / len(plies))
-        first_wins = sum(1 for r in records if r["results_by_seat"][r["first_seat"]] == 1)
+        first_wins = sum(1 for r in records if r.results_by_seat[r.first_seat] == 1)
         assert summary["first_player"]["win_rate"]["k"] == first_wins
-        assert summary["max_plies_cutoffs"] == sum(1 for r in records if r["reason"] == SIM_CAP_REASON)
+        assert summary["max_plies_cutoffs"] == sum(1 for r in records if r.reason == SIM_CAP_REASON)
         assert all(p <= 12 for p in plies)
 
 
@@ -221,8 +221,8 @@ def test_games_are_played_to_an_outcome():
     """Without a ply limit reached, every game ends by one of the ruleset's own endings."""
     records = run_study(spec(n=4, max_plies=1000), workers=1)
     game = ziggurat.load("stacktics", SMALL)
-    assert all(r["reason"] != SIM_CAP_REASON for r in records)
-    assert all(sum(r["results_by_side"]) == pytest.approx(len(game.players) / 2 if r["kind"] == "draw" else 1)
+    assert all(r.reason != SIM_CAP_REASON for r in records)
+    assert all(sum(r.results_by_side) == pytest.approx(len(game.players) / 2 if r.kind == "draw" else 1)
                for r in records)
 
 

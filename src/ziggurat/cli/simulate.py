@@ -172,7 +172,7 @@ def simulate(ctx, ruleset, games, agents, options, variants, others, seed, worke
                     bar.start_task(task)  # elapsed time and rate count from when this study starts
 
                     def keep(records, k=k, task=task):
-                        done[k].update((r["index"], r) for r in records)
+                        done[k].update((r.index, r) for r in records)
                         if journal is not None:
                             journal.add(k, records)
                         bar.advance(task, len(records))

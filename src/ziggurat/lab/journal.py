@@ -11,7 +11,7 @@ import ziggurat
 
 from ..errors import GameError
 from ..outputs import write_text
-from .study import StudySpec, ruleset_ref
+from .study import GameResult, StudySpec, ruleset_ref
 
 
 # ---- the journal: finished games on disk, to resume a study --------------------------------------
@@ -63,7 +63,7 @@ class Journal:
                 "studies": [{**study_key(s), "games": s.games} for s in self.specs]}
 
     def read(self) -> list:
-        """The finished games in the file, per study: [{index: record}], for the studies of this
+        """The finished games in the file, per study: [{index: GameResult}], for the studies of this
         journal; GameError if the file is not a journal of these studies."""
         where = str(self.path)
         try:
@@ -89,9 +89,8 @@ class Journal:
         for n, line in enumerate(lines[1:], 2):
             try:
                 entry = json.loads(line)
-                k, record = entry["study"], entry["game"]
-                index = record["index"]
-                done[k][index] = record
+                k, record = entry["study"], GameResult.from_json(entry["game"])
+                done[k][record.index] = record
             except (ValueError, KeyError, TypeError, IndexError) as e:
                 raise GameError(f"journal {where!r}, line {n}: not a finished game ({type(e).__name__})") from None
         for k, spec in enumerate(self.specs):  # a study made shorter: games beyond its end are left out
@@ -141,7 +140,7 @@ class Journal:
         append short, this makes the journal hold exactly the games written to the outputs."""
         self.close()
         lines = [json.dumps(self.header())]
-        lines += [json.dumps({"study": k, "game": r}) for k, d in enumerate(done) for _, r in sorted(d.items())]
+        lines += [json.dumps({"study": k, "game": r.as_json()}) for k, d in enumerate(done) for _, r in sorted(d.items())]
         try:
             write_text(self.path, "\n".join(lines) + "\n")  # whole or not at all: the old file stays if not
         except OSError as e:
@@ -168,7 +167,7 @@ class Journal:
         if self.file is None:
             return
         try:
-            self.file.write("".join(json.dumps({"study": study, "game": r}) + "\n" for r in records))
+            self.file.write("".join(json.dumps({"study": study, "game": r.as_json()}) + "\n" for r in records))
             self.file.flush()
         except OSError as e:
             self.close()  # at most a torn last line, which reading ignores

@@ -57,7 +57,7 @@ def action_use(game, records: list) -> list:
     """For each action: moves of it per game (mean, 95% interval) and the share of games that used it."""
     out = []
     for a in game.actions:
-        counts = [r.get("actions", {}).get(a.name, 0) for r in records]
+        counts = [r.actions.get(a.name, 0) for r in records]
         out.append({"action": a.name, "chance": a.chance, "per_game": mean_interval(counts),
                     "games": proportion(sum(1 for c in counts if c), len(counts))})
     return out
@@ -67,7 +67,7 @@ def statistics_of(game, records: list) -> list:
     """The ruleset's `statistic` declarations over the games' last positions: mean and interval."""
     out = []
     for text in game.statistic_texts:
-        values = [r["statistics"][text] for r in records if "statistics" in r]
+        values = [r.statistics[text] for r in records]
         out.append({"statistic": text, **mean_interval([int(v) for v in values],
                                                        rate=all(isinstance(v, bool) for v in values))})
     return out
@@ -96,20 +96,20 @@ def summarize(spec: StudySpec, records: list, game=None) -> dict:
     labels = agent_labels(spec.agents)
     agents = []
     for j, label in enumerate(labels):
-        res = [r["results_by_seat"][r["seat_agents"].index(j)] for r in records]
+        res = [r.results_by_seat[r.seat_agents.index(j)] for r in records]
         agents.append({"agent": label, **_tally(res)})
-    seats = [{"seat": s, **_tally([r["results_by_seat"][s] for r in records])} for s in range(players)]
-    sides = [{"side": game.players[p], **_tally([r["results_by_side"][p] for r in records])}
+    seats = [{"seat": s, **_tally([r.results_by_seat[s] for r in records])} for s in range(players)]
+    sides = [{"side": game.players[p], **_tally([r.results_by_side[p] for r in records])}
              for p in range(players)]
-    first = [r["results_by_seat"][r["first_seat"]] for r in records]
+    first = [r.results_by_seat[r.first_seat] for r in records]
     decisive = [x for x in first if x in (0, 1)] if players == 2 else []
     endings: dict = {}
     for r in records:
-        key = (r["kind"], r["reason"])
+        key = (r.kind, r.reason)
         endings[key] = endings.get(key, 0) + 1
-    lengths = np.array([r["plies"] for r in records], dtype=float)
-    positions = sum(r["positions"] for r in records)
-    passes = sum(r["passes"] for r in records)
+    lengths = np.array([r.plies for r in records], dtype=float)
+    positions = sum(r.positions for r in records)
+    passes = sum(r.passes for r in records)
     return {
         "study": {"label": spec.name, "ruleset": spec.ruleset, "title": game.title,
                   "options": {k: v for k, v in game.options.items()}, "set": dict(spec.options),
@@ -128,12 +128,12 @@ def summarize(spec: StudySpec, records: list, game=None) -> dict:
         },
         "endings": [{"kind": k, "reason": why, "games": c, "rate": c / len(records)}
                     for (k, why), c in sorted(endings.items(), key=lambda kv: -kv[1])],
-        "draws": proportion(sum(1 for r in records if r["kind"] == "draw"), len(records)),
-        "max_plies_cutoffs": sum(1 for r in records if r["reason"] == SIM_CAP_REASON),
+        "draws": proportion(sum(1 for r in records if r.kind == "draw"), len(records)),
+        "max_plies_cutoffs": sum(1 for r in records if r.reason == SIM_CAP_REASON),
         "length": {"mean": float(lengths.mean()), "median": float(np.median(lengths)),
                    "std": float(lengths.std(ddof=1)) if len(lengths) > 1 else 0.0,
                    "min": int(lengths.min()), "max": int(lengths.max())},
-        "branching": (sum(r["branching"] for r in records) / positions) if positions else None,
+        "branching": (sum(r.branching for r in records) / positions) if positions else None,
         "passes": {"total": passes, "per_game": passes / len(records),
                    "share_of_moves": passes / positions if positions else 0.0},
         "actions": action_use(game, records),

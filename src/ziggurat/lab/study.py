@@ -99,12 +99,133 @@ def ruleset_ref(ruleset: str) -> str:
 # ---- playing ---------------------------------------------------------------------------------------
 
 
-def play_game(game, agents: tuple, index: int, study_seed: int, max_plies: int) -> dict:
-    """Play game `index` of a study; a record of how it went (plain data, ready for JSON)."""
+@frozen
+class GameResult:
+    """How one game of a study went: what a study returns and its journal keeps (`as_json`, a
+    line of JSON). Results are per seat (the person) and per side (the army): see the module."""
+
+    index: int  # the game's number in its study
+    seed: int  # the seed of its setup, derived from the study's seed and the index
+    seat_agents: tuple  # seat -> the agent sitting there (its number in the study's agents)
+    first_seat: int  # the seat that moved first
+    results_by_seat: tuple  # per seat: 1 a win, 0 a loss, a share of a draw
+    results_by_side: tuple  # the same per side
+    final_seats: tuple  # side -> the seat playing it at the end (the pie rule swaps them)
+    kind: str  # "win", "lose" or "draw"
+    reason: str  # why it ended (its kind when the rules name no reason)
+    plies: int
+    branching: int  # legal moves summed over the positions played from
+    positions: int  # the positions played from (the Python backend: those where an agent chose)
+    passes: int  # moves of actions called `pass`
+    actions: dict  # action name -> moves made of it (nature's included), for the actions used
+    statistics: dict  # the ruleset's `statistic`s on the last position
+    backend: str = "python"  # or "native": the game was played whole by the native backend
+
+    def as_json(self) -> dict:
+        """The record as plain data, ready for JSON: the journal's line (format 2), where the
+        Python backend's records have no `backend`."""
+        out = {"index": self.index, "seed": self.seed, "seat_agents": list(self.seat_agents),
+               "first_seat": self.first_seat, "results_by_seat": list(self.results_by_seat),
+               "results_by_side": list(self.results_by_side), "final_seats": list(self.final_seats),
+               "kind": self.kind, "reason": self.reason, "plies": self.plies, "branching": self.branching,
+               "positions": self.positions, "passes": self.passes, "actions": dict(self.actions),
+               "statistics": dict(self.statistics)}
+        if self.backend != "python":
+            out["backend"] = self.backend
+        return out
+
+    @classmethod
+    def from_json(cls, data) -> "GameResult":
+        """The record `as_json` gave; KeyError, TypeError or ValueError when `data` is not one."""
+        if not isinstance(data, dict) or not isinstance(data["actions"], dict) \
+                or not isinstance(data["statistics"], dict):
+            raise TypeError("a game's record is an object with objects for its actions and statistics")
+        return cls(index=_whole(data["index"]), seed=_whole(data["seed"]),
+                   seat_agents=tuple(_whole(x) for x in data["seat_agents"]), first_seat=_whole(data["first_seat"]),
+                   results_by_seat=tuple(float(x) for x in data["results_by_seat"]),
+                   results_by_side=tuple(float(x) for x in data["results_by_side"]),
+                   final_seats=tuple(_whole(x) for x in data["final_seats"]), kind=_text(data["kind"]),
+                   reason=_text(data["reason"]), plies=_whole(data["plies"]), branching=_whole(data["branching"]),
+                   positions=_whole(data["positions"]), passes=_whole(data["passes"]),
+                   actions={_text(k): _whole(v) for k, v in data["actions"].items()},
+                   statistics=dict(data["statistics"]), backend=_text(data.get("backend", "python")))
+
+
+def _whole(x) -> int:
+    if isinstance(x, bool) or not isinstance(x, int):
+        raise TypeError(f"{x!r} is not a whole number")
+    return x
+
+
+def _text(x) -> str:
+    if not isinstance(x, str):
+        raise TypeError(f"{x!r} is not text")
+    return x
+
+
+def seating(index: int, players: int) -> tuple:
+    """Seat -> agent in game `index` (the inverse of `seat_of`)."""
+    return tuple((seat - index) % players for seat in range(players))
+
+
+def kind_text(kind) -> str:
+    """An outcome's kind as text (an enum's value, or the text itself)."""
+    return getattr(kind, "value", kind)
+
+
+@frozen
+class Played:
+    """A game played out by `play_out`."""
+
+    raw: Optional[tuple]  # the raw outcome (Game.outcome's), None when stopped at max plies
+    plies: int  # the moves made
+    branching: int  # legal moves summed over the positions where `choose` chose
+    positions: int  # the positions where `choose` chose (nature's moves are not decisions)
+    used: dict  # action name -> moves made of it (nature's included)
+    moves: tuple  # the moves made, when asked for (`keep_moves`)
+
+
+def play_out(game, state, choose: Callable, nature: random.Random, max_plies: Optional[int] = None, *,
+             keep_moves: bool = False, checked: bool = False) -> Played:
+    """Play `state` (changed in place) to its end, or until `max_plies` moves are made: nature
+    moves with `nature` where it moves (`Game.sample_chance`), `choose(state)` chooses the other
+    moves. `checked`: `choose` may return a move's text, and what it returns is played only if
+    legal (State.play, a GameError if not); else it returns a legal move tuple (State.push)."""
+    from ..interpreter.linemap import rules_failures
+
+    legal, outcome = game.legal, game.outcome
+    names = [a.name for a in game.actions]
+    used: Counter = Counter()
+    moves: list = []
+    plies = branching = positions = 0
+    with rules_failures():  # a rule failing reaches the caller as a RulesetError at its line
+        while True:
+            options = legal(state)
+            raw = outcome(state, options)
+            if raw is not None:
+                break
+            if max_plies is not None and plies >= max_plies:
+                break
+            move = game.sample_chance(state, nature, options)
+            if move is None:
+                branching += len(options)
+                positions += 1
+                move = choose(state)
+            if checked:
+                move = state.play(move)
+            else:
+                state.push(move)
+            used[names[move[0]]] += 1
+            plies += 1
+            if keep_moves:
+                moves.append(move)
+    return Played(raw, plies, branching, positions, dict(used), tuple(moves))
+
+
+def play_game(game, agents: tuple, index: int, study_seed: int, max_plies: int) -> GameResult:
+    """Play game `index` of a study in the Python backend, between `agents` (one per seat)."""
     players = len(game.players)
-    seat_agent = [0] * players  # seat -> agent index
-    for j in range(players):
-        seat_agent[seat_of(index, j, players)] = j
+    seat_agent = seating(index, players)
     seed = derived_seed(study_seed, index, 0)
     # the agent in seat s is agent seat_agent[s]; each gets its own seed for this game
     bots = [make_agent(agents[seat_agent[s]], derived_seed(study_seed, index, seat_agent[s] + 1))
@@ -112,60 +233,22 @@ def play_game(game, agents: tuple, index: int, study_seed: int, max_plies: int) 
     state = game.new(seed)
     nature = random.Random(derived_seed(study_seed, index, NATURE_SALT))  # dice, draws: their own stream
     first_seat = state.seats[state.side]
-    legal, outcome = game.legal, game.outcome
-    branching = positions = 0
-    names = [a.name for a in game.actions]
-    used: Counter = Counter()  # action name -> moves made of it (nature's included)
-    raw = None
-    while True:
-        moves = legal(state)
-        raw = outcome(state, moves)
-        if raw is not None:
-            break
-        if len(state.stack) >= max_plies:
-            raw = ("draw", None, SIM_CAP_REASON)
-            break
-        move = game.sample_chance(state, nature, moves)
-        if move is not None:  # nature's move: not a decision, so not counted in branching
-            used[names[move[0]]] += 1
-            state.push(move)
-            continue
-        branching += len(moves)
-        positions += 1
-        move = bots[state.seats[state.side]].choose(state)
-        used[names[move[0]]] += 1
-        state.push(move)
+    played = play_out(game, state, lambda st: bots[st.seats[st.side]].choose(st), nature, max_plies)
+    raw = played.raw if played.raw is not None else ("draw", None, SIM_CAP_REASON)
     end = outcome_of(raw, players)  # a `rank by` becomes a win or a draw here, as State.outcome() says
     per_side = tuple(float(r) for r in end.results)
-    per_seat = by_seat(state, per_side)
-    return {
-        "index": index,
-        "seed": seed,
-        "seat_agents": seat_agent,
-        "first_seat": first_seat,
-        "results_by_seat": list(per_seat),
-        "results_by_side": list(per_side),
-        "final_seats": list(state.seats),
-        "kind": end.kind,
-        "reason": end.reason or end.kind,
-        "plies": len(state.stack),
-        "branching": branching,
-        "positions": positions,
-        "passes": used["pass"],  # moves of actions called `pass`
-        "actions": dict(used),
-        "statistics": state.statistics(),
-    }
+    kind = kind_text(end.kind)
+    return GameResult(index, seed, seat_agent, first_seat, by_seat(state, per_side), per_side, tuple(state.seats),
+                      kind, end.reason or kind, played.plies, played.branching, played.positions,
+                      played.used.get("pass", 0), played.used, state.statistics())
 
 
-def play_native_game(game, fast, index: int, study_seed: int, max_plies: int) -> dict:
+def play_native_game(game, fast, index: int, study_seed: int, max_plies: int) -> GameResult:
     """Game `index` of a study between random agents, played whole by the native backend (`fast`,
     ziggurat.interpreter.native): the same record as play_game's, marked `"backend": "native"`.
     Its random moves come from the native generator (SplitMix64) seeded with the seed the first
     agent would have had, so they are not the Python backend's games (see the pipeline page)."""
     players = len(game.players)
-    seat_agent = [0] * players
-    for j in range(players):
-        seat_agent[seat_of(index, j, players)] = j
     seed = derived_seed(study_seed, index, 0)
     state = game.new(seed)
     first_seat = state.seats[state.side]
@@ -176,25 +259,10 @@ def play_native_game(game, fast, index: int, study_seed: int, max_plies: int) ->
     else:
         kind, reason, per_side = run.kind, run.reason or run.kind, tuple(float(r) for r in run.results)
     names = [a.name for a in game.actions]
-    used = Counter(names[a] for a in run.actions())
-    return {
-        "index": index,
-        "seed": seed,
-        "seat_agents": seat_agent,
-        "first_seat": first_seat,
-        "results_by_seat": list(by_seat(end, per_side)),
-        "results_by_side": list(per_side),
-        "final_seats": list(end.seats),
-        "kind": kind,
-        "reason": reason,
-        "plies": run.plies,
-        "branching": run.branching,
-        "positions": run.plies,
-        "passes": used["pass"],
-        "actions": dict(used),
-        "statistics": end.statistics(),
-        "backend": "native",
-    }
+    used = dict(Counter(names[a] for a in run.actions()))
+    return GameResult(index, seed, seating(index, players), first_seat, by_seat(end, per_side), per_side,
+                      tuple(end.seats), kind, reason, run.plies, run.branching, run.plies, used.get("pass", 0),
+                      used, end.statistics(), "native")
 
 
 def _run_batch(args: tuple, seed: int, max_plies: int, indices: list) -> list:
@@ -275,5 +343,5 @@ def run_study(spec: StudySpec, *, workers: Optional[int] = None, client=None,
     parts = run_batches(run, chunks, workers=workers, client=client, progress=finished, notice=notice,
                         worker_timeout=worker_timeout)
     records = [r for part in parts for r in part]
-    records.sort(key=lambda r: r["index"])
+    records.sort(key=lambda r: r.index)
     return records
