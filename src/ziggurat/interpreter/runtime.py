@@ -203,6 +203,12 @@ class Game:
             self._supply = self._count_supply()
         return self._supply or None
 
+    def setup_draws(self) -> bool:
+        """Whether the setup draws at random: then `new(seed)` depends on its seed."""
+        rng = _WatchedRandom(0)
+        self._setup_pieces(rng)
+        return rng.drawn
+
     def _count_supply(self):
         if self.creates_pieces:
             return False

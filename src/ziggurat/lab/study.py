@@ -34,6 +34,7 @@ from ..agents.base import by_seat
 from ..errors import GameError
 from ..interpreter.runtime import outcome_of
 from .runner import WORKER_TIMEOUT, dask_threads, run_batches
+from .seeds import NATURE_SALT, derived_seed, derived_seeds
 
 SIM_CAP_REASON = "max plies (simulator)"  # the reason of a game cut short by the study's --max-plies
 # The longest game a study plays: a game's moves stay in memory until it ends (some hundreds of
@@ -64,17 +65,6 @@ def describe(ruleset: str, options: dict) -> str:
     """'mygame size=2 pie=false': a ruleset and the options set on it."""
     return " ".join([Path(ruleset).stem if ruleset.endswith(".rules") else ruleset]
                     + [f"{k}={v}" for k, v in options.items()])
-
-
-NATURE_SALT = 1 << 20  # the salt of nature's stream in a game (agents' salts are 1, 2, ...)
-
-
-def derived_seed(*parts: int) -> int:
-    """A 64-bit seed from the study seed, a game index and a salt (numpy's SeedSequence mixes them)."""
-    import numpy as np
-
-    words = np.random.SeedSequence([int(p) & 0xFFFFFFFFFFFFFFFF for p in parts]).generate_state(2)
-    return int(words[0]) << 32 | int(words[1])
 
 
 def seat_of(index: int, agent: int, players: int) -> int:
@@ -243,26 +233,96 @@ def play_game(game, agents: tuple, index: int, study_seed: int, max_plies: int) 
                       played.used.get("pass", 0), played.used, state.statistics())
 
 
-def play_native_game(game, fast, index: int, study_seed: int, max_plies: int) -> GameResult:
-    """Game `index` of a study between random agents, played whole by the native backend (`fast`,
-    ziggurat.interpreter.native): the same record as play_game's, marked `"backend": "native"`.
-    Its random moves come from the native generator (SplitMix64) seeded with the seed the first
-    agent would have had, so they are not the Python backend's games (see the pipeline page)."""
-    players = len(game.players)
-    seed = derived_seed(study_seed, index, 0)
-    state = game.new(seed)
-    first_seat = state.seats[state.side]
-    run = fast.playout(state, derived_seed(study_seed, index, 1), max_plies)
-    end = fast.state(run.final)
-    if run.kind is None:
-        kind, reason, per_side = "draw", SIM_CAP_REASON, (0.5,) * players
-    else:
-        kind, reason, per_side = run.kind, run.reason or run.kind, tuple(float(r) for r in run.results)
+def play_native_chunk(game, fast, agents: tuple, indices: list, study_seed: int, max_plies: int) -> list:
+    """The games `indices` of a study between random agents, played by one call of the native
+    kernel (`fast`: the game's NativeGame, `study_chunk`), as play_game's records marked backend
+    "native". Game i starts from game.new(derived_seed(seed, i, 0)), as in the Python backend;
+    its moves come from the native generator (SplitMix64) seeded with the seed its first agent
+    would have had (derived_seed(seed, i, 1)), so they are not the Python backend's games (see
+    the pipeline page). A game the native loop could not hold (a stack past its room) is played
+    by the Python backend instead. The records are built from the kernel's columns: a Python
+    state a game only where the ruleset declares `statistic`s (measured on the last position)."""
+    import numpy as np
+
+    from ..errors import Unsupported
+
+    n = len(game.players)
+    idx = np.asarray(indices, dtype=np.int64)
+    setup = derived_seeds(study_seed, idx, 0).tolist()
+    # A setup that draws nothing at random is the same for every seed: one start vector serves all.
+    states = [game.new(s) for s in setup] if game.setup_draws() else [game.new(setup[0])]
+    starts, held = [], []  # the start vectors, and the positions in `indices` of the games they start
+    for k, state in enumerate(states):
+        try:
+            starts.append(fast.start(state)[0])
+            held.append(k)
+        except Unsupported:  # a setup the native layout cannot hold
+            pass
+    if len(states) == 1:
+        held = list(range(len(idx))) if held else []
+    firsts = [st.seats[st.side] for st in states]
+    out: dict = {}
+    if held:
+        cols = fast.study_chunk(np.stack(starts), derived_seeds(study_seed, idx[held], 1), max_plies,
+                                finals=bool(game.statistic_texts))
+        out = dict(zip((indices[k] for k in held),
+                       _native_records(game, fast, cols, [indices[k] for k in held],
+                                       [setup[k] for k in held],
+                                       [firsts[k if len(states) > 1 else 0] for k in held])))
+    for i in indices:
+        if out.get(i) is None:  # not held by the native loop: the Python backend plays it
+            out[i] = play_game(game, agents, i, study_seed, max_plies)
+    return [out[i] for i in indices]
+
+
+def _native_records(game, fast, cols, indices: list, setup: list, firsts: list) -> list:
+    """GameResults of the kernel's columns `cols` (None for a game whose code says the loop could
+    not hold it), built from whole columns: NumPy for the results by side and by seat, one lookup
+    an ending, equal tuples shared, and one record a game. (A study keeps every record: the fewer
+    objects the garbage collector has to look at, the less time its full collections take.)"""
+    import numpy as np
+
+    n = len(game.players)
+    codes = cols.codes
+    lost = codes < 0
+    per_side = np.where((codes == 0)[:, None], 0.5, cols.results)  # cut at max plies: a draw
+    seats = np.where(lost[:, None], np.arange(n), cols.seats)
+    by_seat = np.empty_like(per_side)
+    by_seat[np.arange(len(codes))[:, None], seats] = per_side
+    endings: dict = {}  # (code, whether a side is named) -> (kind, reason)
+    keys = (codes * 2 + (cols.who >= 0)).tolist()
+    for k, key in enumerate(keys):
+        if key not in endings:
+            endings[key] = _ending(fast, int(codes[k]), cols.results[k], int(cols.who[k]))
     names = [a.name for a in game.actions]
-    used = dict(Counter(names[a] for a in run.actions()))
-    return GameResult(index, seed, seating(index, players), first_seat, by_seat(end, per_side), per_side,
-                      tuple(end.seats), kind, reason, run.plies, run.branching, run.plies, used.get("pass", 0),
-                      used, end.statistics(), "native")
+    passes = cols.actions[:, names.index("pass")].tolist() if "pass" in names else [0] * len(codes)
+    used = [{names[a]: c for a, c in enumerate(row) if c} for row in zip(*cols.actions.T.tolist())]
+    if game.statistic_texts:
+        stats = [None if bad else fast.state(v).statistics() for v, bad in zip(cols.finals, lost.tolist())]
+    else:
+        stats = [{} for _ in keys]
+    seatings = [seating(i, n) for i in range(n)]
+    shared: dict = {}  # one tuple for equal rows (results and seats take few values)
+    out = []
+    for k, (i, bad, sides, by, final, key, p, b) in enumerate(zip(
+            indices, lost.tolist(), zip(*per_side.T.tolist()), zip(*by_seat.T.tolist()), zip(*seats.T.tolist()),
+            keys, cols.plies.tolist(), cols.branching.tolist())):
+        if bad:
+            out.append(None)
+            continue
+        kind, reason = endings[key]
+        out.append(GameResult(i, setup[k], seatings[i % n], firsts[k], shared.setdefault(by, by),
+                              shared.setdefault(sides, sides), shared.setdefault(("seats",) + final, final),
+                              kind, reason, p, b, p, passes[k], used[k], stats[k], "native"))
+    return out
+
+
+def _ending(fast, code: int, results, who: int) -> tuple:
+    """(kind, reason) of a native game's outcome code (0: cut at the study's max plies)."""
+    if code <= 0:
+        return "draw", SIM_CAP_REASON
+    kind, _, reason, _ = fast.ended(code, list(results) + [who])
+    return kind, reason or kind
 
 
 def _run_batch(args: tuple, seed: int, max_plies: int, indices: list) -> list:
@@ -277,23 +337,31 @@ def _run_chunk(ruleset: str, options: dict, agents: tuple, backend: str, indices
     """Play the games `indices` of a study (in a worker process, or on a Dask worker)."""
     game = ziggurat.load(ruleset, options or None)
     if backend == "native":
-        from ..interpreter.native.game import native  # Numba is imported only when asked for
-
-        from ..errors import Unsupported
-
-        fast = native(game, ("playout",))
-        out = []
-        for i in indices:
-            try:
-                out.append(play_native_game(game, fast, i, seed, max_plies))
-            except Unsupported:  # a game the native loop could not hold (a stack past its room)
-                out.append(play_game(game, agents, i, seed, max_plies))
-        return out
+        return play_native_chunk(game, _native_of(game), agents, indices, seed, max_plies)
     return [play_game(game, agents, i, seed, max_plies) for i in indices]
 
 
-def _chunks(indices: list, workers: int) -> list:
-    size = max(1, min(50, len(indices) // (workers * 8) or 1))
+_NATIVE: dict = {}  # id(game) -> (game, its NativeGame), for this process
+
+
+def _native_of(game):
+    """The game's NativeGame, made once per process and Game (ziggurat.load gives the same Game
+    for the same rules text and options). native() writes the module's source again at each
+    call, until the one front end memoizes it; then this can call native() each time."""
+    kept = _NATIVE.get(id(game))
+    if kept is None or kept[0] is not game:
+        from ..interpreter.native.game import native  # Numba is imported only when asked for
+
+        kept = _NATIVE[id(game)] = (game, native(game, ()))
+    return kept[1]
+
+
+PYTHON_CHUNK = 50  # the most games of a chunk in the Python backend (some milliseconds a game)
+NATIVE_CHUNK = 2000  # in the native backend: tens of microseconds a game, one kernel call a chunk
+
+
+def _chunks(indices: list, workers: int, most: int) -> list:
+    size = max(1, min(most, len(indices) // (workers * 8) or 1))
     return [indices[i:i + size] for i in range(0, len(indices), size)]
 
 
@@ -330,7 +398,8 @@ def run_study(spec: StudySpec, *, workers: Optional[int] = None, client=None,
     workers = workers or os.cpu_count() or 1
     skip = set(skip)
     todo = [i for i in range(spec.games) if i not in skip]
-    chunks = _chunks(todo, workers if client is None else max(1, dask_threads(client)))
+    chunks = _chunks(todo, workers if client is None else max(1, dask_threads(client)),
+                     NATIVE_CHUNK if spec.backend == "native" else PYTHON_CHUNK)
     args = (ref, dict(spec.options), tuple(spec.agents), spec.backend)
     run = functools.partial(_run_batch, args, spec.seed, spec.max_plies)
 
