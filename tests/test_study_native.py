@@ -6,6 +6,7 @@ records. The seeds of a whole chunk, computed at once, are numpy's SeedSequence'
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from collections import Counter
 
@@ -102,6 +103,13 @@ def test_a_native_study_resumed_from_its_journal_gives_the_same_records(tmp_path
     assert Journal(path, [spec]).read()[0] == dict(enumerate(whole))  # the journal holds them all, as played
 
 
+def test_a_native_study_on_two_workers_gives_the_records_of_one():
+    """The records cross from the workers to the parent (pickled) unchanged, in the same order."""
+    pytest.importorskip("numba")
+    spec = StudySpec(SEATS, ("random",) * 3, 300, {}, seed=8, max_plies=40, backend="native")
+    assert run_study(spec, workers=2) == run_study(spec, workers=1)
+
+
 def test_a_native_study_reports_progress_chunk_by_chunk():
     """Chunks far larger than the Python backend's 50 games, and still more than one of them."""
     pytest.importorskip("numba")
@@ -110,3 +118,23 @@ def test_a_native_study_reports_progress_chunk_by_chunk():
     records = run_study(spec, workers=1, on_records=lambda part: parts.append(len(part)))
     assert len(records) == 1600 and sum(parts) == 1600
     assert 1 < len(parts) and max(parts) > 50
+
+
+def test_a_journal_line_is_the_text_json_dumps_writes():
+    """The journal writes its lines by hand for speed: the same text as json.dumps, record for
+    record (Python and native records, statistics, passes, a reason that JSON escapes)."""
+    import json
+
+    from ziggurat.lab.journal import Lines
+
+    python = run_study(StudySpec("stacktics", ("random", "greedy"), 8, {"size": 2}, seed=2, max_plies=80), workers=1)
+    records = python + [attrs.evolve(python[0], reason='the "last" café', kind="draw", actions={},
+                                     results_by_seat=(0.5, 0.5), results_by_side=(0.5, 0.5))]
+    if importlib.util.find_spec("numba") is not None:
+        records += run_study(StudySpec(SEATS, ("random",) * 3, 8, {}, seed=2, max_plies=40, backend="native"),
+                             workers=1)
+        records += [attrs.evolve(r, statistics={}) for r in records[-8:]]
+    lines = Lines()
+    for k, r in enumerate(records):
+        assert lines.line(k % 3, r) == json.dumps({"study": k % 3, "game": r.as_json()})
+        assert GameResult.from_json(json.loads(lines.line(0, r))["game"]) == r
