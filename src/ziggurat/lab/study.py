@@ -19,9 +19,11 @@ Lines, one game a line, flushed after every batch) for `ziggurat simulate --resu
 from __future__ import annotations
 
 import functools
+import gc
 import os
 import random
 from collections import Counter
+from contextlib import contextmanager
 from operator import attrgetter
 from pathlib import Path
 from typing import Callable, Optional
@@ -277,24 +279,40 @@ def play_native_chunk(game, fast, agents: tuple, indices: list, study_seed: int,
     if held:
         cols = fast.study_chunk(np.stack(starts), derived_seeds(study_seed, idx[held], 1), max_plies,
                                 finals=bool(game.statistic_texts))
-        if len(held) == len(idx):
-            records = _native_records(game, fast, cols, indices, setup, firsts)
-        else:
-            done = _native_records(game, fast, cols, [indices[k] for k in held], [setup[k] for k in held],
-                                   [firsts[k] for k in held])
-            for k, record in zip(held, done):
-                records[k] = record
+        with _collector_paused():
+            if len(held) == len(idx):
+                records = _native_records(game, fast, cols, indices, setup, firsts)
+            else:
+                done = _native_records(game, fast, cols, [indices[k] for k in held], [setup[k] for k in held],
+                                       [firsts[k] for k in held])
+                for k, record in zip(held, done):
+                    records[k] = record
     for k, record in enumerate(records):
         if record is None:
             records[k] = play_game(game, agents, indices[k], study_seed, max_plies)
     return records
 
 
+@contextmanager
+def _collector_paused():
+    """The garbage collector paused while a chunk's records are made (they make no cycle): they
+    then pass its youngest generation in one collection, not one every 700 objects, and its full
+    collections, which look at every object of the process (tens of milliseconds once Numba is
+    loaded), come some ten times less often while a study keeps its records."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
 def _native_records(game, fast, cols, indices: list, setup: list, firsts: list) -> list:
     """GameResults of the kernel's columns `cols` (None for a game whose code says the loop could
     not hold it), built from whole columns: NumPy for the results by side and by seat, one lookup
-    an ending, equal tuples shared, and one record a game. (A study keeps every record: the fewer
-    objects the garbage collector has to look at, the less time its full collections take.)"""
+    an ending, equal tuples shared (fewer objects for the garbage collector to look at while a
+    study keeps its records), and one record a game."""
     import numpy as np
 
     n = len(game.players)
