@@ -8,7 +8,10 @@ exception: how far it searches depends on the machine).
 
 Results are kept by *seat* (the person) and by *side* (the army): the pie rule can swap who plays
 which side, so an agent's result is that of its seat, and the first player is the seat that moved
-first. The statistics are in `stats`, the CSV, plots and report page in `report`.
+first. Each game is a `GameResult` (frozen). One loop plays a game in the Python backend
+(`play_out`, which rotation matches use too); between random agents, the native backend plays a
+whole chunk of games in one kernel call (`play_native_chunk`). The statistics are in `stats`, the
+CSV, plots and report page in `report`.
 
 Because a game depends only on the study and its index, a study can stop part way and go on later
 with the same results: `run_study(..., skip=done, on_records=keep)` plays only the games not in
@@ -245,20 +248,19 @@ def play_game(game, agents: tuple, index: int, study_seed: int, max_plies: int) 
                       played.used.get("pass", 0), played.used, state.statistics())
 
 
-def play_native_chunk(game, fast, agents: tuple, indices: list, study_seed: int, max_plies: int) -> list:
+def play_native_chunk(game, fast, agents: tuple, indices: list, study_seed: int, max_plies: int) -> "NativeChunk":
     """The games `indices` of a study between random agents, played by one call of the native
-    kernel (`fast`: the game's NativeGame, `study_chunk`), as play_game's records marked backend
-    "native". Game i starts from game.new(derived_seed(seed, i, 0)), as in the Python backend;
-    its moves come from the native generator (SplitMix64) seeded with the seed its first agent
-    would have had (derived_seed(seed, i, 1)), so they are not the Python backend's games (see
-    the pipeline page). A game the native loop could not hold (a stack past its room) is played
-    by the Python backend instead. The records are built from the kernel's columns: a Python
-    state a game only where the ruleset declares `statistic`s (measured on the last position)."""
+    kernel (`fast`: the game's NativeGame, `study_chunk`); `records()` of what it returns are
+    play_game's records marked backend "native". Game i starts from game.new(derived_seed(seed,
+    i, 0)), as in the Python backend; its moves come from the native generator (SplitMix64)
+    seeded with the seed its first agent would have had (derived_seed(seed, i, 1)), so they are
+    not the Python backend's games (see the pipeline page). A game the native loop could not hold
+    (a stack past its room) is played by the Python backend instead. A Python state is made a
+    game only where the ruleset declares `statistic`s (measured on the last position)."""
     import numpy as np
 
     from ..errors import Unsupported
 
-    n = len(game.players)
     idx = np.asarray(indices, dtype=np.int64)
     setup = derived_seeds(study_seed, idx, 0).tolist()
     # A setup that draws nothing at random is the same for every seed: one start vector serves all.
@@ -270,27 +272,57 @@ def play_native_chunk(game, fast, agents: tuple, indices: list, study_seed: int,
             held.append(k)
         except Unsupported:  # a setup the native layout cannot hold
             pass
-    if len(states) == 1:
-        held = list(range(len(idx))) if held else []
     firsts = [st.seats[st.side] for st in states]
     if len(states) == 1:
+        held = list(range(len(idx))) if held else []
         firsts = firsts * len(idx)
-    records = [None] * len(idx)  # None: not held by the native loop, played by the Python backend
-    if held:
-        cols = fast.study_chunk(np.stack(starts), derived_seeds(study_seed, idx[held], 1), max_plies,
-                                finals=bool(game.statistic_texts))
+    cols = fast.study_chunk(np.stack(starts) if starts else np.zeros((1, fast.layout.size), np.int64),
+                            derived_seeds(study_seed, idx[held], 1), max_plies, finals=bool(game.statistic_texts))
+    endings: dict = {}  # code * 2 + (whether a side is named) -> (kind, reason)
+    keys = (cols.codes * 2 + (cols.who >= 0)).tolist()
+    for k, key in enumerate(keys):
+        if key not in endings:
+            endings[key] = _ending(fast, int(cols.codes[k]), cols.results[k], int(cols.who[k]))
+    lost = (cols.codes < 0).tolist()
+    stats = None
+    if game.statistic_texts:
+        stats = [None if bad else fast.state(v).statistics() for v, bad in zip(cols.finals, lost)]
+    others = {indices[k]: play_game(game, agents, indices[k], study_seed, max_plies)  # the Python backend's
+              for k in sorted(set(range(len(idx))) - set(held)) + [held[j] for j, bad in enumerate(lost) if bad]}
+    return NativeChunk([indices[k] for k in held], [setup[k] for k in held], [firsts[k] for k in held],
+                       len(game.players), tuple(a.name for a in game.actions), endings, cols.plies, cols.codes,
+                       cols.results, cols.who, cols.branching, cols.actions, cols.seats, stats, others)
+
+
+@frozen(eq=False)
+class NativeChunk:
+    """A chunk of a study's games as the native kernel played them: plain data (NumPy columns,
+    lists), cheap to send from a worker to its parent (some 0.1 us a game, where its records
+    would cost 10 to pickle and unpickle), where `records()` makes the GameResults."""
+
+    indices: list  # the games the kernel played
+    setup: list  # each one's setup seed
+    firsts: list  # each one's first seat
+    players: int
+    names: tuple  # the actions' names
+    endings: dict  # code * 2 + (whether a side is named) -> (kind, reason)
+    plies: object  # ChunkColumns' columns, a row a game
+    codes: object
+    results: object
+    who: object
+    branching: object
+    actions: object
+    seats: object
+    statistics: Optional[list]  # a dict a game where the ruleset declares statistics
+    others: dict  # index -> GameResult of the games the Python backend played (not held by the kernel)
+
+    def records(self) -> list:
+        """The GameResults, in the order of the indices."""
         with _collector_paused():
-            if len(held) == len(idx):
-                records = _native_records(game, fast, cols, indices, setup, firsts)
-            else:
-                done = _native_records(game, fast, cols, [indices[k] for k in held], [setup[k] for k in held],
-                                       [firsts[k] for k in held])
-                for k, record in zip(held, done):
-                    records[k] = record
-    for k, record in enumerate(records):
-        if record is None:
-            records[k] = play_game(game, agents, indices[k], study_seed, max_plies)
-    return records
+            out = [r for r in _native_records(self) if r is not None]
+        if self.others:
+            out = sorted(out + list(self.others.values()), key=attrgetter("index"))
+        return out
 
 
 @contextmanager
@@ -308,38 +340,30 @@ def _collector_paused():
             gc.enable()
 
 
-def _native_records(game, fast, cols, indices: list, setup: list, firsts: list) -> list:
-    """GameResults of the kernel's columns `cols` (None for a game whose code says the loop could
-    not hold it), built from whole columns: NumPy for the results by side and by seat, one lookup
-    an ending, equal tuples shared (fewer objects for the garbage collector to look at while a
-    study keeps its records), and one record a game."""
+def _native_records(chunk: NativeChunk) -> list:
+    """GameResults of a chunk's columns (None for a game the kernel could not hold), built from
+    whole columns: NumPy for the results by side and by seat, one lookup an ending, equal tuples
+    shared (fewer objects for the garbage collector to look at while a study keeps its records),
+    and one record a game."""
     import numpy as np
 
-    n = len(game.players)
-    codes = cols.codes
+    n, codes, names = chunk.players, chunk.codes, chunk.names
     lost = codes < 0
-    per_side = np.where((codes == 0)[:, None], 0.5, cols.results)  # cut at max plies: a draw
-    seats = np.where(lost[:, None], np.arange(n), cols.seats)
+    per_side = np.where((codes == 0)[:, None], 0.5, chunk.results)  # cut at max plies: a draw
+    seats = np.where(lost[:, None], np.arange(n), chunk.seats)
     by_seat = np.empty_like(per_side)
     by_seat[np.arange(len(codes))[:, None], seats] = per_side
-    endings: dict = {}  # (code, whether a side is named) -> (kind, reason)
-    keys = (codes * 2 + (cols.who >= 0)).tolist()
-    for k, key in enumerate(keys):
-        if key not in endings:
-            endings[key] = _ending(fast, int(codes[k]), cols.results[k], int(cols.who[k]))
-    names = [a.name for a in game.actions]
-    passes = cols.actions[:, names.index("pass")].tolist() if "pass" in names else [0] * len(codes)
-    used = [{names[a]: c for a, c in enumerate(row) if c} for row in zip(*cols.actions.T.tolist())]
-    if game.statistic_texts:
-        stats = [None if bad else fast.state(v).statistics() for v, bad in zip(cols.finals, lost.tolist())]
-    else:
-        stats = [{} for _ in keys]
+    keys = (codes * 2 + (chunk.who >= 0)).tolist()
+    passes = chunk.actions[:, names.index("pass")].tolist() if "pass" in names else [0] * len(codes)
+    used = [{names[a]: c for a, c in enumerate(row) if c} for row in zip(*chunk.actions.T.tolist())]
+    stats = chunk.statistics if chunk.statistics is not None else [{} for _ in keys]
     seatings = [seating(i, n) for i in range(n)]
     shared: dict = {}  # one tuple for equal rows (results and seats take few values)
+    setup, firsts, endings = chunk.setup, chunk.firsts, chunk.endings
     out = []
     for k, (i, bad, sides, by, final, key, p, b) in enumerate(zip(
-            indices, lost.tolist(), zip(*per_side.T.tolist()), zip(*by_seat.T.tolist()), zip(*seats.T.tolist()),
-            keys, cols.plies.tolist(), cols.branching.tolist())):
+            chunk.indices, lost.tolist(), zip(*per_side.T.tolist()), zip(*by_seat.T.tolist()),
+            zip(*seats.T.tolist()), keys, chunk.plies.tolist(), chunk.branching.tolist())):
         if bad:
             out.append(None)
             continue
@@ -358,7 +382,7 @@ def _ending(fast, code: int, results, who: int) -> tuple:
     return kind, reason or kind
 
 
-def _run_batch(args: tuple, seed: int, max_plies: int, indices: list) -> list:
+def _run_batch(args: tuple, seed: int, max_plies: int, indices: list):
     from ..interpreter.linemap import rules_failures
 
     with rules_failures():  # a rule failing in a worker reaches the parent as a RulesetError at its line
@@ -366,8 +390,9 @@ def _run_batch(args: tuple, seed: int, max_plies: int, indices: list) -> list:
 
 
 def _run_chunk(ruleset: str, options: dict, agents: tuple, backend: str, indices: list, seed: int,
-               max_plies: int) -> list:
-    """Play the games `indices` of a study (in a worker process, or on a Dask worker)."""
+               max_plies: int):
+    """Play the games `indices` of a study (in a worker process, or on a Dask worker): their
+    records, or a NativeChunk from which the parent makes them."""
     game = ziggurat.load(ruleset, options or None)
     if backend == "native":
         return play_native_chunk(game, _native_of(game), agents, indices, seed, max_plies)
@@ -436,14 +461,17 @@ def run_study(spec: StudySpec, *, workers: Optional[int] = None, client=None,
     args = (ref, dict(spec.options), tuple(spec.agents), spec.backend)
     run = functools.partial(_run_batch, args, spec.seed, spec.max_plies)
 
+    made: list = [[] for _ in chunks]  # each batch's records, made here from a native chunk
+
     def finished(i, part):
+        made[i] = part = part.records() if isinstance(part, NativeChunk) else part
         if on_records is not None:
             on_records(part)
         if progress is not None:
             progress(len(part))
 
-    parts = run_batches(run, chunks, workers=workers, client=client, progress=finished, notice=notice,
-                        worker_timeout=worker_timeout)
-    records = [r for part in parts for r in part]
+    run_batches(run, chunks, workers=workers, client=client, progress=finished, notice=notice,
+                worker_timeout=worker_timeout)
+    records = [r for part in made for r in part]
     records.sort(key=attrgetter("index"))  # already in order: the batches are, and so is each batch
     return records
