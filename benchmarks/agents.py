@@ -3,7 +3,7 @@
     python benchmarks/agents.py [--quick] [--json]
 
 Each row plays whole games of one agent against a copy of itself through the study runner
-(`ziggurat.simulate.play_game`, one process, so the number is per core), for at least a few games
+(`ziggurat.lab.study.play_game`, one process, so the number is per core), for at least a few games
 and a fraction of a second or so, and reports games/s, agent decisions per second, and the mean
 game length. `measure()` returns the rows for benchmarks/run.py to merge into its table.
 """
@@ -21,7 +21,7 @@ from rich.table import Table
 import ziggurat
 from ziggurat.dsl.loader import shipped_names
 from ziggurat.interpreter.games import small_options
-from ziggurat.simulate import play_game
+from ziggurat.lab.study import play_game
 
 AGENTS = ["random", "greedy", "mcts:iterations=100", "alphabeta:depth=2"]
 
@@ -56,7 +56,7 @@ def bench(game, agent: str, min_games: int, min_seconds: float, max_plies: int) 
     while games < min_games or time.perf_counter() - t0 < min_seconds:
         record = play_game(game, agents, games, 12345, max_plies)
         games += 1
-        plies += record["plies"]
+        plies += record.plies
         if time.perf_counter() - t0 > 20 * min_seconds:  # a slow agent: enough for a rate
             break
     dt = time.perf_counter() - t0

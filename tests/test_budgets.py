@@ -436,7 +436,7 @@ def test_a_position_past_the_move_limit_is_an_error_at_the_choice(fifty_moves):
 
 
 def test_a_study_past_the_move_limit_names_the_choice(fifty_moves, tmp_path):
-    from ziggurat.simulate import StudySpec, run_study
+    from ziggurat.lab.study import StudySpec, run_study
 
     path = tmp_path / "growing.rules"
     path.write_text(GROWING)

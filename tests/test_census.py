@@ -7,7 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 import ziggurat
-from ziggurat.census import (arrangements, board_symmetries, canonical_cells, census, count_arrangements,
+from ziggurat.lab.census import (arrangements, board_symmetries, canonical_cells, census, count_arrangements,
                              multiset_permutations)
 from ziggurat.cli.main import cli
 

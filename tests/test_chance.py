@@ -12,7 +12,7 @@ import ziggurat
 from openspiel_tree import os_perft
 from ziggurat.agents import make_agent
 from ziggurat.dsl.checks import check
-from ziggurat.simulate import play_game
+from ziggurat.lab.study import play_game
 
 # A choice between a sure draw and a gamble on a three-sided die: the gamble wins on the faces
 # above `lose_up_to` and loses on the others. Nobody moves after the die.
@@ -131,9 +131,9 @@ class TestAgentsAtChanceNodes:
     def test_simulated_games_with_dice_repeat_with_the_seed(self):
         """The same study seed gives the same games, rolls included; another seed other rolls."""
         game = ziggurat.load("pig", {"win_score": 20})
-        first = [play_game(game, ("random", "random"), i, 7, 500)["plies"] for i in range(6)]
-        again = [play_game(game, ("random", "random"), i, 7, 500)["plies"] for i in range(6)]
-        other = [play_game(game, ("random", "random"), i, 8, 500)["plies"] for i in range(6)]
+        first = [play_game(game, ("random", "random"), i, 7, 500).plies for i in range(6)]
+        again = [play_game(game, ("random", "random"), i, 7, 500).plies for i in range(6)]
+        other = [play_game(game, ("random", "random"), i, 8, 500).plies for i in range(6)]
         assert first == again and first != other
 
 

@@ -21,7 +21,7 @@ def no_dask(monkeypatch):
 
 
 def test_a_local_study_does_not_import_dask():
-    code = ("import sys, ziggurat.simulate as sim\n"
+    code = ("import sys, ziggurat.lab.study as sim\n"
             "sim.run_study(sim.StudySpec('stacktics', ('random', 'random'), 2, {'size': 2}, max_plies=40), workers=1)\n"
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed')))\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
@@ -46,7 +46,7 @@ def test_census_on_a_cluster_without_dask_names_the_extra(no_dask):
 
 
 def test_connect_without_dask_names_the_extra(no_dask):
-    from ziggurat.simulate import connect
+    from ziggurat.lab.runner import connect
 
     with pytest.raises(GameError, match=r"ziggurat\[cluster\]"):
         connect("tcp://127.0.0.1:9")

@@ -14,8 +14,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "src" / "ziggurat"
-TOOLS = ["agents", "proptest", "cli", "simulate.py", "census.py", "solve.py", "matches.py", "runner.py",
-         "render.py", "render_look.py", "render_panel.py", "render_pieces.py", "render_spaces.py", "records.py"]
+TOOLS = ["agents", "proptest", "cli", "lab", "render.py", "render_look.py", "render_panel.py", "render_pieces.py",
+         "render_spaces.py", "records.py"]
 
 
 def tool_files():

@@ -7,7 +7,7 @@ from click.testing import CliRunner
 
 import ziggurat
 from ziggurat.cli.main import cli
-from ziggurat.matches import play_rotation, random_agent
+from ziggurat.lab.matches import play_rotation, random_agent
 
 from test_solve import NIM
 

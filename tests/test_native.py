@@ -24,7 +24,7 @@ from ziggurat.interpreter.games import small_options
 from ziggurat.errors import Unsupported
 from ziggurat.interpreter.native.game import source
 from ziggurat.interpreter.runtime import perft
-from ziggurat.simulate import StudySpec, run_study
+from ziggurat.lab.study import StudySpec, run_study
 
 numba = pytest.importorskip("numba")
 
@@ -267,14 +267,14 @@ def test_a_native_study_records_its_backend_and_legal_lengths():
     game, _native = fast("clobber")
     spec = StudySpec("clobber", ("random", "random"), 8, {}, seed=3, max_plies=300, backend="native")
     records = run_study(spec, workers=1)
-    assert [r["index"] for r in records] == list(range(8))
+    assert [r.index for r in records] == list(range(8))
     for r in records:
-        assert r["backend"] == "native"
-        assert sorted(r["results_by_seat"]) == [0.0, 1.0]  # clobber has no draws
-        assert r["kind"] == "lose" and r["reason"] == "no legal move"
-        assert r["actions"] == {"clobber": r["plies"]}
+        assert r.backend == "native"
+        assert sorted(r.results_by_seat) == [0.0, 1.0]  # clobber has no draws
+        assert r.kind == "lose" and r.reason == "no legal move"
+        assert r.actions == {"clobber": r.plies}
     again = run_study(spec, workers=1)
-    assert [r["plies"] for r in again] == [r["plies"] for r in records]
+    assert [r.plies for r in again] == [r.plies for r in records]
 
 
 @pytest.mark.skipif(not SLOW, reason="compiles every ruleset the native backend handles at small options (ZIGGURAT_SLOW=1)")

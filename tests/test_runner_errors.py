@@ -7,7 +7,7 @@ import pickle
 import pytest
 
 import ziggurat
-from ziggurat.runner import run_batches
+from ziggurat.lab.runner import run_batches
 
 BROKEN = ("players a\nboard:\n    files: 2\n    ranks: 2\npiece:\n    owner: players\n"
           "action m:\n    c: cells where hieght(c) == 0\n    do:\n        place(piece(mover), c)\n")

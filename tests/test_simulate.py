@@ -17,8 +17,9 @@ from scipy.stats import binomtest
 
 import ziggurat
 from ziggurat.cli.main import cli
-from ziggurat.simulate import (SIM_CAP_REASON, StudySpec, connect, mean_interval, proportion, run_study, seat_of,
-                               summarize)
+from ziggurat.lab.runner import connect
+from ziggurat.lab.stats import mean_interval, proportion, summarize
+from ziggurat.lab.study import SIM_CAP_REASON, StudySpec, run_study, seat_of
 
 SMALL = {"size": "2"}
 
@@ -39,7 +40,7 @@ class TestSeats:
         """Over a multiple of the number of players, each agent plays each seat equally often."""
         records = run_study(spec(n=6, agents=("random", "greedy")), workers=1)
         for agent in (0, 1):
-            counts = [sum(1 for r in records if r["seat_agents"][s] == agent) for s in (0, 1)]
+            counts = [sum(1 for r in records if r.seat_agents[s] == agent) for s in (0, 1)]
             assert counts == [3, 3]
 
     def test_rotation_formula(self):
@@ -53,7 +54,7 @@ class TestSeats:
         records = run_study(spec(n=8, agents=("greedy", "random")), workers=1)
         summary = summarize(spec(n=8, agents=("greedy", "random")), records)
         for j, row in enumerate(summary["agents"]):
-            mine = [r["results_by_seat"][r["seat_agents"].index(j)] for r in records]
+            mine = [r.results_by_seat[r.seat_agents.index(j)] for r in records]
             assert row["wins"] == mine.count(1) and row["losses"] == mine.count(0)
 
 
@@ -87,7 +88,7 @@ class TestStatistics:
 
     def test_a_summary_does_not_import_scipy_stats(self):
         """scipy.stats takes a second to import; the intervals need only scipy.special."""
-        code = ("import sys\nfrom ziggurat.simulate import proportion, mean_interval\n"
+        code = ("import sys\nfrom ziggurat.lab.stats import proportion, mean_interval\n"
                 "proportion(3, 10); mean_interval([1, 2, 4])\nprint('scipy.stats' in sys.modules)")
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
         assert out.stdout.strip() == "False", out.stderr
@@ -102,12 +103,12 @@ class TestStatistics:
         s = spec(n=6, max_plies=12)
         records = run_study(s, workers=1)
         summary = summarize(s, records)
-        plies = [r["plies"] for r in records]
+        plies = [r.plies for r in records]
         assert summary["length"]["max"] == max(plies) and summary["length"]["min"] == min(plies)
         assert summary["length"]["mean"] == pytest.approx(sum(plies) / len(plies))
-        first_wins = sum(1 for r in records if r["results_by_seat"][r["first_seat"]] == 1)
+        first_wins = sum(1 for r in records if r.results_by_seat[r.first_seat] == 1)
         assert summary["first_player"]["win_rate"]["k"] == first_wins
-        assert summary["max_plies_cutoffs"] == sum(1 for r in records if r["reason"] == SIM_CAP_REASON)
+        assert summary["max_plies_cutoffs"] == sum(1 for r in records if r.reason == SIM_CAP_REASON)
         assert all(p <= 12 for p in plies)
 
 
@@ -160,7 +161,7 @@ class TestCLI:
     def test_default_max_plies_lets_a_long_card_game_end_by_its_rules(self):
         """The default --max-plies is above the length of a random three-player card game (about
         1,400 plies, the longest of the shipped games): none is cut."""
-        from ziggurat.simulate import DEFAULT_MAX_PLIES
+        from ziggurat.lab.study import DEFAULT_MAX_PLIES
         from ziggurat.cli.simulate import simulate as command
         assert next(p.default for p in command.params if p.name == "max_plies") == DEFAULT_MAX_PLIES
         result = run("simulate", "ryb", "-n", 1, "--set", "players=3", "--workers", 1, "--seed", 2, "--json")
@@ -220,8 +221,8 @@ def test_games_are_played_to_an_outcome():
     """Without a ply limit reached, every game ends by one of the ruleset's own endings."""
     records = run_study(spec(n=4, max_plies=1000), workers=1)
     game = ziggurat.load("stacktics", SMALL)
-    assert all(r["reason"] != SIM_CAP_REASON for r in records)
-    assert all(sum(r["results_by_side"]) == pytest.approx(len(game.players) / 2 if r["kind"] == "draw" else 1)
+    assert all(r.reason != SIM_CAP_REASON for r in records)
+    assert all(sum(r.results_by_side) == pytest.approx(len(game.players) / 2 if r.kind == "draw" else 1)
                for r in records)
 
 

@@ -9,7 +9,7 @@ import errno
 import pytest
 from click.testing import CliRunner
 
-import ziggurat.study_journal as journal_module
+import ziggurat.lab.journal as journal_module
 from ziggurat.cli.main import cli
 
 ARGS = ["simulate", "stacktics", "--set", "size=2", "-n", "12", "--max-plies", "60", "--seed", "3", "-w", "1"]

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 import ziggurat
 from ziggurat.cli.main import cli
-from ziggurat.solve import SearchLimitExceeded, position_key, solve_game, solve_puzzle
+from ziggurat.lab.solve import SearchLimitExceeded, position_key, solve_game, solve_puzzle
 
 # A one-player capture puzzle: black takes green, green takes white, white takes black, along rows
 # and columns to the first stack in line; leave one stack to win. The pieces are placed on the

@@ -10,10 +10,10 @@ import pytest
 from click.testing import CliRunner
 
 import ziggurat
-import ziggurat.solve as solve_module
+import ziggurat.lab.solve as solve_module
 from ziggurat.cli.main import cli
 from ziggurat.errors import GameError
-from ziggurat.solve import (DEFAULT_MAX_NODES, MAX_NODES_LIMIT, MEMORY, SearchLimitExceeded, solve_game,
+from ziggurat.lab.solve import (DEFAULT_MAX_NODES, MAX_NODES_LIMIT, MEMORY, SearchLimitExceeded, solve_game,
                             solve_puzzle)
 
 

@@ -7,7 +7,8 @@ import pytest
 
 import ziggurat
 from ziggurat.dsl.checks import check
-from ziggurat.simulate import StudySpec, mean_interval, run_study, summarize
+from ziggurat.lab.stats import mean_interval, summarize
+from ziggurat.lab.study import StudySpec, run_study
 
 # One counter climbs by 1 or 2 a move; the game ends when it reaches 4 or more.
 CLIMB = """\
@@ -60,16 +61,16 @@ def test_a_study_reports_each_statistic_and_the_moves_of_each_action(tmp_path):
     spec = StudySpec(write(tmp_path, CLIMB), ("random", "random"), 60, seed=3)
     records = run_study(spec, workers=1)
     summary = summarize(spec, records)
-    heights = [r["statistics"]["the height"] for r in records]
-    assert set(heights) <= {4, 5} and all(sum(r["actions"].values()) == r["plies"] for r in records)
+    heights = [r.statistics["the height"] for r in records]
+    assert set(heights) <= {4, 5} and all(sum(r.actions.values()) == r.plies for r in records)
     by_text = {s["statistic"]: s for s in summary["statistics"]}
     assert by_text["the height"]["mean"] == pytest.approx(sum(heights) / 60)
     overshot = sum(1 for h in heights if h == 5)
     assert by_text["overshot"]["mean"] == pytest.approx(overshot / 60)
     assert 0 <= by_text["overshot"]["lo"] <= by_text["overshot"]["hi"] <= 1  # a rate: Wilson's interval
     moves = {a["action"]: a for a in summary["actions"]}
-    assert moves["one"]["per_game"]["mean"] == pytest.approx(sum(r["actions"].get("one", 0) for r in records) / 60)
-    assert moves["two"]["games"]["k"] == sum(1 for r in records if r["actions"].get("two"))
+    assert moves["one"]["per_game"]["mean"] == pytest.approx(sum(r.actions.get("one", 0) for r in records) / 60)
+    assert moves["two"]["games"]["k"] == sum(1 for r in records if r.actions.get("two"))
 
 
 def test_a_mean_interval_stays_within_the_values_seen():

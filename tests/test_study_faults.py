@@ -24,10 +24,10 @@ from click.testing import CliRunner
 import ziggurat
 from ziggurat import GameError
 from ziggurat import outputs
-from ziggurat import simulate as simulate_module
+from ziggurat.lab import study as study_module
 from ziggurat.cli.main import cli
 from ziggurat.interpreter import cache
-from ziggurat.simulate import StudySpec, run_study
+from ziggurat.lab.study import StudySpec, run_study
 
 ZIGGURAT = [sys.executable, "-m", "ziggurat"]
 LINUX = sys.platform.startswith("linux")
@@ -142,7 +142,7 @@ class TestOutputsCheckedFirst:
     @pytest.mark.parametrize("option", ["--csv", "--report", "--plot", "--journal"])
     def test_an_unwritable_output_fails_before_any_game(self, tmp_path, option, monkeypatch):
         (tmp_path / "file").write_text("x")
-        monkeypatch.setattr(simulate_module, "run_study", lambda *a, **k: pytest.fail("a study was started"))
+        monkeypatch.setattr(study_module, "run_study", lambda *a, **k: pytest.fail("a study was started"))
         result = invoke("simulate", "pig", "-n", 1_000_000, "-w", 1, option, tmp_path / "file" / "out")
         assert result.exit_code == 1
         lines = result.output.strip().splitlines()

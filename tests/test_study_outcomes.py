@@ -15,7 +15,8 @@ import ziggurat
 from ziggurat.agents import make_agent
 from ziggurat.dsl.loader import shipped_names
 from ziggurat.interpreter.games import small_options
-from ziggurat.simulate import NATURE_SALT, SIM_CAP_REASON, StudySpec, derived_seed, run_study, summarize
+from ziggurat.lab.stats import summarize
+from ziggurat.lab.study import NATURE_SALT, SIM_CAP_REASON, StudySpec, derived_seed, run_study
 
 SLOW = os.environ.get("ZIGGURAT_SLOW") == "1"
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -44,12 +45,12 @@ def expected_by_seat(state, n: int) -> tuple:
     return tuple(out), outcome
 
 
-def replay(game, spec: StudySpec, record: dict):
-    """Game `record["index"]` of the study played again through the public API (the same agents
+def replay(game, spec: StudySpec, record):
+    """Game `record.index` of the study played again through the public API (the same agents
     and seeds), to its end by its rules or the study's max plies."""
-    i, n = record["index"], len(game.players)
-    bots = [make_agent(spec.agents[j], derived_seed(spec.seed, i, j + 1)) for j in record["seat_agents"]]
-    state = game.new(record["seed"])
+    i, n = record.index, len(game.players)
+    bots = [make_agent(spec.agents[j], derived_seed(spec.seed, i, j + 1)) for j in record.seat_agents]
+    state = game.new(record.seed)
     nature = random.Random(derived_seed(spec.seed, i, NATURE_SALT))
     while state.outcome() is None and len(state.stack) < spec.max_plies:
         move = game.sample_chance(state, nature, game.legal(state))
@@ -66,9 +67,9 @@ def check_study(game, spec: StudySpec, records: list, expected: list) -> None:
     """Each record's results per seat are `expected`'s; the summary counts them as they are."""
     n = len(game.players)
     for r, (by_seat, outcome) in zip(records, expected):
-        assert r["results_by_seat"] == pytest.approx(by_seat), f"game {r['index']}: {outcome}"
-        assert r["kind"] == (outcome.kind if outcome is not None else "draw")
-        assert r["reason"] == (outcome.reason or outcome.kind if outcome is not None else SIM_CAP_REASON)
+        assert r.results_by_seat == pytest.approx(by_seat), f"game {r.index}: {outcome}"
+        assert r.kind == (outcome.kind if outcome is not None else "draw")
+        assert r.reason == (outcome.reason or outcome.kind if outcome is not None else SIM_CAP_REASON)
     summary = summarize(spec, records, game)
     for s in range(n):
         seat = summary["seats"][s]
@@ -85,7 +86,7 @@ def test_a_python_study_scores_games_as_state_outcome_does(name, options):
     expected = []
     for r in records:
         state = replay(game, spec, r)
-        assert len(state.stack) == r["plies"], f"game {r['index']} replayed differently"
+        assert len(state.stack) == r.plies, f"game {r.index} replayed differently"
         expected.append(expected_by_seat(state, n))
     check_study(game, spec, records, expected)
 
@@ -96,7 +97,7 @@ def test_a_rank_by_study_has_one_winner_or_a_shared_first_place():
     spec = StudySpec("othello", ("random", "random"), 6, {"board_size": 4}, seed=1, max_plies=400)
     records = run_study(spec, workers=1)
     for r in records:
-        assert sorted(r["results_by_seat"]) in ([0, 1], [0.5, 0.5])
+        assert sorted(r.results_by_seat) in ([0, 1], [0.5, 0.5])
     summary = summarize(spec, records)
     assert sum(s["wins"] for s in summary["seats"]) + summary["draws"]["k"] == len(records)
 
@@ -122,15 +123,15 @@ def test_a_native_study_scores_games_as_the_python_backend_does(name):
     fast = native(game, ("playout",))
     expected = []
     for r in records:
-        assert r.get("backend") == "native"
-        run = fast.playout(game.new(r["seed"]), derived_seed(spec.seed, r["index"], 1), spec.max_plies)
-        state = game.new(r["seed"])
+        assert r.backend == "native"
+        run = fast.playout(game.new(r.seed), derived_seed(spec.seed, r.index, 1), spec.max_plies)
+        state = game.new(r.seed)
         for m in run.moves:
             state.push(m)
         expected.append(expected_by_seat(state, n))
     check_study(game, spec, records, expected)
     if name == RANK:  # the ruleset's point: shared first places happen, and are not wins
-        assert any(0 < x < 1 for r in records for x in r["results_by_seat"])
+        assert any(0 < x < 1 for r in records for x in r.results_by_seat)
 
 
 @pytest.mark.parametrize("adds, values", [
@@ -160,7 +161,7 @@ def test_a_journal_written_before_rank_by_was_scored_is_not_resumed(tmp_path):
     import json
 
     from ziggurat.errors import GameError
-    from ziggurat.study_journal import JOURNAL_KIND, Journal, study_key
+    from ziggurat.lab.journal import JOURNAL_KIND, Journal, study_key
 
     spec = StudySpec("othello", ("random", "random"), 2, {"board_size": 4})
     path = tmp_path / "old.journal"

@@ -2,11 +2,12 @@
 series and the peak of each draw reason (a ply cap, a turn limit) is named on the plot."""
 
 import random
+from types import SimpleNamespace as Game
 
 from matplotlib.figure import Figure
 
-from ziggurat.simulate import SIM_CAP_REASON
-from ziggurat.study_report import length_histogram
+from ziggurat.lab.report import length_histogram
+from ziggurat.lab.study import SIM_CAP_REASON
 
 
 def study(label, games):
@@ -14,7 +15,7 @@ def study(label, games):
 
 
 def games(rng, n, kind, reason, lo, hi):
-    return [{"plies": rng.randint(lo, hi), "kind": kind, "reason": reason} for _ in range(n)]
+    return [Game(plies=rng.randint(lo, hi), kind=kind, reason=reason) for _ in range(n)]
 
 
 def drawn(summaries, records):
@@ -30,7 +31,7 @@ def test_the_cap_spike_is_named_at_its_peak():
     """Games cut at a cap of 400 plies: the note names the reason and the count, and points at 400."""
     rng = random.Random(1)
     won = games(rng, 150, "win", "captured the king", 20, 300)
-    capped = [{"plies": 400, "kind": "draw", "reason": SIM_CAP_REASON} for _ in range(37)]
+    capped = [Game(plies=400, kind="draw", reason=SIM_CAP_REASON) for _ in range(37)]
     summary, records = study("chess-ish", won + capped)
     _, notes, legend = drawn([summary], [records])
     assert set(notes) == {f"{SIM_CAP_REASON}: 37 games"}

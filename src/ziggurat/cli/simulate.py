@@ -33,7 +33,8 @@ from rich.text import Text
 
 import ziggurat
 
-from .. import simulate as sim, study_journal, study_report
+from ..lab import report, runner, stats, study
+from ..lab.journal import Journal, JournalWriteError
 from ..agents import AGENTS
 from ..outputs import atomic_open, check_writable, write_text
 from .backend import GAME_SECONDS, backend_option, choose, only_random
@@ -90,12 +91,12 @@ EXIT_INTERRUPTED = {"Ctrl-C": 130, "SIGTERM": 143}  # 128 + the signal's number,
               help="Run on the Dask scheduler at ADDRESS (tcp://host:8786); needs the cluster extra.")
 @click.option("--scheduler-file", type=click.Path(dir_okay=False), default=None,
               help="Run on the Dask cluster described by this scheduler file.")
-@click.option("--worker-timeout", type=click.FloatRange(0, min_open=True), default=sim.WORKER_TIMEOUT,
+@click.option("--worker-timeout", type=click.FloatRange(0, min_open=True), default=runner.WORKER_TIMEOUT,
               show_default=True, metavar="SECONDS",
               help="With --cluster or --scheduler-file: fail when the cluster has had no worker this long.")
-@click.option("--max-plies", type=click.IntRange(1), default=sim.DEFAULT_MAX_PLIES, show_default=True,
+@click.option("--max-plies", type=click.IntRange(1), default=study.DEFAULT_MAX_PLIES, show_default=True,
               help=f"Stop a game after this many plies (scored a draw, reason 'max plies (simulator)'); "
-                   f"at most {sim.MAX_PLIES_LIMIT:,}.")
+                   f"at most {study.MAX_PLIES_LIMIT:,}.")
 @backend_option
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
 @click.option("--csv", "csv_file", type=click.Path(dir_okay=False), default=None,
@@ -121,11 +122,11 @@ def simulate(ctx, ruleset, games, agents, options, variants, others, seed, worke
     """
     if cluster and scheduler_file:
         raise click.UsageError("give --cluster or --scheduler-file, not both")
-    if max_plies > sim.MAX_PLIES_LIMIT:  # a game's moves stay in memory until it ends
-        raise ziggurat.GameError(f"--max-plies {max_plies:,} is over the limit of {sim.MAX_PLIES_LIMIT:,} plies "
+    if max_plies > study.MAX_PLIES_LIMIT:  # a game's moves stay in memory until it ends
+        raise ziggurat.GameError(f"--max-plies {max_plies:,} is over the limit of {study.MAX_PLIES_LIMIT:,} plies "
                                  "(a game's moves are kept in memory until it ends)")
     if cluster or scheduler_file:
-        sim.require_dask()  # before any file is made or game played
+        runner.require_dask()  # before any file is made or game played
     journal_path, implicit = _journal_path(journal_file, csv_file, report_file, plot_dir)
     if resume and journal_path is None:
         raise click.UsageError("--resume needs a journal: give --journal FILE, or the --csv, --report or "
@@ -145,8 +146,8 @@ def simulate(ctx, ruleset, games, agents, options, variants, others, seed, worke
         game = ziggurat.load(rs, opts or None)  # a bad ruleset or option stops here, with its message
         spec_agents = agents or ("random",) * len(game.players)
         only_random(spec_agents, backend)
-        spec = sim.StudySpec(rs, tuple(spec_agents), games, opts, seed=seed, max_plies=max_plies)
-        sim.check_spec(spec)
+        spec = study.StudySpec(rs, tuple(spec_agents), games, opts, seed=seed, max_plies=max_plies)
+        study.check_spec(spec)
         # A random game's moves are each backend's own: `auto` chooses by the study's size alone, so
         # that a page's command gives its games again whatever the machine's cache holds.
         if all(a == "random" for a in spec_agents) and choose(game, backend, games * GAME_SECONDS, quiet=as_json,
@@ -154,11 +155,11 @@ def simulate(ctx, ruleset, games, agents, options, variants, others, seed, worke
             spec = attrs.evolve(spec, backend="native")
         specs.append((spec, game))
 
-    journal = study_journal.Journal(journal_path, [spec for spec, _ in specs]) if journal_path is not None else None
+    journal = Journal(journal_path, [spec for spec, _ in specs]) if journal_path is not None else None
     if resume and not journal.path.exists():
         click.echo(f"no journal at {journal.path}: the study starts from its first game", err=True)
     done = journal.start(resume) if journal is not None else [{} for _ in specs]
-    client = sim.connect(cluster, scheduler_file) if (cluster or scheduler_file) else None
+    client = runner.connect(cluster, scheduler_file) if (cluster or scheduler_file) else None
     console = Console(stderr=True)
     interrupted = None
     with _Signals() as signals:
@@ -172,12 +173,12 @@ def simulate(ctx, ruleset, games, agents, options, variants, others, seed, worke
                     bar.start_task(task)  # elapsed time and rate count from when this study starts
 
                     def keep(records, k=k, task=task):
-                        done[k].update((r["index"], r) for r in records)
+                        done[k].update((r.index, r) for r in records)
                         if journal is not None:
                             journal.add(k, records)
                         bar.advance(task, len(records))
 
-                    sim.run_study(spec, workers=workers, client=client, skip=done[k], on_records=keep,
+                    study.run_study(spec, workers=workers, client=client, skip=done[k], on_records=keep,
                                   worker_timeout=worker_timeout,
                                   notice=lambda text: bar.console.print(f"note: {text}", markup=False,
                                                                         highlight=False, soft_wrap=True))
@@ -185,7 +186,7 @@ def simulate(ctx, ruleset, games, agents, options, variants, others, seed, worke
             interrupted = signals.received or "Ctrl-C"
             if journal is not None:
                 journal.rewrite(done)  # an append cut short by the signal is made whole
-        except study_journal.JournalWriteError:  # it says what the journal keeps; writing it again would fail again
+        except JournalWriteError:  # it says what the journal keeps; writing it again would fail again
             raise
         except ziggurat.GameError as e:  # e.g. a cluster with no worker left: say what is kept
             kept = sum(len(d) for d in done)
@@ -206,27 +207,27 @@ def simulate(ctx, ruleset, games, agents, options, variants, others, seed, worke
     if not kept:
         click.echo(f"interrupted ({interrupted}) before any game finished: nothing written", err=True)
         ctx.exit(EXIT_INTERRUPTED[interrupted])
-    summaries = [sim.summarize(spec, records, game) for spec, game, records in kept]
+    summaries = [stats.summarize(spec, records, game) for spec, game, records in kept]
     all_records = [records for _, _, records in kept]
 
     if csv_file:
         with atomic_open(csv_file, "w", newline="") as f:
-            writer = csv.DictWriter(f, fieldnames=sim.CSV_FIELDS)
+            writer = csv.DictWriter(f, fieldnames=report.CSV_FIELDS)
             writer.writeheader()
             for spec, _, records in kept:
-                writer.writerows(sim.csv_rows(spec, records))
-    plots = study_report.plot(summaries, all_records, Path(plot_dir)) if plot_dir else []
+                writer.writerows(report.csv_rows(spec, records))
+    plots = report.plot(summaries, all_records, Path(plot_dir)) if plot_dir else []
     if report_file:
         path = Path(report_file)
         rel = [_relative(p, path.parent) for p in plots]
-        write_text(path, study_report.report_markdown(summaries, _command(locals()), rel, title))
+        write_text(path, report.report_markdown(summaries, _command(locals()), rel, title))
     if journal is not None and implicit and interrupted is None:
         journal.remove()  # its games are in the outputs now
 
     if as_json:
         out = {"studies": summaries}
         if interrupted:
-            out["partial"] = sim.partial_text(finished, planned)
+            out["partial"] = stats.partial_text(finished, planned)
         click.echo(json.dumps(out, indent=2))
     else:
         out = Console()
@@ -245,7 +246,7 @@ def simulate(ctx, ruleset, games, agents, options, variants, others, seed, worke
     if interrupted:
         resume_hint = (f"; go on with the same command and --resume (journal {journal.path})"
                        if journal is not None else "; give --journal FILE (or --csv) to be able to resume")
-        click.echo(f"interrupted ({interrupted}): {sim.partial_text(finished, planned)} written{resume_hint}",
+        click.echo(f"interrupted ({interrupted}): {stats.partial_text(finished, planned)} written{resume_hint}",
                    err=True)
         ctx.exit(EXIT_INTERRUPTED[interrupted])
 
@@ -320,7 +321,7 @@ def _command(a: dict) -> str:
 
 def _rate_cells(t: dict) -> list:
     return [str(t["games"]), str(t["wins"]), str(t["draws"]), str(t["losses"]),
-            f"{t['score']:.3f}" if t["score"] is not None else "-", study_report.pct(t["win_rate"])]
+            f"{t['score']:.3f}" if t["score"] is not None else "-", report.pct(t["win_rate"])]
 
 
 def _show_one(out: Console, s: dict) -> None:
@@ -342,9 +343,9 @@ def _show_one(out: Console, s: dict) -> None:
     table = Table(title="Balance and shape", title_justify="left")
     table.add_column("statistic")
     table.add_column("value", justify="right")
-    table.add_row("first player win rate", study_report.pct(fp["win_rate"]))
-    table.add_row("first player, decisive games only", study_report.pct(fp["decisive_share"]))
-    table.add_row("draws", study_report.pct(s["draws"]))
+    table.add_row("first player win rate", report.pct(fp["win_rate"]))
+    table.add_row("first player, decisive games only", report.pct(fp["decisive_share"]))
+    table.add_row("draws", report.pct(s["draws"]))
     table.add_row("cut at --max-plies", str(s["max_plies_cutoffs"]))
     ln = s["length"]
     table.add_row("length mean / median", f"{ln['mean']:.1f} / {ln['median']:g}")
@@ -363,8 +364,8 @@ def _show_one(out: Console, s: dict) -> None:
         table.add_column(c, justify="left" if c == "action" else "right")
     for a in s["actions"]:
         if a["games"]["k"]:
-            table.add_row(Text(a["action"] + (" *" if a["chance"] else "")), study_report.mean_text(a["per_game"]),
-                          study_report.pct(a["games"]))
+            table.add_row(Text(a["action"] + (" *" if a["chance"] else "")), report.mean_text(a["per_game"]),
+                          report.pct(a["games"]))
     never = [a["action"] for a in s["actions"] if not a["games"]["k"]]
     if never:
         table.caption = Text("never made: " + ", ".join(never))
@@ -374,7 +375,7 @@ def _show_one(out: Console, s: dict) -> None:
         table.add_column("statistic")
         table.add_column("mean [95% CI]", justify="right")
         for st in s["statistics"]:
-            table.add_row(Text(st["statistic"]), study_report.mean_text(st))
+            table.add_row(Text(st["statistic"]), report.mean_text(st))
         out.print(table)
 
 
@@ -383,7 +384,7 @@ def _show_comparison(out: Console, summaries: list) -> None:
     table.add_column("")
     for s in summaries:
         table.add_column(Text(s["study"]["label"]), justify="right")
-    for metric, cells in study_report.comparison_rows(summaries):
+    for metric, cells in report.comparison_rows(summaries):
         table.add_row(Text(metric), *(Text(c) for c in cells))
     notes = [f"{s['study']['label']}: {s['study']['partial']}" for s in summaries if s["study"].get("partial")]
     if notes:

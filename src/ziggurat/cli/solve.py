@@ -10,7 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..errors import GameError
-from ..solve import DEFAULT_MAX_NODES, MAX_NODES_LIMIT, MEMORY, SearchLimitExceeded
+from ..lab.solve import DEFAULT_MAX_NODES, MAX_NODES_LIMIT, MEMORY, SearchLimitExceeded
 from .options import echo_json, json_option, load_game, load_state, position_option, ruleset_argument, set_option
 
 
@@ -43,7 +43,7 @@ def solve(ruleset, position, options, max_nodes, with_ply, as_json):
     The search keeps every position it has searched, so it has a budget: it stops after
     --max-nodes positions (300,000 unless given) with a message saying so; a larger budget lets it
     go further, at about 0.4 to 1.4 KB of memory and 0.1 to 0.2 ms a position."""
-    from ..solve import solve_game, solve_puzzle  # a command loads what it needs
+    from ..lab.solve import solve_game, solve_puzzle  # a command loads what it needs
 
     state = load_state(ruleset, options, position)
     game = state.game
@@ -107,8 +107,8 @@ def _budget_message(e, max_nodes: int, later: str = ", or solve a later position
 def census(ruleset, options, seeds, exhaustive, symmetric, workers, max_nodes, cluster, scheduler_file,
            details, as_json):
     """Solve every distinct setup of a one-player puzzle and count the solvable ones."""
-    from ..census import census as run_census
-    from ..simulate import connect
+    from ..lab.census import census as run_census
+    from ..lab.runner import connect
 
     client = connect(cluster, scheduler_file) if (cluster or scheduler_file) else None
 
@@ -157,7 +157,7 @@ def _make_agents(specs: list, seed: int) -> list:
         if e.name != "ziggurat.agents":
             raise
         make_agent = None
-    from ..matches import random_agent
+    from ..lab.matches import random_agent
 
     out = []
     for p, spec in enumerate(specs):
@@ -183,7 +183,7 @@ def _make_agents(specs: list, seed: int) -> list:
 @json_option
 def match(ruleset, agents, seed, position, options, max_plies, as_json):
     """Play a rotation match: the same setup once per seat rotation, points summed per agent."""
-    from ..matches import play_rotation
+    from ..lab.matches import play_rotation
 
     game = load_game(ruleset, options)
     n = len(game.players)

@@ -19,7 +19,7 @@ from .move_cells import move_cells
 from .outcome import Outcome, outcome_of
 from .python.load import load_module
 from .spec import GameSpec
-from .supply import PieceSupply, count_supply
+from .supply import PieceSupply, WatchedRandom, count_supply
 
 SEED_OPTION = "seed"  # an option of this name seeds the setup when new() is given no seed
 
@@ -189,6 +189,12 @@ class Game:
             self._supply = False if self.creates_pieces else count_supply(
                 self._setup_pieces, self.changes_pieces, self.options.get(SEED_OPTION))
         return self._supply or None
+
+    def setup_draws(self) -> bool:
+        """Whether the setup draws at random: then `new(seed)` depends on its seed."""
+        rng = WatchedRandom(0)
+        self._setup_pieces(rng)
+        return rng.drawn
 
     def _setup_pieces(self, rng) -> dict:
         """piece -> how many the setup places (board and zones), with this generator."""

@@ -30,7 +30,7 @@ def count_supply(setup_pieces: Callable[[random.Random], dict], changes_pieces: 
     """The supply of a game whose moves make no pieces. `setup_pieces(rng)`: piece -> how many
     the setup places with that generator; `changes_pieces`: a move may turn a piece into another
     (then every kind is counted together); `seed`: the game's own seed option, drawn first."""
-    rng = _WatchedRandom(0)
+    rng = WatchedRandom(0)
     kinds = setup_pieces(rng)
     counted = None if changes_pieces else frozenset(kinds)
     if not rng.drawn:
@@ -42,7 +42,7 @@ def count_supply(setup_pieces: Callable[[random.Random], dict], changes_pieces: 
     return PieceSupply(max(sum(d.values()) for d in draws + [kinds]), counted, None)
 
 
-class _WatchedRandom(random.Random):
+class WatchedRandom(random.Random):
     """A generator that remembers whether the setup drew from it."""
 
     drawn = False

@@ -229,6 +229,33 @@ class NativeGame:
             self._check(c)
         return results[:, :self.layout.nplayers], plies, codes
 
+    def study_chunk(self, starts, seeds, max_plies: int, finals: bool = False) -> "ChunkColumns":
+        """`len(seeds)` random games in one call (a study's chunk): game i from the vector
+        starts[i] (`start`'s; starts[0] for every game when there is one row), seeded with
+        seeds[i] (it is `playout(state, seeds[i], max_plies)`), as columns (see ChunkColumns).
+        A game the loop could not hold has a code below 0 (see `_check`): the others stand."""
+        starts = np.ascontiguousarray(np.atleast_2d(starts), dtype=np.int64)
+        seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
+        last = np.empty((len(seeds) if finals else 0, self.layout.size), np.int64)
+        plies, codes, results, branching, actions, seats = self.module.study_chunk(starts, seeds, int(max_plies), last)
+        n = self.layout.nplayers
+        return ChunkColumns(plies, codes, results[:, :n], results[:, n].astype(np.int64), branching, actions, seats,
+                            last if finals else None)
+
+
+@frozen
+class ChunkColumns:
+    """The games of `NativeGame.study_chunk`, a row each (numpy arrays)."""
+
+    plies: object  # moves made
+    codes: object  # outcome codes: 0 cut at max plies, k > 0 outcome k (`NativeGame.ended`), < 0 not held
+    results: object  # per side (count x players), for the games that ended
+    who: object  # the side an outcome names, -1 for none
+    branching: object  # the legal moves summed over the positions played from
+    actions: object  # moves of each action (count x actions)
+    seats: object  # side -> seat at the end (count x players)
+    finals: object  # the last positions (count x vector), when asked for; else None
+
 
 # ---- compiling ------------------------------------------------------------------------------------
 

@@ -21,7 +21,7 @@ from ziggurat.interpreter.native.numbacache import njit
 
 # The generated part's names, declared for linters (their values here are placeholders).
 SIDE = PLY = LAST = OVER = SEATS = NPLAYERS = NC = CAP = ZCAP = ZW = 0
-CNT = ZON = HSH = HGT = STK = SIZE = FILES = MAXM = AMASK = CELLMASK = 0
+CNT = ZON = HSH = HGT = STK = SIZE = FILES = MAXM = AMASK = CELLMASK = NACTIONS = 0
 HASHING = INCREMENTAL = CHANCE = False
 CTRL = CHANCEACT = LASTCELLS = LASTN = LN = LNN = NB = NBN = np.zeros(1, np.int64)
 

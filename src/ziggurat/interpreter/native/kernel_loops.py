@@ -14,15 +14,16 @@ of index `word mod n` in the native generator's order; where nature moves (`by c
 outcomes have weights, the word's top 53 bits, as a fraction of the weights' sum, pick the
 outcome (`pick_chance`). It is not Python's `random`: a native playout and a Python one from the
 same seed are different games (both legal). Playout `i` of `playouts(n, seed)` is the playout
-seeded with `seed + i`.
+seeded with `seed + i`; game i of `study_chunk(starts, seeds, ...)` is the playout seeded with
+`seeds[i]` (a study derives them from its seed and the game's index).
 """
 
 import numpy as np
 
 from ziggurat.interpreter.native.numbacache import njit
 
-from .kernel import (AMASK, CHANCE, CHANCEACT, HASHING, HSH, INCREMENTAL, MAXM, NPLAYERS, OVER, SIZE, copy_state,
-                     hash_state, next_word)
+from .kernel import (AMASK, CHANCE, CHANCEACT, HASHING, HSH, INCREMENTAL, MAXM, NACTIONS, NPLAYERS, OVER, SEATS,
+                     SIZE, copy_state, hash_state, next_word)
 
 
 def legal(s, out):  # the generated part's functions, declared for linters
@@ -152,3 +153,49 @@ def playouts(s0, count, seed, maxplies, hist0, nhist0):
         plies[i] = n
         codes[i] = code
     return results, plies, codes
+
+
+@njit(cache=True)
+def study_chunk(starts, seeds, maxplies, finals):
+    """A chunk of a study's random games: game i from starts[i] (starts[0] for every game when
+    starts has one row), its moves drawn as `playout` draws them from seeds[i]. Per game: plies,
+    outcome code (as `playout`'s), results (count x players + 1, as `playouts`), the moves seen
+    at the positions played from, the moves of each action (count x NACTIONS), the seats at
+    the end (count x players), and the last position into finals[i] when finals has a row a
+    game. One position, one history and one moves buffer serve every game of the chunk."""
+    count = seeds.shape[0]
+    plies = np.zeros(count, np.int64)
+    codes = np.zeros(count, np.int64)
+    results = np.zeros((count, NPLAYERS + 1), np.float64)
+    branching = np.zeros(count, np.int64)
+    actions = np.zeros((count, NACTIONS), np.int64)
+    seats = np.zeros((count, NPLAYERS), np.int64)
+    s = np.empty(SIZE, np.int64)
+    buf = np.empty(MAXM, np.int64)
+    moves = np.empty(maxplies, np.int64)
+    hist = np.empty(maxplies + 2, np.int64)
+    res = np.empty(NPLAYERS + 1, np.float64)
+    row = 0
+    for i in range(count):
+        if starts.shape[0] > 1:
+            row = i
+        for k in range(SIZE):
+            s[k] = starts[row, k]
+        nhist = 0
+        if HASHING:  # the start's hash, kept in its slot HSH
+            hist[0] = s[HSH]
+            nhist = 1
+        res[:] = 0.0
+        n, code, b, _x = playout(s, seeds[i], maxplies, moves, res, hist, nhist, buf)
+        plies[i] = n
+        codes[i] = code
+        branching[i] = b
+        results[i, :] = res
+        for k in range(min(n, maxplies)):
+            actions[i, moves[k] & AMASK] += 1
+        for q in range(NPLAYERS):
+            seats[i, q] = s[SEATS + q]
+        if finals.shape[0] > i:
+            for k in range(SIZE):
+                finals[i, k] = s[k]
+    return plies, codes, results, branching, actions, seats

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import ziggurat
 
-from .errors import GameError
-from .outputs import write_text
-from .simulate import StudySpec, ruleset_ref
+from ..errors import GameError
+from ..outputs import write_text
+from .study import GameResult, StudySpec, ruleset_ref
 
 
 # ---- the journal: finished games on disk, to resume a study --------------------------------------
@@ -37,6 +37,50 @@ class JournalWriteError(GameError):
     """The journal could not be written (a full disk, say): the games already in it are kept."""
 
 
+class Lines:
+    """The journal's line of a finished game: the text of json.dumps({"study": k, "game":
+    record.as_json()}), made some five times faster. A native study plays a game in tens of
+    microseconds, and json.dumps takes 20 to write one (each float through a Python function):
+    here the texts of the values that repeat from game to game (results, seats, kinds, reasons,
+    action names) are made once, by json.dumps, and the whole numbers written as they are."""
+
+    def __init__(self):
+        self.floats: dict = {}  # tuple of floats -> its JSON
+        self.ints: dict = {}  # tuple of ints -> its JSON
+        self.texts: dict = {}  # str -> its JSON
+
+    def line(self, study: int, r: GameResult) -> str:
+        if r.statistics or r.backend not in ("python", "native"):  # the general way
+            return json.dumps({"study": study, "game": r.as_json()})
+        f, i, s = self._floats, self._ints, self._text
+        actions = ", ".join(f"{s(name)}: {count}" for name, count in r.actions.items())
+        backend = ', "backend": "native"' if r.backend == "native" else ""
+        return (f'{{"study": {study}, "game": {{"index": {r.index}, "seed": {r.seed}, '
+                f'"seat_agents": {i(r.seat_agents)}, "first_seat": {r.first_seat}, '
+                f'"results_by_seat": {f(r.results_by_seat)}, "results_by_side": {f(r.results_by_side)}, '
+                f'"final_seats": {i(r.final_seats)}, "kind": {s(r.kind)}, "reason": {s(r.reason)}, '
+                f'"plies": {r.plies}, "branching": {r.branching}, "positions": {r.positions}, '
+                f'"passes": {r.passes}, "actions": {{{actions}}}, "statistics": {{}}{backend}}}}}')
+
+    def _floats(self, values: tuple) -> str:
+        text = self.floats.get(values)
+        if text is None:
+            text = self.floats[values] = json.dumps([float(x) for x in values])
+        return text
+
+    def _ints(self, values: tuple) -> str:
+        text = self.ints.get(values)
+        if text is None:
+            text = self.ints[values] = json.dumps([int(x) for x in values])
+        return text
+
+    def _text(self, value: str) -> str:
+        text = self.texts.get(value)
+        if text is None:
+            text = self.texts[value] = json.dumps(value)
+        return text
+
+
 class Journal:
     """A study's finished games in a file, one JSON line each after a header line that says which
     studies they belong to. Lines are appended and flushed as batches finish; a kill can tear the
@@ -49,6 +93,7 @@ class Journal:
         self.specs = list(specs)
         self.file = None
         self.kept = 0  # games in the file, as far as this run knows
+        self.lines = Lines()
 
     def failed(self, e: OSError) -> JournalWriteError:
         """The error of a write to the journal that failed with `e`."""
@@ -63,7 +108,7 @@ class Journal:
                 "studies": [{**study_key(s), "games": s.games} for s in self.specs]}
 
     def read(self) -> list:
-        """The finished games in the file, per study: [{index: record}], for the studies of this
+        """The finished games in the file, per study: [{index: GameResult}], for the studies of this
         journal; GameError if the file is not a journal of these studies."""
         where = str(self.path)
         try:
@@ -89,9 +134,8 @@ class Journal:
         for n, line in enumerate(lines[1:], 2):
             try:
                 entry = json.loads(line)
-                k, record = entry["study"], entry["game"]
-                index = record["index"]
-                done[k][index] = record
+                k, record = entry["study"], GameResult.from_json(entry["game"])
+                done[k][record.index] = record
             except (ValueError, KeyError, TypeError, IndexError) as e:
                 raise GameError(f"journal {where!r}, line {n}: not a finished game ({type(e).__name__})") from None
         for k, spec in enumerate(self.specs):  # a study made shorter: games beyond its end are left out
@@ -141,7 +185,7 @@ class Journal:
         append short, this makes the journal hold exactly the games written to the outputs."""
         self.close()
         lines = [json.dumps(self.header())]
-        lines += [json.dumps({"study": k, "game": r}) for k, d in enumerate(done) for _, r in sorted(d.items())]
+        lines += [self.lines.line(k, r) for k, d in enumerate(done) for _, r in sorted(d.items())]
         try:
             write_text(self.path, "\n".join(lines) + "\n")  # whole or not at all: the old file stays if not
         except OSError as e:
@@ -168,7 +212,7 @@ class Journal:
         if self.file is None:
             return
         try:
-            self.file.write("".join(json.dumps({"study": study, "game": r}) + "\n" for r in records))
+            self.file.write("".join(self.lines.line(study, r) + "\n" for r in records))
             self.file.flush()
         except OSError as e:
             self.close()  # at most a torn last line, which reading ignores

@@ -25,14 +25,16 @@ Faults:
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import sys
 import threading
 import time
+from pathlib import Path
 from typing import Callable, Optional, Sequence
 
-from .errors import GameError
+from ..errors import GameError
 
 MAX_POOL_RESTARTS = 3
 WORKER_TIMEOUT = 60.0  # seconds a Dask cluster may have no worker before the run fails
@@ -267,3 +269,51 @@ def dask_threads(client) -> int:
         return sum(w.get("nthreads", 1) for w in client.scheduler_info()["workers"].values())
     except Exception:  # an unusual scheduler: fall back to a modest split
         return 4
+
+
+CLUSTER_EXTRA = "pip install 'ziggurat[cluster]'"
+
+
+def require_dask() -> None:
+    """GameError naming the `cluster` extra unless Dask's distributed scheduler can be imported.
+    Dask is imported only here and where a cluster is used: a local study never loads it."""
+    try:
+        import distributed  # noqa: F401
+    except ImportError as e:
+        raise GameError(f"running on a Dask cluster needs Dask, which is not installed ({e.name or e}): "
+                        f"{CLUSTER_EXTRA}") from None
+
+
+def connect(address: Optional[str] = None, scheduler_file: Optional[str] = None, timeout: str = "20s"):
+    """A Dask distributed client for a running cluster (by scheduler address or scheduler file);
+    GameError naming the `cluster` extra when Dask is not installed."""
+    require_dask()
+    from distributed import Client
+
+    if scheduler_file is not None:
+        check_scheduler_file(scheduler_file)
+    try:
+        if scheduler_file is not None:
+            return Client(scheduler_file=scheduler_file, timeout=timeout)
+        return Client(address, timeout=timeout)
+    except (OSError, TimeoutError, ValueError, AssertionError) as e:
+        where = scheduler_file or address
+        raise GameError(f"cannot reach the Dask scheduler at {where!r}: {e or type(e).__name__}") from None
+
+
+def check_scheduler_file(path: str) -> None:
+    """GameError unless `path` is a Dask scheduler file (JSON with the scheduler's address).
+    Dask itself waits for a missing file to appear, and fails on a bad one with a bare assertion."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise GameError(f"scheduler file {path!r} does not exist (a Dask scheduler writes it when "
+                        f"started with --scheduler-file)") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise GameError(f"cannot read scheduler file {path!r}: {getattr(e, 'strerror', None) or e}") from None
+    try:
+        info = json.loads(text)
+    except ValueError:
+        raise GameError(f"scheduler file {path!r} is not JSON (a Dask scheduler file is)") from None
+    if not isinstance(info, dict) or not isinstance(info.get("address"), str):
+        raise GameError(f"scheduler file {path!r} names no scheduler address (no \"address\" in it)")

@@ -8,7 +8,8 @@ participant keeps their seat and plays whatever side it now holds.
 A participant's points for a game are the `scores` of the outcome for the side their seat plays,
 when the ruleset gives scores, else the `results` (1 win, 1/2 draw, 0 loss). An agent is any
 callable that takes a State and returns one of its legal moves (a move tuple or its text), or an
-object with such a `choose` method (the agents of `ziggurat.agents`).
+object with such a `choose` method (the agents of `ziggurat.agents`). The games are played by the
+studies' runner (`study.play_out`).
 """
 
 from __future__ import annotations
@@ -18,7 +19,9 @@ from typing import Callable, Optional, Sequence
 
 from attrs import frozen
 
-from .errors import GameError
+from ..errors import GameError
+from ..interpreter.outcome import outcome_of
+from .study import play_out
 
 Agent = Callable[[object], object]
 
@@ -105,18 +108,14 @@ def play_rotation(game, agents: Sequence[Agent], seed: Optional[int] = None, *,
         seating = tuple((seat - r) % n for seat in range(n))  # participant p at seat (p + r) mod n
         state = start.copy()
         nature = random.Random(seed)  # the same rolls in every rotation, so seats compare fairly
-        texts = []
-        while not state.is_terminal() and (max_plies is None or len(texts) < max_plies):
-            choice = game.sample_chance(state, nature) if game.has_chance else None
-            if choice is None:
-                participant = seating[state.seat_of(state.side)]
-                choice = choosers[participant](state)
-            texts.append(state.move_text(state.play(choice)))
-        outcome = state.outcome()
+        played = play_out(game, state, lambda st, seating=seating: choosers[seating[st.seat_of(st.side)]](st),
+                          nature, max_plies, keep_moves=True, checked=True)
+        outcome = None if played.raw is None else outcome_of(played.raw, n)
         points = [0] * n
         if outcome is not None:
             per_side, scoring = _points(outcome)
             for side in range(n):
                 points[seating[state.seat_of(side)]] += per_side[side]
-        games.append(MatchGame(r, seating, tuple(texts), outcome, tuple(points)))
+        texts = tuple(state.move_text(m) for m in played.moves)
+        games.append(MatchGame(r, seating, texts, outcome, tuple(points)))
     return MatchResult(names, start_text, scoring, tuple(games))

@@ -27,7 +27,7 @@ from typing import Callable, Optional
 
 from attrs import frozen
 
-from .errors import MEMORY, GameError, SearchLimitExceeded  # noqa: F401 (MEMORY, SearchLimitExceeded: re-exported)
+from ..errors import MEMORY, GameError, SearchLimitExceeded  # noqa: F401 (MEMORY, SearchLimitExceeded: re-exported)
 
 #: How often (in positions) the progress callback is called.
 PROGRESS_EVERY = 2048

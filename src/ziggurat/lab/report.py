@@ -1,13 +1,15 @@
 """A study's results for people: the plots (results by agent and seat, game lengths with the draws
-named at their peaks) and the Markdown report page, from the summaries simulate.summarize makes."""
+named at their peaks) and the Markdown report page, from the summaries stats.summarize makes;
+and one CSV row per game."""
 
 from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
 
-from .outputs import atomic_open
-from .simulate import CONFIDENCE
+from ..outputs import atomic_open
+from .stats import CONFIDENCE
+from .study import StudySpec
 
 
 def plot(summaries: list, records_by_study: list, folder: Path) -> list:
@@ -21,7 +23,7 @@ def plot(summaries: list, records_by_study: list, folder: Path) -> list:
     folder.mkdir(parents=True, exist_ok=True)
     written = []
 
-    series = sum(1 + len({r["reason"] for r in recs if r["kind"] == "draw"}) for recs in records_by_study)
+    series = sum(1 + len({r.reason for r in recs if r.kind == "draw"}) for recs in records_by_study)
     fig, ax = plt.subplots(figsize=(7, 4 + 0.2 * series))  # room below for the legend, a line a series
     length_histogram(ax, summaries, records_by_study)
     fig.tight_layout()
@@ -56,16 +58,16 @@ def length_histogram(ax, summaries: list, records_by_study: list) -> None:
     """The game lengths of each study, its draws stacked on its other games and hatched, one bar
     series per draw reason; the peak of each draw reason is named on the plot ("max plies
     (simulator): 269 games"), so a spike at a ply cap or a turn limit says what it is."""
-    top = max((r["plies"] for recs in records_by_study for r in recs), default=1)
+    top = max((r.plies for recs in records_by_study for r in recs), default=1)
     bins = list(range(0, top + 2, max(1, (top + 1) // 40 or 1)))
     peaks = []  # (x, height, text, colour)
     for i, (s, recs) in enumerate(zip(summaries, records_by_study)):
         label, colour = s["study"]["label"], f"C{i}"
-        reasons = Counter(r["reason"] for r in recs if r["kind"] == "draw")
-        groups = [[r["plies"] for r in recs if r["kind"] != "draw"]]
+        reasons = Counter(r.reason for r in recs if r.kind == "draw")
+        groups = [[r.plies for r in recs if r.kind != "draw"]]
         names = [label]
         for reason, n in reasons.most_common():
-            groups.append([r["plies"] for r in recs if r["kind"] == "draw" and r["reason"] == reason])
+            groups.append([r.plies for r in recs if r.kind == "draw" and r.reason == reason])
             names.append(f"{label}: draw, {reason} ({n})")
         counts, _, containers = ax.hist(groups, bins=bins, alpha=0.5, stacked=True, color=[colour] * len(groups),
                                         label=names)
@@ -108,6 +110,29 @@ def _save(fig, stem: Path) -> list:
                         bbox_inches="tight")  # the legend below the axes too, no margin beyond it
         out.append(path)
     return out
+
+
+# ---- one row per game (CSV) -----------------------------------------------------------------------
+
+
+CSV_FIELDS = ["study", "index", "seed", "agents_by_seat", "first_seat", "results_by_seat", "results_by_side",
+              "kind", "reason", "plies", "branching", "positions", "passes"]
+
+
+def csv_rows(spec: StudySpec, records: list) -> list:
+    """One flat row per game (lists joined with ';')."""
+    rows = []
+    for r in records:
+        rows.append({
+            "study": spec.name, "index": r.index, "seed": r.seed,
+            "agents_by_seat": ";".join(spec.agents[j] for j in r.seat_agents),
+            "first_seat": r.first_seat,
+            "results_by_seat": ";".join(f"{x:g}" for x in r.results_by_seat),
+            "results_by_side": ";".join(f"{x:g}" for x in r.results_by_side),
+            "kind": r.kind, "reason": r.reason, "plies": r.plies,
+            "branching": r.branching, "positions": r.positions, "passes": r.passes,
+        })
+    return rows
 
 
 # ---- a markdown report -----------------------------------------------------------------------------

@@ -16,7 +16,7 @@ the 4 of a rectangle: mirrors and half turns), one setup per group is solved and
 as solvable or not as a whole. Set it only when the rules treat the board the same after a
 mirror or turn (no `n` / `forward`, no named files or ranks); it is the caller's promise.
 
-Work is shared by `ziggurat.runner` (the simulator's runner): every local core by default, or a
+Work is shared by `ziggurat.lab.runner` (the studies' runner): every local core by default, or a
 Dask cluster; the setups are put in a fixed order before solving and results come back in that
 order, so the report does not depend on the number of workers.
 """
@@ -33,7 +33,7 @@ from attrs import frozen
 
 import ziggurat
 
-from .errors import GameError
+from ..errors import GameError
 from .runner import run_batches
 from .solve import solve_puzzle
 

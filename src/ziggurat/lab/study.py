@@ -1,0 +1,469 @@
+"""A study: many games of one ruleset between agents, on every core or on a Dask cluster.
+
+A study plays `games` games of one ruleset (at fixed options) between agents. Seats rotate fairly:
+game i gives agent j the seat (i + j) mod players. Each game's seed (for the setup and for every
+agent) is derived from the study seed and the game's index alone, so a study gives the same numbers
+whatever the number of workers, locally or on a cluster (an agent with a *time* budget is the one
+exception: how far it searches depends on the machine).
+
+Results are kept by *seat* (the person) and by *side* (the army): the pie rule can swap who plays
+which side, so an agent's result is that of its seat, and the first player is the seat that moved
+first. Each game is a `GameResult` (frozen). One loop plays a game in the Python backend
+(`play_out`, which rotation matches use too); between random agents, the native backend plays a
+whole chunk of games in one kernel call (`play_native_chunk`). The statistics are in `stats`, the
+CSV, plots and report page in `report`.
+
+Because a game depends only on the study and its index, a study can stop part way and go on later
+with the same results: `run_study(..., skip=done, on_records=keep)` plays only the games not in
+`done` and hands each finished batch to `keep`; a `journal.Journal` keeps finished games in a file (JSON
+Lines, one game a line, flushed after every batch) for `ziggurat simulate --resume`.
+"""
+
+from __future__ import annotations
+
+import functools
+import gc
+import os
+import random
+from collections import Counter
+from contextlib import contextmanager
+from operator import attrgetter
+from pathlib import Path
+from typing import Callable, Optional
+
+import attrs
+from attrs import field, frozen
+
+import ziggurat
+
+from ..agents import make_agent, parse_spec
+from ..agents.base import by_seat
+from ..errors import GameError
+from ..interpreter.outcome import outcome_of
+from .runner import WORKER_TIMEOUT, dask_threads, run_batches
+from .seeds import NATURE_SALT, derived_seed, derived_seeds
+
+SIM_CAP_REASON = "max plies (simulator)"  # the reason of a game cut short by the study's --max-plies
+# The longest game a study plays: a game's moves stay in memory until it ends (some hundreds of
+# bytes a ply in every worker), so the cap bounds a worker's memory.
+MAX_PLIES_LIMIT = 100_000
+DEFAULT_MAX_PLIES = 10_000  # long enough for every shipped game to end by its own rules (a card game: ~2,000)
+
+
+@frozen
+class StudySpec:
+    """What a study plays: a ruleset at some options, the agents (one per seat), how many games."""
+
+    ruleset: str
+    agents: tuple
+    games: int
+    options: dict = field(factory=dict)
+    seed: int = 0
+    max_plies: int = 1000
+    label: str = ""
+    backend: str = "python"  # or "native": random agents' whole games in the native backend
+
+    @property
+    def name(self) -> str:
+        return self.label or describe(self.ruleset, self.options)
+
+
+def describe(ruleset: str, options: dict) -> str:
+    """'mygame size=2 pie=false': a ruleset and the options set on it."""
+    return " ".join([Path(ruleset).stem if ruleset.endswith(".rules") else ruleset]
+                    + [f"{k}={v}" for k, v in options.items()])
+
+
+def seat_of(index: int, agent: int, players: int) -> int:
+    """The seat agent `agent` takes in game `index`: the seats rotate one step per game."""
+    return (index + agent) % players
+
+
+def agent_labels(agents) -> list:
+    """A name per agent: its spec, numbered when two agents share it."""
+    return [spec if list(agents).count(spec) == 1 else f"{spec} #{j + 1}" for j, spec in enumerate(agents)]
+
+
+def ruleset_ref(ruleset: str) -> str:
+    """How workers find the ruleset: a shipped name stays a name, a file becomes an absolute path."""
+    p = Path(ruleset)
+    for candidate in (p, p.with_name(p.name + ".rules")):
+        if candidate.is_file():
+            return str(candidate.resolve())
+    return ruleset
+
+
+# ---- playing ---------------------------------------------------------------------------------------
+
+
+@frozen
+class GameResult:
+    """How one game of a study went: what a study returns and its journal keeps (`as_json`, a
+    line of JSON). Results are per seat (the person) and per side (the army): see the module."""
+
+    index: int  # the game's number in its study
+    seed: int  # the seed of its setup, derived from the study's seed and the index
+    seat_agents: tuple  # seat -> the agent sitting there (its number in the study's agents)
+    first_seat: int  # the seat that moved first
+    results_by_seat: tuple  # per seat: 1 a win, 0 a loss, a share of a draw
+    results_by_side: tuple  # the same per side
+    final_seats: tuple  # side -> the seat playing it at the end (the pie rule swaps them)
+    kind: str  # "win", "lose" or "draw"
+    reason: str  # why it ended (its kind when the rules name no reason)
+    plies: int
+    branching: int  # legal moves summed over the positions played from
+    positions: int  # the positions played from (the Python backend: those where an agent chose)
+    passes: int  # moves of actions called `pass`
+    actions: dict  # action name -> moves made of it (nature's included), for the actions used
+    statistics: dict  # the ruleset's `statistic`s on the last position
+    backend: str = "python"  # or "native": the game was played whole by the native backend
+
+    def as_json(self) -> dict:
+        """The record as plain data, ready for JSON: the journal's line (format 2), where the
+        Python backend's records have no `backend`."""
+        out = {"index": self.index, "seed": self.seed, "seat_agents": list(self.seat_agents),
+               "first_seat": self.first_seat, "results_by_seat": list(self.results_by_seat),
+               "results_by_side": list(self.results_by_side), "final_seats": list(self.final_seats),
+               "kind": self.kind, "reason": self.reason, "plies": self.plies, "branching": self.branching,
+               "positions": self.positions, "passes": self.passes, "actions": dict(self.actions),
+               "statistics": dict(self.statistics)}
+        if self.backend != "python":
+            out["backend"] = self.backend
+        return out
+
+    def __reduce__(self):
+        """Pickled as its fields in order (a worker's records go to the parent so): about half
+        the time to pickle and two thirds of the bytes of attrs' own way (a dict of the fields)."""
+        return GameResult, _FIELDS(self)
+
+    @classmethod
+    def from_json(cls, data) -> "GameResult":
+        """The record `as_json` gave; KeyError, TypeError or ValueError when `data` is not one."""
+        if not isinstance(data, dict) or not isinstance(data["actions"], dict) \
+                or not isinstance(data["statistics"], dict):
+            raise TypeError("a game's record is an object with objects for its actions and statistics")
+        return cls(index=_whole(data["index"]), seed=_whole(data["seed"]),
+                   seat_agents=tuple(_whole(x) for x in data["seat_agents"]), first_seat=_whole(data["first_seat"]),
+                   results_by_seat=tuple(float(x) for x in data["results_by_seat"]),
+                   results_by_side=tuple(float(x) for x in data["results_by_side"]),
+                   final_seats=tuple(_whole(x) for x in data["final_seats"]), kind=_text(data["kind"]),
+                   reason=_text(data["reason"]), plies=_whole(data["plies"]), branching=_whole(data["branching"]),
+                   positions=_whole(data["positions"]), passes=_whole(data["passes"]),
+                   actions={_text(k): _whole(v) for k, v in data["actions"].items()},
+                   statistics=dict(data["statistics"]), backend=_text(data.get("backend", "python")))
+
+
+_FIELDS = attrgetter(*(a.name for a in attrs.fields(GameResult)))  # a record's fields as a tuple, in order
+
+
+def _whole(x) -> int:
+    if isinstance(x, bool) or not isinstance(x, int):
+        raise TypeError(f"{x!r} is not a whole number")
+    return x
+
+
+def _text(x) -> str:
+    if not isinstance(x, str):
+        raise TypeError(f"{x!r} is not text")
+    return x
+
+
+def seating(index: int, players: int) -> tuple:
+    """Seat -> agent in game `index` (the inverse of `seat_of`)."""
+    return tuple((seat - index) % players for seat in range(players))
+
+
+def kind_text(kind) -> str:
+    """An outcome's kind as text (an enum's value, or the text itself)."""
+    return getattr(kind, "value", kind)
+
+
+@frozen
+class Played:
+    """A game played out by `play_out`."""
+
+    raw: Optional[tuple]  # the raw outcome (Game.outcome's), None when stopped at max plies
+    plies: int  # the moves made
+    branching: int  # legal moves summed over the positions where `choose` chose
+    positions: int  # the positions where `choose` chose (nature's moves are not decisions)
+    used: dict  # action name -> moves made of it (nature's included)
+    moves: tuple  # the moves made, when asked for (`keep_moves`)
+
+
+def play_out(game, state, choose: Callable, nature: random.Random, max_plies: Optional[int] = None, *,
+             keep_moves: bool = False, checked: bool = False) -> Played:
+    """Play `state` (changed in place) to its end, or until `max_plies` moves are made: nature
+    moves with `nature` where it moves (`Game.sample_chance`), `choose(state)` chooses the other
+    moves. `checked`: `choose` may return a move's text, and what it returns is played only if
+    legal (State.play, a GameError if not); else it returns a legal move tuple (State.push)."""
+    from ..interpreter.linemap import rules_failures
+
+    legal, outcome = game.legal, game.outcome
+    names = [a.name for a in game.actions]
+    used: Counter = Counter()
+    moves: list = []
+    plies = branching = positions = 0
+    with rules_failures():  # a rule failing reaches the caller as a RulesetError at its line
+        while True:
+            options = legal(state)
+            raw = outcome(state, options)
+            if raw is not None:
+                break
+            if max_plies is not None and plies >= max_plies:
+                break
+            move = game.sample_chance(state, nature, options)
+            if move is None:
+                branching += len(options)
+                positions += 1
+                move = choose(state)
+            if checked:
+                move = state.play(move)
+            else:
+                state.push(move)
+            used[names[move[0]]] += 1
+            plies += 1
+            if keep_moves:
+                moves.append(move)
+    return Played(raw, plies, branching, positions, dict(used), tuple(moves))
+
+
+def play_game(game, agents: tuple, index: int, study_seed: int, max_plies: int) -> GameResult:
+    """Play game `index` of a study in the Python backend, between `agents` (one per seat)."""
+    players = len(game.players)
+    seat_agent = seating(index, players)
+    seed = derived_seed(study_seed, index, 0)
+    # the agent in seat s is agent seat_agent[s]; each gets its own seed for this game
+    bots = [make_agent(agents[seat_agent[s]], derived_seed(study_seed, index, seat_agent[s] + 1))
+            for s in range(players)]
+    state = game.new(seed)
+    nature = random.Random(derived_seed(study_seed, index, NATURE_SALT))  # dice, draws: their own stream
+    first_seat = state.seats[state.side]
+    played = play_out(game, state, lambda st: bots[st.seats[st.side]].choose(st), nature, max_plies)
+    raw = played.raw if played.raw is not None else ("draw", None, SIM_CAP_REASON)
+    end = outcome_of(raw, players)  # a `rank by` becomes a win or a draw here, as State.outcome() says
+    per_side = tuple(float(r) for r in end.results)
+    kind = kind_text(end.kind)
+    return GameResult(index, seed, seat_agent, first_seat, by_seat(state, per_side), per_side, tuple(state.seats),
+                      kind, end.reason or kind, played.plies, played.branching, played.positions,
+                      played.used.get("pass", 0), played.used, state.statistics())
+
+
+def play_native_chunk(game, fast, agents: tuple, indices: list, study_seed: int, max_plies: int) -> "NativeChunk":
+    """The games `indices` of a study between random agents, played by one call of the native
+    kernel (`fast`: the game's NativeGame, `study_chunk`); `records()` of what it returns are
+    play_game's records marked backend "native". Game i starts from game.new(derived_seed(seed,
+    i, 0)), as in the Python backend; its moves come from the native generator (SplitMix64)
+    seeded with the seed its first agent would have had (derived_seed(seed, i, 1)), so they are
+    not the Python backend's games (see the pipeline page). A game the native loop could not hold
+    (a stack past its room) is played by the Python backend instead. A Python state is made a
+    game only where the ruleset declares `statistic`s (measured on the last position)."""
+    import numpy as np
+
+    from ..errors import Unsupported
+
+    idx = np.asarray(indices, dtype=np.int64)
+    setup = derived_seeds(study_seed, idx, 0).tolist()
+    # A setup that draws nothing at random is the same for every seed: one start vector serves all.
+    states = [game.new(s) for s in setup] if game.setup_draws() else [game.new(setup[0])]
+    starts, held = [], []  # the start vectors, and the positions in `indices` of the games they start
+    for k, state in enumerate(states):
+        try:
+            starts.append(fast.start(state)[0])
+            held.append(k)
+        except Unsupported:  # a setup the native layout cannot hold
+            pass
+    firsts = [st.seats[st.side] for st in states]
+    if len(states) == 1:
+        held = list(range(len(idx))) if held else []
+        firsts = firsts * len(idx)
+    cols = fast.study_chunk(np.stack(starts) if starts else np.zeros((1, fast.layout.size), np.int64),
+                            derived_seeds(study_seed, idx[held], 1), max_plies, finals=bool(game.statistic_texts))
+    endings: dict = {}  # code * 2 + (whether a side is named) -> (kind, reason)
+    keys = (cols.codes * 2 + (cols.who >= 0)).tolist()
+    for k, key in enumerate(keys):
+        if key not in endings:
+            endings[key] = _ending(fast, int(cols.codes[k]), cols.results[k], int(cols.who[k]))
+    lost = (cols.codes < 0).tolist()
+    stats = None
+    if game.statistic_texts:
+        stats = [None if bad else fast.state(v).statistics() for v, bad in zip(cols.finals, lost)]
+    others = {indices[k]: play_game(game, agents, indices[k], study_seed, max_plies)  # the Python backend's
+              for k in sorted(set(range(len(idx))) - set(held)) + [held[j] for j, bad in enumerate(lost) if bad]}
+    return NativeChunk([indices[k] for k in held], [setup[k] for k in held], [firsts[k] for k in held],
+                       len(game.players), tuple(a.name for a in game.actions), endings, cols.plies, cols.codes,
+                       cols.results, cols.who, cols.branching, cols.actions, cols.seats, stats, others)
+
+
+@frozen(eq=False)
+class NativeChunk:
+    """A chunk of a study's games as the native kernel played them: plain data (NumPy columns,
+    lists), cheap to send from a worker to its parent (some 0.1 us a game, where its records
+    would cost 10 to pickle and unpickle), where `records()` makes the GameResults."""
+
+    indices: list  # the games the kernel played
+    setup: list  # each one's setup seed
+    firsts: list  # each one's first seat
+    players: int
+    names: tuple  # the actions' names
+    endings: dict  # code * 2 + (whether a side is named) -> (kind, reason)
+    plies: object  # ChunkColumns' columns, a row a game
+    codes: object
+    results: object
+    who: object
+    branching: object
+    actions: object
+    seats: object
+    statistics: Optional[list]  # a dict a game where the ruleset declares statistics
+    others: dict  # index -> GameResult of the games the Python backend played (not held by the kernel)
+
+    def records(self) -> list:
+        """The GameResults, in the order of the indices."""
+        with _collector_paused():
+            out = [r for r in _native_records(self) if r is not None]
+        if self.others:
+            out = sorted(out + list(self.others.values()), key=attrgetter("index"))
+        return out
+
+
+@contextmanager
+def _collector_paused():
+    """The garbage collector paused while a chunk's records are made (they make no cycle): they
+    then pass its youngest generation in one collection, not one every 700 objects, and its full
+    collections, which look at every object of the process (tens of milliseconds once Numba is
+    loaded), come some ten times less often while a study keeps its records."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def _native_records(chunk: NativeChunk) -> list:
+    """GameResults of a chunk's columns (None for a game the kernel could not hold), built from
+    whole columns: NumPy for the results by side and by seat, one lookup an ending, equal tuples
+    shared (fewer objects for the garbage collector to look at while a study keeps its records),
+    and one record a game."""
+    import numpy as np
+
+    n, codes, names = chunk.players, chunk.codes, chunk.names
+    lost = codes < 0
+    per_side = np.where((codes == 0)[:, None], 0.5, chunk.results)  # cut at max plies: a draw
+    seats = np.where(lost[:, None], np.arange(n), chunk.seats)
+    by_seat = np.empty_like(per_side)
+    by_seat[np.arange(len(codes))[:, None], seats] = per_side
+    keys = (codes * 2 + (chunk.who >= 0)).tolist()
+    passes = chunk.actions[:, names.index("pass")].tolist() if "pass" in names else [0] * len(codes)
+    used = [{names[a]: c for a, c in enumerate(row) if c} for row in zip(*chunk.actions.T.tolist())]
+    stats = chunk.statistics if chunk.statistics is not None else [{} for _ in keys]
+    seatings = [seating(i, n) for i in range(n)]
+    shared: dict = {}  # one tuple for equal rows (results and seats take few values)
+    setup, firsts, endings = chunk.setup, chunk.firsts, chunk.endings
+    out = []
+    for k, (i, bad, sides, by, final, key, p, b) in enumerate(zip(
+            chunk.indices, lost.tolist(), zip(*per_side.T.tolist()), zip(*by_seat.T.tolist()),
+            zip(*seats.T.tolist()), keys, chunk.plies.tolist(), chunk.branching.tolist())):
+        if bad:
+            out.append(None)
+            continue
+        kind, reason = endings[key]
+        out.append(GameResult(i, setup[k], seatings[i % n], firsts[k], shared.setdefault(by, by),
+                              shared.setdefault(sides, sides), shared.setdefault(("seats",) + final, final),
+                              kind, reason, p, b, p, passes[k], used[k], stats[k], "native"))
+    return out
+
+
+def _ending(fast, code: int, results, who: int) -> tuple:
+    """(kind, reason) of a native game's outcome code (0: cut at the study's max plies)."""
+    if code <= 0:
+        return "draw", SIM_CAP_REASON
+    kind, _, reason, _ = fast.ended(code, list(results) + [who])
+    return kind, reason or kind
+
+
+def _run_batch(args: tuple, seed: int, max_plies: int, indices: list):
+    from ..interpreter.linemap import rules_failures
+
+    with rules_failures():  # a rule failing in a worker reaches the parent as a RulesetError at its line
+        return _run_chunk(*args, indices, seed, max_plies)
+
+
+def _run_chunk(ruleset: str, options: dict, agents: tuple, backend: str, indices: list, seed: int,
+               max_plies: int):
+    """Play the games `indices` of a study (in a worker process, or on a Dask worker): their
+    records, or a NativeChunk from which the parent makes them."""
+    game = ziggurat.load(ruleset, options or None)
+    if backend == "native":
+        return play_native_chunk(game, _native_of(game), agents, indices, seed, max_plies)
+    return [play_game(game, agents, i, seed, max_plies) for i in indices]
+
+
+def _native_of(game):
+    """The game's NativeGame: native() makes it once per process and rules (a look-up after)."""
+    from ..interpreter.native import native  # Numba is imported only when asked for
+
+    return native(game, ())
+
+
+PYTHON_CHUNK = 50  # the most games of a chunk in the Python backend (some milliseconds a game)
+NATIVE_CHUNK = 2000  # in the native backend: tens of microseconds a game, one kernel call a chunk
+
+
+def _chunks(indices: list, workers: int, most: int) -> list:
+    size = max(1, min(most, len(indices) // (workers * 8) or 1))
+    return [indices[i:i + size] for i in range(0, len(indices), size)]
+
+
+def check_spec(spec: StudySpec):
+    """The study's game, after checking the agents fit it; ZigguratErrors name what is wrong."""
+    game = ziggurat.load(spec.ruleset, spec.options or None)
+    for a in spec.agents:
+        parse_spec(a)
+    n = len(game.players)
+    if len(spec.agents) != n:
+        raise GameError(f"{game.name} has {n} players ({', '.join(game.players)}): give {n} agents, "
+                        f"one per seat (--agents {','.join(['random'] * n)}), not {len(spec.agents)}")
+    if n > 2 and any(parse_spec(a)[0] == "alphabeta" for a in spec.agents):
+        raise GameError(f"alphabeta plays one- and two-player games; {game.name} has {n} players")
+    if spec.games < 1:
+        raise GameError(f"a study needs at least one game, not {spec.games}")
+    if not 1 <= spec.max_plies <= MAX_PLIES_LIMIT:
+        raise GameError(f"max plies must be between 1 and {MAX_PLIES_LIMIT:,}, not {spec.max_plies:,}")
+    return game
+
+
+def run_study(spec: StudySpec, *, workers: Optional[int] = None, client=None,
+              progress: Optional[Callable[[int], None]] = None, skip=(),
+              on_records: Optional[Callable[[list], None]] = None,
+              notice: Optional[Callable[[str], None]] = None, worker_timeout: float = WORKER_TIMEOUT) -> list:
+    """The records of the study's games not in `skip` (indices), sorted by index. `workers` local
+    processes (default: every core), or the Dask `client` when given; `progress(k)` is called as
+    each batch of k games finishes, and `on_records(records)` with the batch's records. A worker
+    that dies is replaced and its games played again (see `ziggurat.lab.runner`); `notice(text)` says
+    so. On KeyboardInterrupt the workers are stopped and the interrupt is raised again: the games
+    finished by then have been handed to `on_records`."""
+    check_spec(spec)
+    ref = ruleset_ref(spec.ruleset)
+    workers = workers or os.cpu_count() or 1
+    skip = set(skip)
+    todo = [i for i in range(spec.games) if i not in skip]
+    chunks = _chunks(todo, workers if client is None else max(1, dask_threads(client)),
+                     NATIVE_CHUNK if spec.backend == "native" else PYTHON_CHUNK)
+    args = (ref, dict(spec.options), tuple(spec.agents), spec.backend)
+    run = functools.partial(_run_batch, args, spec.seed, spec.max_plies)
+
+    made: list = [[] for _ in chunks]  # each batch's records, made here from a native chunk
+
+    def finished(i, part):
+        made[i] = part = part.records() if isinstance(part, NativeChunk) else part
+        if on_records is not None:
+            on_records(part)
+        if progress is not None:
+            progress(len(part))
+
+    run_batches(run, chunks, workers=workers, client=client, progress=finished, notice=notice,
+                worker_timeout=worker_timeout)
+    records = [r for part in made for r in part]
+    records.sort(key=attrgetter("index"))  # already in order: the batches are, and so is each batch
+    return records
