@@ -4,8 +4,8 @@ A ruleset is compiled to Python source, so its names and strings must never be p
 code as they are. These tests write games whose names are Python builtins and the compiler's own
 locals (`st`, `cells`, `log`, ...) and whose strings are code-injection payloads, and check that
 each is either refused by `check` or compiled into a game that runs without executing anything:
-every DSL name appears only as a `v_`/`T_` identifier, and every string only inside a string
-literal of the generated source.
+every DSL name appears only as a `v_`/`T_` identifier (an action's, in its functions' names:
+`do_X`, `explain_X`), and every string only inside a string literal of the generated source.
 """
 
 import ast
@@ -119,10 +119,12 @@ def load_and_play(text: str, path: str = "hostile.rules"):
 
 
 # How the compiler derives Python identifiers from a DSL name X: v_X, T_X (a table), and locals
-# built on them such as _sv_X (X's stack) or v_X__size (an attribute of X, cached).
+# built on them such as _sv_X (X's stack) or v_X__size (an attribute of X, cached); an action's
+# functions are do_X, explain_X (weight_X, seen_X).
 def derived_from(identifier: str, names) -> bool:
     """Whether identifier is one the compiler derives from one of the DSL names."""
-    return any(re.fullmatch(r"(?:_[a-z]*)?(?:v|T)_" + re.escape(n) + r"(?:__[a-z][a-z0-9_]*)?", identifier)
+    return any(re.fullmatch(r"(?:(?:_[a-z]*)?(?:v|T)_" + re.escape(n) + r"(?:__[a-z][a-z0-9_]*)?"
+                            r"|(?:do|explain|weight|seen)_" + re.escape(n) + ")", identifier)
                for n in names)
 
 
@@ -172,7 +174,8 @@ class TestHostileNames:
 
     @pytest.mark.parametrize("kind", list(HOSTILE_NAMES))
     def test_hostile_names_appear_only_prefixed(self, kind, no_shell):
-        """A DSL name shows up in the generated code only as v_NAME or T_NAME, never bare."""
+        """A DSL name shows up in the generated code only as v_NAME or T_NAME (an action's as
+        do_NAME, explain_NAME), never bare."""
         names = HOSTILE_NAMES[kind]
         hostile = ziggurat.load("hostile.rules", text=ruleset(names))
         neutral = ziggurat.load("hostile.rules", text=ruleset())
