@@ -27,6 +27,7 @@ from ...errors import Unsupported
 from .exprs import Code, Exprs, fail
 from .layout import BIAS, MOVE_BITS, Codec, Layout
 from .loops import TEMPLATE, keeps_hash
+from .search_eval import search_functions, search_kernel
 
 MAXM = 16384  # moves one position may have in native code (more: the loop stops, Python runs it)
 
@@ -929,6 +930,7 @@ class NativeWriter:
     def write(self, title: str) -> str:
         """The module's text."""
         functions = [self.legal()] + [self.do(p) for p in self.plans] + [self.apply(), self.outcome(), self.weight()]
+        functions.append(search_functions(self))  # the heuristic and weights the search kernel reads
         functions[1:1] = self.after_texts
         lay = self.layout
         n = lay.nplayers
@@ -952,7 +954,7 @@ class NativeWriter:
         for name in sorted(self.tables):
             rows = self.tables[name] if self.tables[name] is not None else self.x.geometry(name)
             lines.append(f"{name} = np.array({rows!r}, dtype=np.int64)")
-        return "\n".join(head + lines + ["", ""] + [f + "\n\n" for f in functions] + [TEMPLATE, HELPERS])
+        return "\n".join(head + lines + ["", ""] + [f + "\n\n" for f in functions] + [TEMPLATE, HELPERS, search_kernel()])
 
 
 HELPERS = '''

@@ -1,0 +1,446 @@
+"""The search kernel of every native module: Monte Carlo tree search (UCT) and alpha-beta, whole in
+compiled code over the packed position vectors.
+
+This file is not imported: the native backend appends its text to each game's module (`module`,
+after the loops of `loops.TEMPLATE`), where the names it reads are defined: the layout's constants
+(`SIZE`, `SIDE`, `SEATS`, `NPLAYERS`, ...), the game's `legal`, `apply`, `outcome` and
+`pick_chance`, the loops' `copy_state`, `next_word`, `hash_state` and `playout`, and what
+`search_eval` writes for the game (`heuristic`, `chance_weight`, `HAS_HEURISTIC`, ...). The Python
+side of both searches is `search.py`. Like the loops, nothing here calls itself (Numba's on-disk
+cache has crashed on recursive functions): both searches keep their own stacks.
+
+**MCTS** (`mcts_run`) is UCT as `agents.mcts` plays it in Python, over arrays the caller holds
+(so that a search goes on over several calls, each a slice of iterations, while Python watches the
+clock). A node is a row of `tree` (its parent, its children as the range `first .. first + n` of
+the arrays `moves` and `kids`, how many of them exist, its kind, the seat to move), with its visits
+and the sum of the results per seat of the playouts through it (`totals`). Node 0 is the root. An
+iteration walks down from the root: a node met for the first time since it was made lists its moves
+(`legal`: shuffled, so that the moves not tried yet are tried in a random order) or finds the game
+over; a decision node then makes its next untried child, else goes to the child with the best UCB1
+score for its seat; a chance node draws a child by nature's weights (`pick_chance`) and makes it
+when it is new. From the new node a random playout (`playout`) gives a result per seat (cut after
+`rollout` plies: a draw, or 0.75 / 0.25 to the sides the heuristic puts ahead and behind, as the
+Python agent scores it), added to every node on the way back. A node found over adds its own result
+again (its mean) without a playout. Where the rules ask about repetition, the path's positions go
+into the history after the root's earlier ones, so that the tree and the playouts see repetitions.
+
+**Alpha-beta** (`ab_root`) is the negamax of `agents.alphabeta` to a fixed depth from a root whose
+moves the caller orders: the same values (a win worth `win - plies`, a heuristic or mobility at the
+leaves, nature's outcomes weighed by their probabilities, an extra turn keeping the value's sign),
+with a transposition table (`tt_*`, keyed by the position's hash, its ply, and its last move where
+the rules read it) that orders the moves (its best move first) and, in games without repetition or
+chance, cuts where an entry of the same depth holds the value or a bound past the window. Entries are
+used at their own depth only, so the values are those of the plain search (mate distances are
+stored from the node, so they move with it). It returns each root move's value (exact for every
+move tied best) and stops with status 1 past `max_nodes` nodes, which is how the caller keeps time.
+"""
+
+# ruff: noqa: F821  (the names above come from the module this text is appended to)
+
+import numpy as np
+
+from ziggurat.interpreter.native.numbacache import njit
+
+# ---- shared -------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def results_by_seat(s, res, out):
+    """out[seat] = the result of the side that seat plays (res: per side, from `outcome`)."""
+    for q in range(NPLAYERS):
+        out[s[SEATS + q]] = res[q]
+
+
+@njit(cache=True)
+def heuristic_by_side(s, out):
+    """The heuristic of each side (agents.base.Evaluator.heuristic_by_side)."""
+    if HEURISTIC_PER_MOVER:
+        for p in range(NPLAYERS):
+            out[p] = heuristic(s, p)
+    else:
+        v = heuristic(s, s[SIDE])
+        out[0] = v
+        for p in range(1, NPLAYERS):
+            out[p] = -v
+
+
+@njit(cache=True)
+def cut_result(s, out):
+    """The result per seat of a playout cut short: a draw, or 0.75 for the sides the heuristic puts
+    ahead and 0.25 for the others when it puts some ahead (less than a real win)."""
+    for q in range(NPLAYERS):
+        out[q] = 0.5
+    if not HAS_HEURISTIC:
+        return
+    h = np.empty(NPLAYERS, np.float64)
+    heuristic_by_side(s, h)
+    top = h[0]
+    for p in range(1, NPLAYERS):
+        top = max(top, h[p])
+    leaders = 0
+    for p in range(NPLAYERS):
+        if h[p] == top:
+            leaders += 1
+    if leaders < NPLAYERS:
+        for p in range(NPLAYERS):
+            out[s[SEATS + p]] = 0.75 if h[p] == top else 0.25
+
+
+# ---- MCTS ---------------------------------------------------------------------------------------
+
+MC_PARENT, MC_FIRST, MC_N, MC_NEXP, MC_KIND, MC_SEAT = 0, 1, 2, 3, 4, 5
+MC_FIELDS = 6
+MC_DECISION, MC_CHANCE, MC_END = 0, 1, 2
+MC_MAXDEPTH = 1024  # the deepest path in the tree (deeper: the playout starts there)
+MC_NEED_NODES, MC_NEED_MOVES = 1, 2  # statuses: the caller grows that array and calls again
+
+
+@njit(cache=True)
+def mcts_new_node(tree, visits, totals, used, parent):
+    k = used[0]
+    used[0] = k + 1
+    tree[k, MC_PARENT] = parent
+    tree[k, MC_FIRST] = -1
+    tree[k, MC_N] = 0
+    tree[k, MC_NEXP] = 0
+    tree[k, MC_KIND] = MC_DECISION
+    tree[k, MC_SEAT] = -1
+    visits[k] = 0
+    for q in range(NPLAYERS):
+        totals[k, q] = 0.0
+    return k
+
+
+@njit(cache=True)
+def mcts_run(root, hist0, nhist0, tree, visits, totals, moves, kids, used, iterations, c, rollout, x):
+    """Up to `iterations` iterations from the position `root` (its history: hist0[:nhist0], the
+    root's own hash last). used[0]: nodes made (1 or more: the root is node 0), used[1]: move
+    slots taken. Returns (iterations done, status, generator state): status 0, or MC_NEED_NODES /
+    MC_NEED_MOVES (grow the array, call again), or -1 / -2 / -3 as the loops (a position the
+    vector cannot hold)."""
+    s = np.empty(SIZE, np.int64)
+    buf = np.empty(MAXM, np.int64)
+    res = np.zeros(NPLAYERS + 1, np.float64)
+    result = np.empty(NPLAYERS, np.float64)
+    hist = np.empty(nhist0 + MC_MAXDEPTH + rollout + 2, np.int64)
+    hist[:nhist0] = hist0[:nhist0]
+    none = np.empty(0, np.int64)
+    cap = tree.shape[0]
+    mcap = moves.shape[0]
+    done = 0
+    while done < iterations:
+        if used[0] >= cap:
+            return done, MC_NEED_NODES, x
+        copy_state(s, root)
+        node = 0
+        depth = 0
+        nh = nhist0
+        fresh = False  # the walk made a node: a playout from it
+        ended = False  # the walk reached a finished game: its result, no playout
+        while True:
+            kind = tree[node, MC_KIND]
+            if kind == MC_END:
+                for q in range(NPLAYERS):
+                    result[q] = totals[node, q] / visits[node]
+                ended = True
+                break
+            if tree[node, MC_FIRST] < 0:  # met again after it was made: its moves, or the end
+                n = legal(s, buf)
+                if n > MAXM:
+                    return done, -1, x
+                code = outcome(s, n, res, hist, nh)
+                if s[OVER] != 0:
+                    return done, -1 - s[OVER], x
+                if code != 0:
+                    tree[node, MC_KIND] = MC_END
+                    results_by_seat(s, res, result)
+                    ended = True
+                    break
+                if n == 0:  # no move and no outcome: nothing below (scored as a playout cut short)
+                    cut_result(s, result)
+                    ended = True
+                    break
+                first = used[1]
+                if first + n > mcap:
+                    return done, MC_NEED_MOVES, x
+                used[1] = first + n
+                for i in range(n):
+                    moves[first + i] = buf[i]
+                    kids[first + i] = -1
+                if CHANCE and CHANCEACT[buf[0] & AMASK]:
+                    tree[node, MC_KIND] = MC_CHANCE
+                    kind = MC_CHANCE
+                else:
+                    for i in range(n - 1, 0, -1):  # Fisher-Yates: the untried moves in a random order
+                        x, z = next_word(x)
+                        j = np.int64(z % np.uint64(i + 1))
+                        t = moves[first + i]
+                        moves[first + i] = moves[first + j]
+                        moves[first + j] = t
+                tree[node, MC_FIRST] = first
+                tree[node, MC_N] = n
+                tree[node, MC_SEAT] = s[SEATS + s[SIDE]]
+            if depth >= MC_MAXDEPTH:
+                break
+            first = tree[node, MC_FIRST]
+            n = tree[node, MC_N]
+            if kind == MC_CHANCE:
+                x, z = next_word(x)
+                j = first + pick_chance(s, moves[first:first + n], n, z)
+            elif tree[node, MC_NEXP] < n:  # a move not tried yet
+                j = first + tree[node, MC_NEXP]
+                tree[node, MC_NEXP] += 1
+            else:  # UCB1 for the seat to move (the first best)
+                seat = tree[node, MC_SEAT]
+                logn = np.log(np.float64(visits[node]))
+                best = -1.0
+                j = first
+                for i in range(first, first + n):
+                    ch = kids[i]
+                    vc = np.float64(visits[ch])
+                    score = totals[ch, seat] / vc + c * np.sqrt(logn / vc)
+                    if score > best:
+                        best = score
+                        j = i
+            child = kids[j]
+            if child < 0:
+                child = mcts_new_node(tree, visits, totals, used, node)
+                kids[j] = child
+                fresh = True
+            apply(s, moves[j])
+            if s[OVER] != 0:
+                return done, -1 - s[OVER], x
+            depth += 1
+            if HASHING:
+                hist[nh] = s[HSH] if INCREMENTAL else hash_state(s)
+                nh += 1
+            node = child
+            if fresh:
+                break
+        if not ended:
+            res[:] = 0.0
+            _plies, code, _b, x = playout(s, x, rollout, none, res, hist, nh, buf)
+            if code < 0:
+                return done, code, x
+            if code > 0:
+                results_by_seat(s, res, result)
+            else:
+                cut_result(s, result)
+        while node >= 0:  # the result, back to the root
+            visits[node] += 1
+            for q in range(NPLAYERS):
+                totals[node, q] += result[q]
+            node = tree[node, MC_PARENT]
+        done += 1
+    return done, 0, x
+
+
+# ---- alpha-beta ---------------------------------------------------------------------------------
+
+AB_EXACT, AB_LOWER, AB_UPPER = 0, 1, 2
+AB_MATE = 1 << 16  # a value within this many plies of `win` is a win found (or a loss)
+
+
+@njit(cache=True)
+def ab_key(s):
+    """The transposition key of a position: its hash (`hash_state`), its ply, and its last move
+    where the rules read it, mixed (SplitMix64's finaliser)."""
+    h = np.uint64(hash_state(s)) + np.uint64(s[PLY] + 1) * ZK[PLY]
+    if SEARCH_USES_LAST:
+        h += np.uint64(s[LAST] + 2) * ZK[LAST]
+    h = (h ^ (h >> S30)) * MIX1
+    h = (h ^ (h >> S27)) * MIX2
+    return np.int64(h ^ (h >> S31))
+
+
+@njit(cache=True)
+def ab_value(s, seat, scratch, buf, h):
+    """The value of a position that is not over for `seat` (agents.base.Evaluator.value): the
+    heuristic, else mobility (the side's legal moves less the most any other side has)."""
+    if HAS_HEURISTIC:
+        heuristic_by_side(s, h)
+    else:
+        for p in range(NPLAYERS):
+            copy_state(scratch, s)
+            scratch[SIDE] = p
+            h[p] = legal(scratch, buf)
+    for q in range(NPLAYERS):
+        if s[SEATS + q] == seat:
+            if HAS_HEURISTIC:
+                return h[q]
+            most = 0.0
+            first = True
+            for p in range(NPLAYERS):
+                if p != q and (first or h[p] > most):
+                    most = h[p]
+                    first = False
+            return h[q] - most
+    return 0.0
+
+
+@njit(cache=True)
+def ab_terminal(s, res, seat, ply, win):
+    """A finished game's value for `seat`: a win worth more the sooner (agents.base.Evaluator.terminal)."""
+    r = 0.5
+    for q in range(NPLAYERS):
+        if s[SEATS + q] == seat:
+            r = res[q]
+    if r == 1.0:
+        return win - ply
+    if r == 0.0:
+        return -(win - ply)
+    return 0.0
+
+
+@njit(cache=True)
+def ab_root(root, rootmoves, nroot, depth, hist0, nhist0, win, tt_keys, tt_vals, tt_depth, tt_flag, tt_move,
+            use_tt, max_nodes, values):
+    """Negamax alpha-beta to `depth` plies from `root` (not over; its history hist0[:nhist0], its
+    own hash last), its moves searched in the order given. values[i] gets root move i's value for
+    the seat to move at the root (exact where it ties the best; a bound below the best for the
+    others). Returns (best value, nodes, status): status 0, 1 (more than max_nodes nodes: the
+    values are not to be used), or -1 / -2 / -3 as the loops."""
+    w2 = 2.0 * win
+    states = np.empty((depth + 1, SIZE), np.int64)
+    mv = np.empty((depth + 1, MAXM), np.int64)
+    prob = np.empty((depth + 1, MAXM if CHANCE else 1), np.float64)
+    nmv = np.zeros(depth + 1, np.int64)
+    idx = np.zeros(depth + 1, np.int64)
+    kind = np.zeros(depth + 1, np.int64)  # 0: a decision, 1: nature's
+    seat = np.zeros(depth + 1, np.int64)
+    sign = np.ones(depth + 1, np.float64)  # +1: the node's seat is its parent's (an extra turn)
+    alpha = np.zeros(depth + 1, np.float64)
+    beta = np.zeros(depth + 1, np.float64)
+    alpha0 = np.zeros(depth + 1, np.float64)
+    best = np.zeros(depth + 1, np.float64)
+    bestm = np.zeros(depth + 1, np.int64)
+    key = np.zeros(depth + 1, np.int64)
+    scratch = np.empty(SIZE, np.int64)
+    buf = np.empty(MAXM, np.int64)
+    res = np.zeros(NPLAYERS + 1, np.float64)
+    h = np.empty(NPLAYERS, np.float64)
+    hist = np.empty(nhist0 + depth + 1, np.int64)
+    hist[:nhist0] = hist0[:nhist0]
+    mask = tt_keys.shape[0] - 1
+    cuts = use_tt and not HASHING and not CHANCE  # the values depend on the path, or are averages
+    copy_state(states[0], root)
+    for i in range(nroot):
+        mv[0, i] = rootmoves[i]
+    nmv[0] = nroot
+    seat[0] = root[SEATS + root[SIDE]]
+    alpha[0] = -w2
+    best[0] = -w2
+    nodes = 0
+    k = 0
+    while True:
+        if idx[k] < nmv[k]:  # the next child of node k: make it, and value it or go into it
+            i = idx[k]
+            idx[k] = i + 1
+            c = k + 1
+            copy_state(states[c], states[k])
+            apply(states[c], mv[k, i])
+            if states[c, OVER] != 0:
+                return best[0], nodes, -1 - states[c, OVER]
+            if HASHING:
+                hist[nhist0 + k] = states[c, HSH] if INCREMENTAL else hash_state(states[c])
+            cseat = states[c, SEATS + states[c, SIDE]]
+            if kind[k] == 1:
+                lo, hi = -w2, w2
+            elif k == 0:
+                lo, hi = alpha[0] - 1.0, w2
+            else:
+                lo, hi = alpha[k], beta[k]
+            if cseat == seat[k]:
+                sign[c] = 1.0
+                alpha[c], beta[c] = lo, hi
+            else:
+                sign[c] = -1.0
+                alpha[c], beta[c] = -hi, -lo
+            seat[c] = cseat
+            nodes += 1
+            if nodes > max_nodes:
+                return best[0], nodes, 1
+            n = legal(states[c], mv[c])
+            if n > MAXM:
+                return best[0], nodes, -1
+            code = outcome(states[c], n, res, hist, nhist0 + c)
+            if states[c, OVER] != 0:
+                return best[0], nodes, -1 - states[c, OVER]
+            if code != 0:
+                v = ab_terminal(states[c], res, cseat, c, win)
+            elif depth - c <= 0:
+                v = ab_value(states[c], cseat, scratch, buf, h)
+            else:
+                nmv[c] = n
+                idx[c] = 0
+                if CHANCE and CHANCEACT[mv[c, 0] & AMASK]:
+                    kind[c] = 1
+                    best[c] = 0.0
+                    total = 0.0
+                    for j in range(n):
+                        prob[c, j] = chance_weight(states[c], mv[c, j])
+                        total += prob[c, j]
+                    for j in range(n):
+                        prob[c, j] /= total
+                    k = c
+                    continue
+                kind[c] = 0
+                best[c] = -w2
+                bestm[c] = -1
+                alpha0[c] = alpha[c]
+                if use_tt:
+                    key[c] = ab_key(states[c])
+                    slot = key[c] & mask
+                    if tt_keys[slot] == key[c]:
+                        tv = tt_vals[slot]
+                        if tv >= win - AB_MATE:
+                            tv -= c
+                        elif tv <= -(win - AB_MATE):
+                            tv += c
+                        f = tt_flag[slot]
+                        if cuts and tt_depth[slot] == depth - c and (
+                                f == AB_EXACT or (f == AB_LOWER and tv >= beta[c]) or (f == AB_UPPER and tv <= alpha[c])):
+                            nmv[c] = 0  # valued: no children
+                            best[c] = tv
+                            k = c
+                            continue
+                        m = tt_move[slot]
+                        for j in range(1, n):  # its best move first
+                            if mv[c, j] == m:
+                                mv[c, j] = mv[c, 0]
+                                mv[c, 0] = m
+                                break
+                k = c
+                continue
+        else:  # node k is done: its value goes to its parent
+            if k == 0:
+                return best[0], nodes, 0
+            v = best[k]
+            if use_tt and kind[k] == 0 and nmv[k] > 0:
+                slot = key[k] & mask
+                tv = v
+                if tv >= win - AB_MATE:
+                    tv += k
+                elif tv <= -(win - AB_MATE):
+                    tv -= k
+                tt_keys[slot] = key[k]
+                tt_vals[slot] = tv
+                tt_depth[slot] = depth - k
+                tt_flag[slot] = AB_UPPER if v <= alpha0[k] else (AB_LOWER if v >= beta[k] else AB_EXACT)
+                tt_move[slot] = bestm[k]
+            c = k
+            k = k - 1
+        # v: the value of child c of node k, for the seat to move at c
+        cv = v * sign[c]
+        if kind[k] == 1:
+            best[k] += prob[k, idx[k] - 1] * cv
+            continue
+        if k == 0:
+            values[idx[0] - 1] = cv
+        if cv > best[k]:
+            best[k] = cv
+            bestm[k] = mv[k, idx[k] - 1]
+            if cv > alpha[k]:
+                alpha[k] = cv
+                if k > 0 and alpha[k] >= beta[k]:
+                    idx[k] = nmv[k]  # a cut: the other children need not be searched
