@@ -38,7 +38,7 @@ from ..cache import engine_fingerprint
 from ..python.module import uses_repetition
 from ..steps import lower
 from ...errors import Unsupported
-from .layout import Layout, TooLong
+from .layout import SEATS, Layout, TooLong
 from .module import NativeWriter, plan_layout
 
 _LOADED: dict = {}  # module key -> NativeGame: compiled once per process
@@ -214,6 +214,10 @@ class NativeGame:
         for c in set(codes.tolist()):
             self._check(c)
         return results[:, :self.layout.nplayers], plies, codes
+
+    def seats(self, v) -> list:
+        """The seat playing each side in a position vector."""
+        return [int(x) for x in v[SEATS:SEATS + self.layout.nplayers]]
 
 
 # ---- compiling ------------------------------------------------------------------------------------
