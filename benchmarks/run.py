@@ -12,7 +12,9 @@ gives the speed of the AI agents and the simulator: games and decisions per seco
 (benchmarks/openspiel_bench.py) sets the classic games beside OpenSpiel's, when pyspiel is there,
 with the native backend's numbers beside both; a fourth (benchmarks/native_bench.py) sets the
 native backend beside the Python one, with its compile time cold and from the cache, when Numba
-is there; a fifth (benchmarks/table_geometry.py) the open table's geometry against plain scans.
+is there; a fifth (benchmarks/table_geometry.py) the open table's geometry against plain scans;
+a sixth (benchmarks/search_bench.py) the native search's MCTS iterations per CPU second beside
+OpenSpiel's C++ MCTSBot and alpha-beta's nodes per CPU second beside Python's, when Numba is there.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import agents as agent_bench  # noqa: E402
 import native_bench  # noqa: E402
 import openspiel_bench  # noqa: E402
+import search_bench  # noqa: E402
 import table_geometry  # noqa: E402
 import handwritten_stacktics as handwritten  # noqa: E402
 from rich.console import Console  # noqa: E402
@@ -172,9 +175,10 @@ def main(argv=None) -> int:
     os_rows = openspiel_bench.rows(args.quick)  # empty without pyspiel (the test extra)
     native_rows = native_bench.rows(args.quick)  # empty without numba (the native extra)
     table_rows = table_geometry.rows(args.quick)
+    search_rows = search_bench.rows(args.quick)  # empty without numba
     if args.json:
         print(json.dumps({"engine": rows, "agents": agent_rows, "openspiel": os_rows, "native": native_rows,
-                          "table": table_rows}, indent=2))
+                          "table": table_rows, "search": search_rows}, indent=2))
     else:
         console = Console(width=max(140, Console().width))
         console.print(table(rows))
@@ -189,6 +193,8 @@ def main(argv=None) -> int:
         else:
             console.print("Native backend skipped: Numba is not installed (pip install -e '.[native]')")
         console.print(table_geometry.table(table_rows))
+        if search_rows:
+            console.print(search_bench.table(search_rows))
     return 0
 
 

@@ -115,9 +115,10 @@ class NativeTree:
         """Run `iterations` more iterations; how many were run."""
         left = int(iterations)
         while left > 0:
-            done, status, self.x = self.module.mcts_run(self.root, self.hist, self.nhist, self.tree, self.visits,
-                                                        self.totals, self.moves, self.kids, self.used, left,
-                                                        self.c, self.rollout, self.x)
+            done, status, x = self.module.mcts_run(self.root, self.hist, self.nhist, self.tree, self.visits,
+                                                   self.totals, self.moves, self.kids, self.used, left,
+                                                   self.c, self.rollout, self.x)
+            self.x = np.uint64(x)  # Numba gives a Python int back, which it would take as an int64
             left -= done
             self.done += done
             if status == NEED_NODES:
