@@ -1,7 +1,7 @@
 """A match at equal time per move: Ziggurat's native MCTS against OpenSpiel's C++ `MCTSBot`, on
 Breakthrough, through the OpenSpiel bridge, colours alternating; the score with a Wilson 95% interval.
 
-    python benchmarks/search_match.py --games 100 --time 0.1     # the issue's match (about 3 hours)
+    python benchmarks/search_match.py --games 100 --time 0.1     # the issue's match (10-15 minutes)
     python benchmarks/search_match.py --games 20 --time 0.1      # a first look
 
 The game is refereed by the bridge (`ziggurat.bridges.openspiel.load_game("breakthrough")`: the

@@ -16,15 +16,17 @@ the position as the mover sees it (`State.determinized`: the pieces it cannot se
 random, the same way whatever they really are), so it never reads what its player cannot see.
 A determinization agrees with what the mover sees now, not with all it remembers.
 
-Native search (`mcts:rollouts=native`): in a game without hidden information, the whole search runs
-in the native backend (ziggurat.interpreter.native: the tree, its playouts and their scoring, in
-compiled code; `native/search_kernel.py`), seeded from the agent's generator, with its own random
-moves (SplitMix64), in slices of iterations between which the clock is read; it differs from the
-Python tree in one way only: nature's outcomes are drawn by their probabilities from the first visit
-on. A position the native vectors cannot hold is searched by the Python tree instead (that move
-only). With hidden information the Python tree runs each world, its playouts native. The playouts
-are one interface with two implementations (`rollouts`: Python, native). A game the native backend
-cannot compile is an AgentError naming what it cannot compile.
+Native search (`mcts:rollouts=native`): the whole search runs in the native backend
+(ziggurat.interpreter.native: the tree, its playouts and their scoring, in compiled code;
+`native/search_kernel.py`), seeded from the agent's generator, with its own random moves
+(SplitMix64), in slices of iterations between which the clock is read; it differs from the Python
+tree in one way only: nature's outcomes are drawn by their probabilities from the first visit on.
+With hidden information each world (a determinization, as above: dealt in Python, so the native
+search never sees more than the mover does) is searched natively. A position the native vectors
+cannot hold, or a ruleset whose heuristic the native backend cannot write, is searched by the
+Python tree (its playouts native). The playouts are one interface with two implementations
+(`rollouts.PythonRollouts`, `rollouts.NativeRollouts`). A game the native backend cannot compile is
+an AgentError naming what it cannot compile.
 """
 
 from __future__ import annotations
@@ -114,36 +116,45 @@ class MCTSAgent(Agent):
         if ev is None:
             ev = self._evaluators[id(game)] = Evaluator(game)
         deadline = None if self.time is None else time.perf_counter() + self.time
+        search = self._native_search(game) if self.rollouts == "native" else None
         if not game.has_secrets:
-            search = self._native_search(game) if self.rollouts == "native" else None
-            if search is not None:
-                move = self._choose_native(search, state, root_moves, deadline)
-                if move is not None:
-                    return move
+            visits = self._native_visits(search, state, root_moves, self.iterations, deadline)
+            if visits is not None:
+                best = max(visits.values())
+                self.reason = (f"the most searched of {len(visits)} moves: {best} of {sum(visits.values())} "
+                               f"playouts (native search)")
+                return self.rng.choice([m for m in root_moves if visits.get(m, 0) == best])
             root = self._search(state.copy(), root_moves, ev, self.iterations, deadline)
             best = max(ch.visits for ch in root.children)
             self.reason = f"the most searched of {len(root.children)} moves: {best} of {root.visits} playouts"
             return self.rng.choice([ch.move for ch in root.children if ch.visits == best])
-        visits = self._search_worlds(state, ev, deadline)
+        visits, natively = self._search_worlds(state, ev, deadline, search)
         best = max(visits.get(m, 0) for m in root_moves)
         self.reason = (f"the most searched of {len(root_moves)} moves over sampled hidden cards: {best} of "
-                       f"{sum(visits.values())} visits")
+                       f"{sum(visits.values())} visits" + (" (native search)" if natively else ""))
         return self.rng.choice([m for m in root_moves if visits.get(m, 0) == best])
 
-    def _search_worlds(self, state, ev, deadline) -> dict:
+    def _search_worlds(self, state, ev, deadline, search=None) -> tuple:
         """Hidden information: the search never sees what the mover cannot. It runs in `worlds`
         determinizations (the pieces hidden from the mover dealt again at random among the zones
-        they are in) with a share of the budget each, and adds up the visits of the mover's moves."""
+        they are in) with a share of the budget each, and adds up the visits of the mover's moves:
+        (visits by move, whether every world was searched natively)."""
         visits: dict = {}
+        natively = search is not None
         worlds = max(1, min(self.worlds, self.iterations))
         for k in range(worlds):
             world = state.determinized(state.side, self.rng)
             share = self.iterations // worlds + (1 if k < self.iterations % worlds else 0)
             until = None if deadline is None else time.perf_counter() + (deadline - time.perf_counter()) / (worlds - k)
-            root = self._search(world, world.game.legal(world), ev, share, until)  # its own moves
-            for ch in root.children:
-                visits[ch.move] = visits.get(ch.move, 0) + ch.visits
-        return visits
+            moves = world.game.legal(world)  # its own moves
+            found = self._native_visits(search, world, moves, share, until)
+            if found is None:
+                natively = False
+                root = self._search(world, moves, ev, share, until)
+                found = {ch.move: ch.visits for ch in root.children}
+            for m, v in found.items():
+                visits[m] = visits.get(m, 0) + v
+        return visits, natively
 
     def _search(self, st, root_moves, ev, iterations: int, deadline) -> Node:
         """UCT from `st` (a copy, changed and restored) for `iterations` playouts or until the
@@ -243,17 +254,20 @@ class MCTSAgent(Agent):
             self._searches[id(game)] = search
         return self._searches[id(game)]
 
-    def _choose_native(self, search, state, root_moves, deadline) -> Optional[tuple]:
-        """The move the native search chooses, or None where its vectors cannot hold the position
-        (the Python tree searches this one)."""
+    def _native_visits(self, search, state, root_moves, iterations: int, deadline) -> Optional[dict]:
+        """{move: visits} of a native search from `state` (`iterations`, or until the deadline), or
+        None without a native search or where its vectors cannot hold a position met (the Python
+        tree searches this one)."""
+        if search is None:
+            return None
         from numba.core.errors import NumbaError
 
         from ..errors import Unsupported
 
         try:
-            tree = search.mcts(state, self.c, self.rollout, self.rng.getrandbits(64), self.iterations)
+            tree = search.mcts(state, self.c, self.rollout, self.rng.getrandbits(64), iterations)
             if deadline is None:
-                tree.run(self.iterations)
+                tree.run(iterations)
             else:
                 n = 16
                 while True:  # slices of about 10 ms (less near the deadline) between looks at the clock
@@ -266,11 +280,7 @@ class MCTSAgent(Agent):
                     n = max(1, min(1 << 16, int(n / max(now - began, 1e-6) * min(left, 0.01))))
         except (Unsupported, NumbaError):
             return None
-        children = tree.children()
-        legal = set(map(tuple, root_moves))
-        if not children or any(m not in legal for m, _, _ in children):  # never expected: the backends agree
+        visits = {m: v for m, v, _ in tree.children()}
+        if not visits or not set(visits) <= set(map(tuple, root_moves)):  # never expected: the backends agree
             return None
-        best = max(v for _, v, _ in children)
-        self.reason = (f"the most searched of {len(children)} moves: {best} of {tree.done} playouts "
-                       f"(native search)")
-        return self.rng.choice([m for m, v, _ in children if v == best])
+        return visits
