@@ -124,10 +124,27 @@ def test_native_alphabeta_agrees_with_python(name, small):
         moves = state.moves()
         for depth in (2, 3):
             value, best = python._root(state.copy(), ev, list(moves), depth, None)
-            values, _nodes = search.alphabeta(state, list(moves), depth, WIN)
+            run = search.alphabeta(state, list(moves), depth, WIN)
+            assert run.run()
+            values = run.result()
             top = max(values)
             assert top == pytest.approx(value, abs=1e-9), (state.text(), depth)
             assert sorted(m for m, v in zip(moves, values) if v == top) == sorted(best)
+
+
+def test_native_alphabeta_taken_up_slice_by_slice_gives_the_same_values():
+    """A search paused every few nodes (as a timed agent runs it) ends with the same values."""
+    game, search = searched("breakthrough", True)
+    state = positions(game, 2, 1)[0]
+    moves = state.moves()
+    whole = search.alphabeta(state, moves, 3, WIN, use_tt=False)
+    assert whole.run()
+    sliced = search.alphabeta(state, moves, 3, WIN, use_tt=False)
+    slices = 1
+    while not sliced.run(7):
+        slices += 1
+    assert slices > 3 and sliced.nodes == whole.nodes
+    assert sliced.result() == whole.result()
 
 
 def test_native_mcts_takes_a_win_in_one():

@@ -17,8 +17,8 @@ seed.
 Native search (`alphabeta:backend=native`): each depth of the deepening runs whole in the native
 backend (ziggurat.interpreter.native, `native/search_kernel.py`): the same negamax and the same
 values, with a transposition table that orders the moves and, where no repetition or chance is in
-the rules, reuses what it found at the same depth; the clock is kept by a budget of nodes per depth
-(from the rate of the depths before). A position the native vectors cannot hold, or a ruleset whose
+the rules, reuses what it found at the same depth; the clock is read between slices of nodes
+(slices of nodes at the rate measured so far). A position the native vectors cannot hold, or a ruleset whose
 heuristic the native backend cannot write, is searched in Python; a game it cannot compile at all
 is an AgentError naming what it cannot compile.
 """
@@ -47,7 +47,7 @@ class AlphaBetaAgent(Agent):
             raise AgentError(f"alphabeta: backend must be python or native, not {backend!r}")
         self.backend = backend
         self._searches: dict = {}  # id(game) -> its NativeSearch, or None where it cannot search natively
-        self._rate = 200_000.0  # native nodes per second, as last measured (for the node budgets)
+        self._rate = 200_000.0  # native nodes per second, as last measured (the slices' sizes)
         if worlds < 1:
             raise AgentError(f"alphabeta: worlds must be at least 1, not {worlds!r}")
         self.worlds = worlds
@@ -74,6 +74,8 @@ class AlphaBetaAgent(Agent):
         if len(moves) == 1:
             self.reason = "the only legal move"
             return moves[0]
+        if self.backend == "native":
+            self._native_search(game)  # compiled (or loaded) before the clock starts
         deadline = None if self.time is None else _time.perf_counter() + self.time
         if not game.has_secrets or state.is_chance:  # nature's draws are not the mover's to guess
             return self._deepen(state.copy(), moves, ev, deadline, source=state)
@@ -135,37 +137,48 @@ class AlphaBetaAgent(Agent):
                 fast = native(game, ())
             except Unsupported as why:
                 raise AgentError(f"alphabeta:backend=native: {why.line().replace('; using Python', '')}") from None
+            from numba.core.errors import NumbaError
+
             try:
-                self._searches[id(game)] = NativeSearch(fast)
-            except Unsupported:
-                self._searches[id(game)] = None
+                search = NativeSearch(fast)
+                start = game.new()
+                moves = start.moves() if start is not None and not start.is_chance else []
+                if moves:  # compiled (or loaded) now, not in a move's time
+                    search.alphabeta(start, moves, 1, WIN).run()
+            except (Unsupported, NumbaError):
+                search = None
+            self._searches[id(game)] = search
         return self._searches[id(game)]
 
     def _root_native(self, search, st, moves, depth, deadline) -> Optional[tuple]:
         """(best value, the moves tied best) of a native search to `depth`; None where the native
-        vectors cannot hold a position met. _OutOfTime past the deadline: the search gets the
-        nodes the rate measured so far lets it search in the time left."""
+        vectors cannot hold a position met; _OutOfTime past the deadline (the search runs in slices
+        of about 5 ms of nodes, at the rate measured so far, between looks at the clock)."""
         from numba.core.errors import NumbaError
 
         from ..errors import Unsupported
 
-        budget = 1 << 62
-        if deadline is not None:
-            left = deadline - _time.perf_counter()
-            if left <= 0:
-                raise _OutOfTime
-            budget = max(256, int(left * self._rate))
-        began = _time.perf_counter()
+        run = None
         try:
-            values, nodes = search.alphabeta(st, moves, depth, WIN, budget)
+            run = search.alphabeta(st, moves, depth, WIN)
+            if deadline is None:
+                run.run()
+            else:
+                while True:
+                    began, nodes = _time.perf_counter(), run.nodes
+                    if run.run(max(64, int(self._rate * 0.005))):
+                        break
+                    now = _time.perf_counter()
+                    if now - began > 0.001:
+                        self._rate = (run.nodes - nodes) / (now - began)
+                    if now >= deadline:
+                        raise _OutOfTime
         except (Unsupported, NumbaError):
             return None
-        spent = _time.perf_counter() - began
-        self.nodes += nodes
-        if nodes >= 4096 and spent > 0:
-            self._rate = nodes / spent
-        if values is None:
-            raise _OutOfTime
+        finally:
+            if run is not None:
+                self.nodes += run.nodes
+        values = run.result()
         top = max(values)
         return top, [m for m, v in zip(moves, values) if v == top]
 

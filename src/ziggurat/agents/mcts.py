@@ -115,8 +115,8 @@ class MCTSAgent(Agent):
         ev = self._evaluators.get(id(game))
         if ev is None:
             ev = self._evaluators[id(game)] = Evaluator(game)
+        search = self._native_search(game) if self.rollouts == "native" else None  # compiled before the clock
         deadline = None if self.time is None else time.perf_counter() + self.time
-        search = self._native_search(game) if self.rollouts == "native" else None
         if not game.has_secrets:
             visits = self._native_visits(search, state, root_moves, self.iterations, deadline)
             if visits is not None:

@@ -4,8 +4,8 @@
 `NativeSearch(ng)` holds one game's native functions. `mcts(state, ...)` starts a `NativeTree` at a
 position, which runs iterations in slices (`run`) so that the caller can watch a clock between
 them, and gives the root's moves with their visits and mean results (`children`). `alphabeta(state,
-moves, depth, ...)` searches a position to a fixed depth and gives each move's value, or None when
-it passed its node budget (the caller's way of keeping time: see `agents.alphabeta`).
+moves, depth, ...)` starts a `NativeAlphaBeta`, a search to a fixed depth which also runs in slices
+(of nodes) and gives each move's value.
 
 A position is handed over with its history where the rules ask about repetition: the hashes of
 the positions before it, rebuilt by taking the state's moves back and making them again (the state
@@ -77,19 +77,51 @@ class NativeSearch:
                         np.zeros(size, np.int64), np.full(size, -1, np.int64))
         return self._tt
 
-    def alphabeta(self, state, moves: list, depth: int, win: float, max_nodes: int = 1 << 62,
-                  use_tt: bool = True) -> tuple:
-        """(values of `moves` for the seat to move, searched in that order, or None when the search
-        passed `max_nodes` nodes; nodes searched). The values are those of `agents.alphabeta`'s
-        negamax to `depth`: exact for every move tied best, below the best for the others."""
-        v, hist, nhist = self.root(state)
-        packed = np.array([self.ng.pack(m) for m in moves], dtype=np.int64)
-        values = np.zeros(len(moves), np.float64)
-        _best, nodes, status = self.module.ab_root(v, packed, len(moves), int(depth), hist, nhist, float(win),
-                                                   *self.tt(), bool(use_tt), int(max_nodes), values)
+    def alphabeta(self, state, moves: list, depth: int, win: float, use_tt: bool = True) -> "NativeAlphaBeta":
+        """A search of `state` (not over) to `depth`, its `moves` searched in that order; `run` it."""
+        return NativeAlphaBeta(self, state, moves, depth, win, use_tt)
+
+
+class NativeAlphaBeta:
+    """One alpha-beta search to a fixed depth (`search_kernel.ab_run`), its stack in arrays held
+    here so that it runs in slices of nodes between looks at the clock."""
+
+    def __init__(self, search: NativeSearch, state, moves: list, depth: int, win: float, use_tt: bool):
+        ng = search.ng
+        self.search, self.module, self.depth = search, search.module, int(depth)
+        self.root, self.hist0, self.nhist0 = search.root(state)
+        self.packed = np.array([ng.pack(m) for m in moves], dtype=np.int64)
+        self.win, self.use_tt = float(win), bool(use_tt)
+        rows, size, maxm = self.depth + 1, ng.layout.size, int(self.module.MAXM)
+        self.values = np.zeros(len(moves), np.float64)
+        self.states = np.empty((rows, size), np.int64)
+        self.mv = np.empty((rows, maxm), np.int64)
+        self.prob = np.empty((rows, maxm if self.module.CHANCE else 1), np.float64)
+        columns = int(self.module.AB_COLUMNS)
+        self.ints = np.zeros((rows, columns), np.int64)
+        self.flts = np.zeros((rows, columns), np.float64)
+        self.hist = np.empty(self.nhist0 + rows, np.int64)
+        self.ctl = np.zeros(3, np.int64)
+        self.done = False
+
+    def run(self, max_nodes: int = 1 << 62) -> bool:
+        """Search at most `max_nodes` more nodes; whether the search is done."""
+        _best, status = self.module.ab_run(self.root, self.packed, len(self.packed), self.depth, self.hist0,
+                                           self.nhist0, self.win, *self.search.tt(), self.use_tt, int(max_nodes),
+                                           self.values, self.states, self.mv, self.prob, self.ints, self.flts,
+                                           self.hist, self.ctl)
         if status < 0:
-            self.ng._check(int(status))
-        return (None if status == 1 else values.tolist()), int(nodes)
+            self.search.ng._check(int(status))
+        self.done = status == 0
+        return self.done
+
+    @property
+    def nodes(self) -> int:
+        return int(self.ctl[1])
+
+    def result(self) -> list:
+        """The value of each move (after `run` returned True)."""
+        return self.values.tolist()
 
 
 class NativeTree:

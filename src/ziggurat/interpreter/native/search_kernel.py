@@ -24,15 +24,16 @@ Python agent scores it), added to every node on the way back. A node found over 
 again (its mean) without a playout. Where the rules ask about repetition, the path's positions go
 into the history after the root's earlier ones, so that the tree and the playouts see repetitions.
 
-**Alpha-beta** (`ab_root`) is the negamax of `agents.alphabeta` to a fixed depth from a root whose
+**Alpha-beta** (`ab_run`) is the negamax of `agents.alphabeta` to a fixed depth from a root whose
 moves the caller orders: the same values (a win worth `win - plies`, a heuristic or mobility at the
 leaves, nature's outcomes weighed by their probabilities, an extra turn keeping the value's sign),
 with a transposition table (`tt_*`, keyed by the position's hash, its ply, and its last move where
 the rules read it) that orders the moves (its best move first) and, in games without repetition or
 chance, cuts where an entry of the same depth holds the value or a bound past the window. Entries are
 used at their own depth only, so the values are those of the plain search (mate distances are
-stored from the node, so they move with it). It returns each root move's value (exact for every
-move tied best) and stops with status 1 past `max_nodes` nodes, which is how the caller keeps time.
+stored from the node, so they move with it). It gives each root move's value (exact for every
+move tied best). Its stack is in arrays the caller holds, and a call searches at most `max_nodes`
+nodes before it pauses: the caller reads the clock between calls and takes the search up again.
 """
 
 # ruff: noqa: F821  (the names above come from the module this text is appended to)
@@ -292,90 +293,91 @@ def ab_terminal(s, res, seat, ply, win):
     return 0.0
 
 
+# the columns of the stack's int64 and float64 rows, one row a ply (see ab_run)
+AB_N, AB_IDX, AB_KIND, AB_SEAT, AB_BESTM, AB_KEY = 0, 1, 2, 3, 4, 5
+AB_SIGN, AB_ALPHA, AB_BETA, AB_ALPHA0, AB_BEST = 0, 1, 2, 3, 4
+AB_COLUMNS = 6
+AB_K, AB_NODES, AB_STARTED = 0, 1, 2  # ctl: the ply being searched, nodes so far, whether it began
+
+
 @njit(cache=True)
-def ab_root(root, rootmoves, nroot, depth, hist0, nhist0, win, tt_keys, tt_vals, tt_depth, tt_flag, tt_move,
-            use_tt, max_nodes, values):
+def ab_run(root, rootmoves, nroot, depth, hist0, nhist0, win, tt_keys, tt_vals, tt_depth, tt_flag, tt_move,
+           use_tt, max_nodes, values, states, mv, prob, ints, flts, hist, ctl):
     """Negamax alpha-beta to `depth` plies from `root` (not over; its history hist0[:nhist0], its
-    own hash last), its moves searched in the order given. values[i] gets root move i's value for
-    the seat to move at the root (exact where it ties the best; a bound below the best for the
-    others). Returns (best value, nodes, status): status 0, 1 (more than max_nodes nodes: the
-    values are not to be used), or -1 / -2 / -3 as the loops."""
+    own hash last), its moves searched in the order given, for at most `max_nodes` more nodes a
+    call: the search's stack is in the arrays the caller holds (`states`, `mv`, `prob`: one row a
+    ply; `ints`, `flts`: the AB_ columns; `hist`; `ctl`, zero at the start), so a call that stops
+    for its budget is taken up by the next. values[i] gets root move i's value for the seat to move
+    at the root (exact where it ties the best; a bound below the best for the others). Returns
+    (best value, status): 0 done, 1 paused (call again), or -1 / -2 / -3 as the loops."""
     w2 = 2.0 * win
-    states = np.empty((depth + 1, SIZE), np.int64)
-    mv = np.empty((depth + 1, MAXM), np.int64)
-    prob = np.empty((depth + 1, MAXM if CHANCE else 1), np.float64)
-    nmv = np.zeros(depth + 1, np.int64)
-    idx = np.zeros(depth + 1, np.int64)
-    kind = np.zeros(depth + 1, np.int64)  # 0: a decision, 1: nature's
-    seat = np.zeros(depth + 1, np.int64)
-    sign = np.ones(depth + 1, np.float64)  # +1: the node's seat is its parent's (an extra turn)
-    alpha = np.zeros(depth + 1, np.float64)
-    beta = np.zeros(depth + 1, np.float64)
-    alpha0 = np.zeros(depth + 1, np.float64)
-    best = np.zeros(depth + 1, np.float64)
-    bestm = np.zeros(depth + 1, np.int64)
-    key = np.zeros(depth + 1, np.int64)
     scratch = np.empty(SIZE, np.int64)
     buf = np.empty(MAXM, np.int64)
     res = np.zeros(NPLAYERS + 1, np.float64)
     h = np.empty(NPLAYERS, np.float64)
-    hist = np.empty(nhist0 + depth + 1, np.int64)
-    hist[:nhist0] = hist0[:nhist0]
     mask = tt_keys.shape[0] - 1
     cuts = use_tt and not HASHING and not CHANCE  # the values depend on the path, or are averages
-    copy_state(states[0], root)
-    for i in range(nroot):
-        mv[0, i] = rootmoves[i]
-    nmv[0] = nroot
-    seat[0] = root[SEATS + root[SIDE]]
-    alpha[0] = -w2
-    best[0] = -w2
-    nodes = 0
-    k = 0
+    if ctl[AB_STARTED] == 0:
+        ctl[AB_STARTED] = 1
+        hist[:nhist0] = hist0[:nhist0]
+        copy_state(states[0], root)
+        for i in range(nroot):
+            mv[0, i] = rootmoves[i]
+        ints[0, AB_N] = nroot
+        ints[0, AB_IDX] = 0
+        ints[0, AB_KIND] = 0
+        ints[0, AB_SEAT] = root[SEATS + root[SIDE]]
+        flts[0, AB_ALPHA] = -w2
+        flts[0, AB_BEST] = -w2
+        ctl[AB_K] = 0
+    k = ctl[AB_K]
+    spent = 0
     while True:
-        if idx[k] < nmv[k]:  # the next child of node k: make it, and value it or go into it
-            i = idx[k]
-            idx[k] = i + 1
+        if spent >= max_nodes:  # paused here, at the top of the loop: all it knows is in the arrays
+            ctl[AB_K] = k
+            return flts[0, AB_BEST], 1
+        if ints[k, AB_IDX] < ints[k, AB_N]:  # the next child of node k: make it, and value it or go into it
+            i = ints[k, AB_IDX]
+            ints[k, AB_IDX] = i + 1
             c = k + 1
             copy_state(states[c], states[k])
             apply(states[c], mv[k, i])
             if states[c, OVER] != 0:
-                return best[0], nodes, -1 - states[c, OVER]
+                return flts[0, AB_BEST], -1 - states[c, OVER]
             if HASHING:
                 hist[nhist0 + k] = states[c, HSH] if INCREMENTAL else hash_state(states[c])
             cseat = states[c, SEATS + states[c, SIDE]]
-            if kind[k] == 1:
+            if ints[k, AB_KIND] == 1:
                 lo, hi = -w2, w2
             elif k == 0:
-                lo, hi = alpha[0] - 1.0, w2
+                lo, hi = flts[0, AB_ALPHA] - 1.0, w2
             else:
-                lo, hi = alpha[k], beta[k]
-            if cseat == seat[k]:
-                sign[c] = 1.0
-                alpha[c], beta[c] = lo, hi
+                lo, hi = flts[k, AB_ALPHA], flts[k, AB_BETA]
+            if cseat == ints[k, AB_SEAT]:
+                flts[c, AB_SIGN] = 1.0
+                flts[c, AB_ALPHA], flts[c, AB_BETA] = lo, hi
             else:
-                sign[c] = -1.0
-                alpha[c], beta[c] = -hi, -lo
-            seat[c] = cseat
-            nodes += 1
-            if nodes > max_nodes:
-                return best[0], nodes, 1
+                flts[c, AB_SIGN] = -1.0
+                flts[c, AB_ALPHA], flts[c, AB_BETA] = -hi, -lo
+            ints[c, AB_SEAT] = cseat
+            spent += 1
+            ctl[AB_NODES] += 1
             n = legal(states[c], mv[c])
             if n > MAXM:
-                return best[0], nodes, -1
+                return flts[0, AB_BEST], -1
             code = outcome(states[c], n, res, hist, nhist0 + c)
             if states[c, OVER] != 0:
-                return best[0], nodes, -1 - states[c, OVER]
+                return flts[0, AB_BEST], -1 - states[c, OVER]
             if code != 0:
                 v = ab_terminal(states[c], res, cseat, c, win)
             elif depth - c <= 0:
                 v = ab_value(states[c], cseat, scratch, buf, h)
             else:
-                nmv[c] = n
-                idx[c] = 0
+                ints[c, AB_N] = n
+                ints[c, AB_IDX] = 0
                 if CHANCE and CHANCEACT[mv[c, 0] & AMASK]:
-                    kind[c] = 1
-                    best[c] = 0.0
+                    ints[c, AB_KIND] = 1
+                    flts[c, AB_BEST] = 0.0
                     total = 0.0
                     for j in range(n):
                         prob[c, j] = chance_weight(states[c], mv[c, j])
@@ -384,14 +386,15 @@ def ab_root(root, rootmoves, nroot, depth, hist0, nhist0, win, tt_keys, tt_vals,
                         prob[c, j] /= total
                     k = c
                     continue
-                kind[c] = 0
-                best[c] = -w2
-                bestm[c] = -1
-                alpha0[c] = alpha[c]
+                ints[c, AB_KIND] = 0
+                flts[c, AB_BEST] = -w2
+                ints[c, AB_BESTM] = -1
+                flts[c, AB_ALPHA0] = flts[c, AB_ALPHA]
                 if use_tt:
-                    key[c] = ab_key(states[c])
-                    slot = key[c] & mask
-                    if tt_keys[slot] == key[c]:
+                    key = ab_key(states[c])
+                    ints[c, AB_KEY] = key
+                    slot = key & mask
+                    if tt_keys[slot] == key:
                         tv = tt_vals[slot]
                         if tv >= win - AB_MATE:
                             tv -= c
@@ -399,9 +402,10 @@ def ab_root(root, rootmoves, nroot, depth, hist0, nhist0, win, tt_keys, tt_vals,
                             tv += c
                         f = tt_flag[slot]
                         if cuts and tt_depth[slot] == depth - c and (
-                                f == AB_EXACT or (f == AB_LOWER and tv >= beta[c]) or (f == AB_UPPER and tv <= alpha[c])):
-                            nmv[c] = 0  # valued: no children
-                            best[c] = tv
+                                f == AB_EXACT or (f == AB_LOWER and tv >= flts[c, AB_BETA])
+                                or (f == AB_UPPER and tv <= flts[c, AB_ALPHA])):
+                            ints[c, AB_N] = 0  # valued: no children
+                            flts[c, AB_BEST] = tv
                             k = c
                             continue
                         m = tt_move[slot]
@@ -414,33 +418,35 @@ def ab_root(root, rootmoves, nroot, depth, hist0, nhist0, win, tt_keys, tt_vals,
                 continue
         else:  # node k is done: its value goes to its parent
             if k == 0:
-                return best[0], nodes, 0
-            v = best[k]
-            if use_tt and kind[k] == 0 and nmv[k] > 0:
-                slot = key[k] & mask
+                ctl[AB_K] = 0
+                return flts[0, AB_BEST], 0
+            v = flts[k, AB_BEST]
+            if use_tt and ints[k, AB_KIND] == 0 and ints[k, AB_N] > 0:
+                slot = ints[k, AB_KEY] & mask
                 tv = v
                 if tv >= win - AB_MATE:
                     tv += k
                 elif tv <= -(win - AB_MATE):
                     tv -= k
-                tt_keys[slot] = key[k]
+                tt_keys[slot] = ints[k, AB_KEY]
                 tt_vals[slot] = tv
                 tt_depth[slot] = depth - k
-                tt_flag[slot] = AB_UPPER if v <= alpha0[k] else (AB_LOWER if v >= beta[k] else AB_EXACT)
-                tt_move[slot] = bestm[k]
+                tt_flag[slot] = AB_UPPER if v <= flts[k, AB_ALPHA0] else (AB_LOWER if v >= flts[k, AB_BETA] else AB_EXACT)
+                tt_move[slot] = ints[k, AB_BESTM]
             c = k
             k = k - 1
         # v: the value of child c of node k, for the seat to move at c
-        cv = v * sign[c]
-        if kind[k] == 1:
-            best[k] += prob[k, idx[k] - 1] * cv
+        cv = v * flts[c, AB_SIGN]
+        last = ints[k, AB_IDX] - 1
+        if ints[k, AB_KIND] == 1:
+            flts[k, AB_BEST] += prob[k, last] * cv
             continue
         if k == 0:
-            values[idx[0] - 1] = cv
-        if cv > best[k]:
-            best[k] = cv
-            bestm[k] = mv[k, idx[k] - 1]
-            if cv > alpha[k]:
-                alpha[k] = cv
-                if k > 0 and alpha[k] >= beta[k]:
-                    idx[k] = nmv[k]  # a cut: the other children need not be searched
+            values[last] = cv
+        if cv > flts[k, AB_BEST]:
+            flts[k, AB_BEST] = cv
+            ints[k, AB_BESTM] = mv[k, last]
+            if cv > flts[k, AB_ALPHA]:
+                flts[k, AB_ALPHA] = cv
+                if k > 0 and cv >= flts[k, AB_BETA]:
+                    ints[k, AB_IDX] = ints[k, AB_N]  # a cut: the other children need not be searched
