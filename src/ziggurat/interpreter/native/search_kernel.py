@@ -36,7 +36,9 @@ move tied best). Its stack is in arrays the caller holds, and a call searches at
 nodes before it pauses: the caller reads the clock between calls and takes the search up again.
 """
 
-# ruff: noqa: F821  (the names above come from the module this text is appended to)
+# ruff: noqa: F821
+# mypy: ignore-errors
+# (the names above come from the module this text is appended to)
 
 import numpy as np
 
@@ -431,7 +433,10 @@ def ab_run(root, rootmoves, nroot, depth, hist0, nhist0, win, tt_keys, tt_vals, 
                 tt_keys[slot] = ints[k, AB_KEY]
                 tt_vals[slot] = tv
                 tt_depth[slot] = depth - k
-                tt_flag[slot] = AB_UPPER if v <= flts[k, AB_ALPHA0] else (AB_LOWER if v >= flts[k, AB_BETA] else AB_EXACT)
+                if v <= flts[k, AB_ALPHA0]:
+                    tt_flag[slot] = AB_UPPER
+                else:
+                    tt_flag[slot] = AB_LOWER if v >= flts[k, AB_BETA] else AB_EXACT
                 tt_move[slot] = ints[k, AB_BESTM]
             c = k
             k = k - 1
