@@ -8,8 +8,9 @@ against the Python agents.
   at the leaves in Breakthrough, the heuristic in Pig and Stacktics, nature's
   outcomes weighed in Pig, repetition in Stacktics);
 - both take a win in one where there is one (found through the public API, not copied);
-- a game that hides information is searched in worlds dealt from what the mover sees: the search
-  is the same whatever the unseen cards are.
+- a game that hides information is searched by information-set MCTS, the unseen pieces dealt anew
+  at each iteration: the search is the same whatever the unseen cards are, and it plays legal
+  moves in Liar's dice.
 
 Each game's search is compiled once for the module (a cold compile costs seconds of CPU).
 """
@@ -202,7 +203,8 @@ def test_native_search_leaves_the_state_and_its_history_as_they_were():
 
 def test_native_search_never_reads_what_the_mover_cannot_see():
     """Kuhn poker hides the cards: two deals that differ only in the opponent's card give the same
-    search, move and visits alike, for the same seed (each world is dealt from what the mover sees)."""
+    search, move and visits alike, for the same seed (each iteration deals the unseen cards anew
+    from them as a multiset)."""
     game = ziggurat.load("kuhn-poker")
     seen = []
     for theirs in ("Q", "J"):
@@ -212,9 +214,25 @@ def test_native_search_never_reads_what_the_mover_cannot_see():
         agent = make_agent("mcts:iterations=200:rollouts=native", 2)
         m = agent.choose(state)
         assert m in state.moves()
-        assert agent.reason.endswith("(native search)") and "hidden cards" in agent.reason
+        assert agent.reason.endswith("(native information-set search)")
         seen.append((m, agent.reason))
     assert seen[0] == seen[1]
+
+
+def test_native_information_set_search_plays_legal_moves():
+    game = ziggurat.load("liars-dice")
+    agent = make_agent("mcts:iterations=200:rollouts=native", 5)
+    state = game.new()
+    played = 0
+    while played < 6 and state.moves():
+        if state.is_chance:
+            state.push(game.sample_chance(state, agent.rng))
+            continue
+        m = agent.choose(state)
+        assert m in state.moves()
+        assert agent.reason.endswith("(native information-set search)") or agent.reason == "the only legal move"
+        state.push(m)
+        played += 1
 
 
 def test_backend_names_its_mistakes():

@@ -21,10 +21,11 @@ Native search (`mcts:rollouts=native`): the whole search runs in the native back
 `native/search_kernel.py`), seeded from the agent's generator, with its own random moves
 (SplitMix64), in slices of iterations between which the clock is read; it differs from the Python
 tree in one way only: nature's outcomes are drawn by their probabilities from the first visit on.
-With hidden information each world (a determinization, as above: dealt in Python, so the native
-search never sees more than the mover does) is searched natively. A position the native vectors
-cannot hold, or a ruleset whose heuristic the native backend cannot write, is searched by the
-Python tree (its playouts native). The playouts are one interface with two implementations
+With hidden information it is information-set MCTS (`native/search_ismcts.py`): one tree for what
+the mover knows, the pieces it cannot see dealt anew at every iteration from them as a multiset (so
+it never reads where they really are; `worlds` is the Python search's). A position the native
+vectors cannot hold, or a ruleset whose heuristic the native backend cannot write, is searched by
+the Python tree (its playouts native). The playouts are one interface with two implementations
 (`rollouts.PythonRollouts`, `rollouts.NativeRollouts`). A game the native backend cannot compile is
 an AgentError naming what it cannot compile.
 """
@@ -128,33 +129,32 @@ class MCTSAgent(Agent):
             best = max(ch.visits for ch in root.children)
             self.reason = f"the most searched of {len(root.children)} moves: {best} of {root.visits} playouts"
             return self.rng.choice([ch.move for ch in root.children if ch.visits == best])
-        visits, natively = self._search_worlds(state, ev, deadline, search)
+        visits = self._native_visits(search, state, root_moves, self.iterations, deadline, informed=True)
+        if visits is not None:
+            best = max(visits.values())
+            self.reason = (f"the most searched of {len(root_moves)} moves over hidden cards dealt anew each "
+                           f"playout: {best} of {sum(visits.values())} playouts (native information-set search)")
+            return self.rng.choice([m for m in root_moves if visits.get(m, 0) == best])
+        visits = self._search_worlds(state, ev, deadline)
         best = max(visits.get(m, 0) for m in root_moves)
         self.reason = (f"the most searched of {len(root_moves)} moves over sampled hidden cards: {best} of "
-                       f"{sum(visits.values())} visits" + (" (native search)" if natively else ""))
+                       f"{sum(visits.values())} visits")
         return self.rng.choice([m for m in root_moves if visits.get(m, 0) == best])
 
-    def _search_worlds(self, state, ev, deadline, search=None) -> tuple:
+    def _search_worlds(self, state, ev, deadline) -> dict:
         """Hidden information: the search never sees what the mover cannot. It runs in `worlds`
         determinizations (the pieces hidden from the mover dealt again at random among the zones
-        they are in) with a share of the budget each, and adds up the visits of the mover's moves:
-        (visits by move, whether every world was searched natively)."""
+        they are in) with a share of the budget each, and adds up the visits of the mover's moves."""
         visits: dict = {}
-        natively = search is not None
         worlds = max(1, min(self.worlds, self.iterations))
         for k in range(worlds):
             world = state.determinized(state.side, self.rng)
             share = self.iterations // worlds + (1 if k < self.iterations % worlds else 0)
             until = None if deadline is None else time.perf_counter() + (deadline - time.perf_counter()) / (worlds - k)
-            moves = world.game.legal(world)  # its own moves
-            found = self._native_visits(search, world, moves, share, until)
-            if found is None:
-                natively = False
-                root = self._search(world, moves, ev, share, until)
-                found = {ch.move: ch.visits for ch in root.children}
-            for m, v in found.items():
-                visits[m] = visits.get(m, 0) + v
-        return visits, natively
+            root = self._search(world, world.game.legal(world), ev, share, until)  # its own moves
+            for ch in root.children:
+                visits[ch.move] = visits.get(ch.move, 0) + ch.visits
+        return visits
 
     def _search(self, st, root_moves, ev, iterations: int, deadline) -> Node:
         """UCT from `st` (a copy, changed and restored) for `iterations` playouts or until the
@@ -254,10 +254,12 @@ class MCTSAgent(Agent):
             self._searches[id(game)] = search
         return self._searches[id(game)]
 
-    def _native_visits(self, search, state, root_moves, iterations: int, deadline) -> Optional[dict]:
-        """{move: visits} of a native search from `state` (`iterations`, or until the deadline), or
-        None without a native search or where its vectors cannot hold a position met (the Python
-        tree searches this one)."""
+    def _native_visits(self, search, state, root_moves, iterations: int, deadline,
+                       informed: bool = False) -> Optional[dict]:
+        """{move: visits} of a native search from `state` (`iterations`, or until the deadline):
+        UCT, or with `informed` information-set MCTS for the mover (hidden pieces dealt anew each
+        iteration); None without a native search or where its vectors cannot hold a position met
+        (the Python tree searches this one)."""
         if search is None:
             return None
         from numba.core.errors import NumbaError
@@ -265,7 +267,8 @@ class MCTSAgent(Agent):
         from ..errors import Unsupported
 
         try:
-            tree = search.mcts(state, self.c, self.rollout, self.rng.getrandbits(64), iterations)
+            make = search.ismcts if informed else search.mcts
+            tree = make(state, self.c, self.rollout, self.rng.getrandbits(64), iterations)
             if deadline is None:
                 tree.run(iterations)
             else:

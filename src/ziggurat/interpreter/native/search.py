@@ -70,6 +70,11 @@ class NativeSearch:
         """A tree at `state` (not over), sized for `iterations` (grown when more are run)."""
         return NativeTree(self, state, c, rollout, seed, iterations)
 
+    def ismcts(self, state, c: float, rollout: int, seed: int, iterations: int = 0) -> "NativeInfoTree":
+        """An information-set tree for the mover of `state` (not over, not nature's turn), sized
+        for `iterations`: each iteration deals the pieces the mover cannot see again."""
+        return NativeInfoTree(self, state, c, rollout, seed, iterations)
+
     def tt(self) -> tuple:
         if self._tt is None:
             size = 1 << TT_BITS
@@ -183,6 +188,59 @@ class NativeTree:
     @property
     def nodes(self) -> int:
         return int(self.used[0])
+
+
+class NativeInfoTree:
+    """One information-set MCTS tree (search_ismcts) in native arrays: made at a position, run in
+    slices. The position's own pieces in the zones hidden from its mover are never searched: each
+    iteration deals them again."""
+
+    def __init__(self, search: NativeSearch, state, c: float, rollout: int, seed: int, iterations: int):
+        ng = search.ng
+        self.search, self.module = search, search.module
+        self.root, _hist, _n = ng.start(state, history=False)
+        side = state.side
+        self.seat = ng.seats(self.root)[side]
+        self.hidden = np.array([int(v is not None and side not in v) for v in state.game.zone_viewers] or [0],
+                               dtype=np.int64)
+        self.c, self.rollout = float(c), int(rollout)
+        self.x = np.uint64(seed & 0xFFFFFFFFFFFFFFFF)
+        nodes = max(64, iterations + 2)
+        self.tree = np.empty((nodes, int(self.module.IS_FIELDS)), np.int64)
+        self.visits = np.zeros(nodes, np.int64)
+        self.avail = np.zeros(nodes, np.int64)
+        self.totals = np.zeros((nodes, search.nplayers), np.float64)
+        self.used = np.zeros(1, np.int64)
+        self.module.is_new_node(self.tree, self.visits, self.avail, self.totals, self.used, -1, -1)  # the root
+        self.done = 0
+
+    def run(self, iterations: int) -> int:
+        """Run `iterations` more iterations; how many were run."""
+        left = int(iterations)
+        while left > 0:
+            done, status, x = self.module.ismcts_run(self.root, self.hidden, self.tree, self.visits, self.avail,
+                                                     self.totals, self.used, left, self.c, self.rollout, self.x)
+            self.x = np.uint64(x)
+            left -= done
+            self.done += done
+            if status == NEED_NODES:
+                self.tree, self.visits = _grown(self.tree), _grown(self.visits)
+                self.avail, self.totals = _grown(self.avail), _grown(self.totals)
+            elif status != 0:
+                self.search.ng._check(int(status))
+                raise Unsupported(f"a search that stopped (status {status})")
+        return int(iterations)
+
+    def children(self) -> list:
+        """[(move, visits, mean result of the mover's seat)] of the root's children."""
+        out = []
+        k = int(self.tree[0, 1])
+        while k >= 0:
+            visits = int(self.visits[k])
+            out.append((self.search.ng.move(int(self.tree[k, 3])), visits,
+                        float(self.totals[k, self.seat]) / visits if visits else 0.0))
+            k = int(self.tree[k, 2])
+        return out
 
 
 def _grown(a: np.ndarray) -> np.ndarray:

@@ -1,5 +1,6 @@
 """What the native search reads of one game, written into its native module beside `legal` and
-`apply`: the ruleset's `heuristic` and nature's weights, and the search kernel's text.
+`apply`: the ruleset's `heuristic` and nature's weights, and the search kernel's text
+(`search_kernel.py`: MCTS and alpha-beta; `search_ismcts.py`: information-set MCTS).
 
 | name | what |
 |---|---|
@@ -23,12 +24,14 @@ from ...dsl import ir
 from ...errors import Unsupported
 from .exprs import Code
 
-KERNEL_FILE = "search_kernel.py"
+KERNEL_FILES = ("search_kernel.py", "search_ismcts.py")
 
 
 def search_kernel() -> str:
-    """The search kernel's text (the real file `search_kernel.py`, read as a resource)."""
-    return resources.files(__package__).joinpath(KERNEL_FILE).read_text(encoding="utf-8")
+    """The search kernel's text (the real files `search_kernel.py` and `search_ismcts.py`, read as
+    resources)."""
+    files = resources.files(__package__)
+    return "\n\n".join(files.joinpath(name).read_text(encoding="utf-8") for name in KERNEL_FILES)
 
 
 def reads_mover(expr) -> bool:
