@@ -10,7 +10,7 @@ against the Python agents.
 - both take a win in one where there is one (found through the public API, not copied);
 - a game that hides information is searched by information-set MCTS, the unseen pieces dealt anew
   at each iteration: the search is the same whatever the unseen cards are, and it plays legal
-  moves in Liar's dice.
+  moves.
 
 Each game's search is compiled once for the module (a cold compile costs seconds of CPU).
 """
@@ -220,7 +220,7 @@ def test_native_search_never_reads_what_the_mover_cannot_see():
 
 
 def test_native_information_set_search_plays_legal_moves():
-    game = ziggurat.load("liars-dice")
+    game = ziggurat.load("kuhn-poker")
     agent = make_agent("mcts:iterations=200:rollouts=native", 5)
     state = game.new()
     played = 0

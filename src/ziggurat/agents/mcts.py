@@ -248,7 +248,7 @@ class MCTSAgent(Agent):
                 search = NativeSearch(fast)
                 start = game.new()
                 if start is not None and start.moves():  # compiled (or loaded) now, not in a move's time
-                    search.mcts(start, self.c, 1, 0, 1).run(1)
+                    (search.ismcts if game.has_secrets else search.mcts)(start, self.c, 1, 0, 1).run(1)
             except (Unsupported, NumbaError):
                 search = None
             self._searches[id(game)] = search
