@@ -133,6 +133,25 @@ def test_native_alphabeta_agrees_with_python(name, small):
             assert sorted(m for m, v in zip(moves, values) if v == top) == sorted(best)
 
 
+@pytest.mark.parametrize("name", ["pig", "stacktics"])
+def test_native_heuristic_and_cut_playouts_score_as_python(name):
+    """The heuristic written natively equals the Python one for every side, and a playout cut short
+    is scored alike (0.75 to the seats ahead, 0.25 to the others, or a draw)."""
+    import numpy as np
+
+    from ziggurat.agents.rollouts import cut_short
+
+    game, search = searched(name)
+    ev = Evaluator(game)
+    module = search.module
+    for state in positions(game, 4, 6, plies=(3, 12)):
+        v, _, _ = search.ng.start(state, history=False)
+        assert [module.heuristic(v, p) for p in range(len(game.players))] == list(ev.for_each_side(state, game.heuristic))
+        out = np.zeros(len(game.players))
+        module.cut_result(v, out)
+        assert tuple(out) == cut_short(state, ev, len(game.players))
+
+
 def test_native_alphabeta_taken_up_slice_by_slice_gives_the_same_values():
     """A search paused every few nodes (as a timed agent runs it) ends with the same values."""
     game, search = searched("breakthrough", True)
