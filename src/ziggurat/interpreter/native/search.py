@@ -22,8 +22,7 @@ import numpy as np
 
 from ...errors import Unsupported
 
-NODE_FIELDS = 6  # search_kernel.MC_FIELDS
-NEED_NODES, NEED_MOVES = 1, 2  # search_kernel's statuses
+NEED_NODES, NEED_MOVES = 1, 2  # search_kernel's statuses (MC_NEED_NODES, MC_NEED_MOVES)
 TT_BITS = 18  # 262,144 transposition entries (10 MB)
 
 
@@ -139,7 +138,7 @@ class NativeTree:
         self.x = np.uint64(seed & 0xFFFFFFFFFFFFFFFF)
         nodes = max(64, iterations + 2)
         width = max(8, len(state.game.legal(state)))
-        self.tree = np.empty((nodes, NODE_FIELDS), np.int64)
+        self.tree = np.empty((nodes, int(self.module.MC_FIELDS)), np.int64)
         self.visits = np.zeros(nodes, np.int64)
         self.totals = np.zeros((nodes, search.nplayers), np.float64)
         self.moves = np.empty(min(nodes * width, 1 << 22) + width, np.int64)
@@ -173,10 +172,11 @@ class NativeTree:
     def children(self) -> list:
         """[(move, visits, mean result of the seat to move at the root)] of the root's moves
         (the moves not tried yet: 0 visits)."""
-        first, n = int(self.tree[0, 1]), int(self.tree[0, 2])
+        mod = self.module
+        first, n = int(self.tree[0, mod.MC_FIRST]), int(self.tree[0, mod.MC_N])
         if first < 0:
             return []
-        seat = int(self.tree[0, 5])
+        seat = int(self.tree[0, mod.MC_SEAT])
         out = []
         for j in range(first, first + n):
             k = int(self.kids[j])
@@ -233,13 +233,13 @@ class NativeInfoTree:
 
     def children(self) -> list:
         """[(move, visits, mean result of the mover's seat)] of the root's children."""
-        out = []
-        k = int(self.tree[0, 1])
+        mod, out = self.module, []
+        k = int(self.tree[0, mod.IS_CHILD])
         while k >= 0:
             visits = int(self.visits[k])
-            out.append((self.search.ng.move(int(self.tree[k, 3])), visits,
+            out.append((self.search.ng.move(int(self.tree[k, mod.IS_MOVE])), visits,
                         float(self.totals[k, self.seat]) / visits if visits else 0.0))
-            k = int(self.tree[k, 2])
+            k = int(self.tree[k, mod.IS_SIB])
         return out
 
 
