@@ -14,7 +14,9 @@ with the native backend's numbers beside both; a fourth (benchmarks/native_bench
 native backend beside the Python one, with its compile time cold and from the cache, when Numba
 is there; a fifth (benchmarks/table_geometry.py) the open table's geometry against plain scans; a
 sixth (benchmarks/study_bench.py) a native study's games per CPU second beside its kernel's, and
-the study on two workers beside one, when Numba is there.
+the study on two workers beside one, when Numba is there; a seventh (benchmarks/search_bench.py)
+the native search's MCTS iterations per CPU second beside OpenSpiel's C++ MCTSBot and alpha-beta's
+nodes per CPU second beside Python's, when Numba is there.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ import agents as agent_bench  # noqa: E402
 import native_bench  # noqa: E402
 import openspiel_bench  # noqa: E402
 import study_bench  # noqa: E402
+import search_bench  # noqa: E402
 import table_geometry  # noqa: E402
 import handwritten_stacktics as handwritten  # noqa: E402
 from rich.console import Console  # noqa: E402
@@ -176,9 +179,11 @@ def main(argv=None) -> int:
     native_rows = native_bench.rows(args.quick)  # empty without numba (the native extra)
     table_rows = table_geometry.rows(args.quick)
     study_rows, scaling_rows = study_bench.rows(args.quick), study_bench.scaling_rows(args.quick)  # empty without numba
+    search_rows = search_bench.rows(args.quick)  # empty without numba
     if args.json:
         print(json.dumps({"engine": rows, "agents": agent_rows, "openspiel": os_rows, "native": native_rows,
-                          "table": table_rows, "study": study_rows, "study_workers": scaling_rows}, indent=2))
+                          "table": table_rows, "study": study_rows, "study_workers": scaling_rows,
+                          "search": search_rows}, indent=2))
     else:
         console = Console(width=max(140, Console().width))
         console.print(table(rows))
@@ -193,9 +198,12 @@ def main(argv=None) -> int:
         else:
             console.print("Native backend skipped: Numba is not installed (pip install -e '.[native]')")
         console.print(table_geometry.table(table_rows))
-        if study_rows:
-            for t in study_bench.table(study_rows, scaling_rows):
-                console.print(t)
+    study_rows, scaling_rows = study_bench.rows(args.quick), study_bench.scaling_rows(args.quick)  # empty without numba
+    search_rows = search_bench.rows(args.quick)  # empty without numba
+    if args.json:
+        print(json.dumps({"engine": rows, "agents": agent_rows, "openspiel": os_rows, "native": native_rows,
+                          "table": table_rows, "study": study_rows, "study_workers": scaling_rows,
+                          "search": search_rows}, indent=2))
     return 0
 
 

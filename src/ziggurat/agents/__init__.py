@@ -2,7 +2,8 @@
 
 `make_agent(spec, seed)` builds one from a specification: a name, then parameters after colons,
 e.g. `random`, `greedy`, `mcts`, `mcts:iterations=200`, `mcts:time=0.1:c=1.0`, `alphabeta:depth=3`,
-`alphabeta:time=0.5`. `AGENTS` maps each name to its class and its parameters' types.
+`alphabeta:time=0.5`, `alphabeta:depth=4:backend=native`.
+`AGENTS` maps each name to its class and its parameters' types.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ AGENTS = {
     "greedy": (GreedyAgent, {"worlds": int}),
     "mcts": (MCTSAgent, {"iterations": int, "time": float, "c": float, "rollout": int, "worlds": int,
                          "rollouts": str}),
-    "alphabeta": (AlphaBetaAgent, {"depth": int, "time": float, "worlds": int}),
+    "alphabeta": (AlphaBetaAgent, {"depth": int, "time": float, "worlds": int, "backend": str}),
 }
 
 

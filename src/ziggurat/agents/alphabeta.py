@@ -13,6 +13,14 @@ see. It runs in `worlds` determinizations (default 4; the hidden pieces dealt ag
 `State.determinized`) and plays the move that is best in most of them (perfect-information Monte
 Carlo). Two positions that differ only in what the mover cannot see give the same move for the same
 seed.
+
+Native search (`alphabeta:backend=native`): each depth of the deepening runs whole in the native
+backend (ziggurat.interpreter.native, `native/search_kernel.py`): the same negamax and the same
+values, with a transposition table that orders the moves and, where no repetition or chance is in
+the rules, reuses what it found at the same depth; the clock is read between slices of nodes
+(slices of nodes at the rate measured so far). A position the native vectors cannot hold, or a ruleset whose
+heuristic the native backend cannot write, is searched in Python; a game it cannot compile at all
+is an AgentError naming what it cannot compile.
 """
 
 from __future__ import annotations
@@ -32,8 +40,14 @@ class AlphaBetaAgent(Agent):
 
     name = "alphabeta"
 
-    def __init__(self, seed=None, depth: int = 3, time: Optional[float] = None, worlds: int = 4):
+    def __init__(self, seed=None, depth: int = 3, time: Optional[float] = None, worlds: int = 4,
+                 backend: str = "python"):
         super().__init__(seed)
+        if backend not in ("python", "native"):
+            raise AgentError(f"alphabeta: backend must be python or native, not {backend!r}")
+        self.backend = backend
+        self._searches: dict = {}  # id(game) -> its NativeSearch, or None where it cannot search natively
+        self._rate = 200_000.0  # native nodes per second, as last measured (the slices' sizes)
         if worlds < 1:
             raise AgentError(f"alphabeta: worlds must be at least 1, not {worlds!r}")
         self.worlds = worlds
@@ -46,7 +60,8 @@ class AlphaBetaAgent(Agent):
         self.nodes = 0
 
     def spec(self) -> str:
-        return f"alphabeta:time={self.time:g}" if self.time is not None else f"alphabeta:depth={self.depth}"
+        budget = f"alphabeta:time={self.time:g}" if self.time is not None else f"alphabeta:depth={self.depth}"
+        return budget + (":backend=native" if self.backend == "native" else "")
 
     def choose(self, state) -> tuple:
         game = state.game
@@ -59,9 +74,11 @@ class AlphaBetaAgent(Agent):
         if len(moves) == 1:
             self.reason = "the only legal move"
             return moves[0]
+        if self.backend == "native":
+            self._native_search(game)  # compiled (or loaded) before the clock starts
         deadline = None if self.time is None else _time.perf_counter() + self.time
         if not game.has_secrets or state.is_chance:  # nature's draws are not the mover's to guess
-            return self._deepen(state.copy(), moves, ev, deadline)
+            return self._deepen(state.copy(), moves, ev, deadline, source=state)
         return self._vote(state, moves, ev, deadline)
 
     def _vote(self, state, moves, ev, deadline) -> tuple:
@@ -81,16 +98,23 @@ class AlphaBetaAgent(Agent):
                        f"({top:g} of {self.worlds}), each searched {each}")
         return self.rng.choice([m for m in moves if votes[m] == top])
 
-    def _deepen(self, st, moves, ev, deadline, every: bool = False):
+    def _deepen(self, st, moves, ev, deadline, every: bool = False, source=None):
         """Iterative deepening from `st` (changed and restored): the move to play (or, with
-        `every`, all the moves tied best at the deepest search finished)."""
+        `every`, all the moves tied best at the deepest search finished). `source`: the state st
+        copies, whose move stack holds its history (the native search reads it)."""
         self.rng.shuffle(moves)
         max_depth = self.depth if self.time is None else 64
         best_move, best = moves[0], [moves[0]]
         self.reason = "out of time before one ply was searched"
+        search = self._native_search(st.game) if self.backend == "native" else None
         for depth in range(1, max_depth + 1):
             try:
-                value, best = self._root(st, ev, moves, depth, deadline)
+                found = None
+                if search is not None:
+                    found = self._root_native(search, source if source is not None else st, moves, depth, deadline)
+                    if found is None:  # a position the native vectors cannot hold: Python from here on
+                        search = None
+                value, best = found if found is not None else self._root(st, ev, moves, depth, deadline)
             except _OutOfTime:
                 break
             self.reason = f"searched {depth} pl{'y' if depth == 1 else 'ies'} deep: {value_words(value, depth)}"
@@ -100,6 +124,63 @@ class AlphaBetaAgent(Agent):
             if value >= WIN - depth:  # a forced win found: no need to look deeper
                 break
         return best if every else best_move
+
+    def _native_search(self, game):
+        """The game's native search (NativeSearch), or None where the native backend compiles the
+        game but not its search; AgentError where it cannot compile the game."""
+        if id(game) not in self._searches:
+            from ..errors import Unsupported
+            from ..interpreter.native.game import native
+            from ..interpreter.native.search import NativeSearch
+
+            try:
+                fast = native(game, ())
+            except Unsupported as why:
+                raise AgentError(f"alphabeta:backend=native: {why.line().replace('; using Python', '')}") from None
+            from numba.core.errors import NumbaError
+
+            try:
+                search = NativeSearch(fast)
+                start = game.new()
+                moves = start.moves() if start is not None and not start.is_chance else []
+                if moves:  # compiled (or loaded) now, not in a move's time
+                    search.alphabeta(start, moves, 1, WIN).run()
+            except (Unsupported, NumbaError):
+                search = None
+            self._searches[id(game)] = search
+        return self._searches[id(game)]
+
+    def _root_native(self, search, st, moves, depth, deadline) -> Optional[tuple]:
+        """(best value, the moves tied best) of a native search to `depth`; None where the native
+        vectors cannot hold a position met; _OutOfTime past the deadline (the search runs in slices
+        of about 5 ms of nodes, at the rate measured so far, between looks at the clock)."""
+        from numba.core.errors import NumbaError
+
+        from ..errors import Unsupported
+
+        run = None
+        try:
+            run = search.alphabeta(st, moves, depth, WIN)
+            if deadline is None:
+                run.run()
+            else:
+                while True:
+                    began, nodes = _time.perf_counter(), run.nodes
+                    if run.run(max(64, int(self._rate * 0.005))):
+                        break
+                    now = _time.perf_counter()
+                    if now - began > 0.001:
+                        self._rate = (run.nodes - nodes) / (now - began)
+                    if now >= deadline:
+                        raise _OutOfTime
+        except (Unsupported, NumbaError):
+            return None
+        finally:
+            if run is not None:
+                self.nodes += run.nodes
+        values = run.result()
+        top = max(values)
+        return top, [m for m, v in zip(moves, values) if v == top]
 
     def _root(self, st, ev, moves, depth, deadline):
         me = mover_seat(st)

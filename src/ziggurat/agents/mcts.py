@@ -16,10 +16,17 @@ the position as the mover sees it (`State.determinized`: the pieces it cannot se
 random, the same way whatever they really are), so it never reads what its player cannot see.
 A determinization agrees with what the mover sees now, not with all it remembers.
 
-Native rollouts (`mcts:rollouts=native`): each playout from the tree's leaf runs whole in the
-native backend (ziggurat.interpreter.native, Numba), seeded from the agent's generator, with its
-own random moves (SplitMix64); a position there counts as repeated only from the playout's first
-position on (the native position hash starts there). A game the native backend cannot compile is
+Native search (`mcts:rollouts=native`): the whole search runs in the native backend
+(ziggurat.interpreter.native: the tree, its playouts and their scoring, in compiled code;
+`native/search_kernel.py`), seeded from the agent's generator, with its own random moves
+(SplitMix64), in slices of iterations between which the clock is read; it differs from the Python
+tree in one way only: nature's outcomes are drawn by their probabilities from the first visit on.
+With hidden information it is information-set MCTS (`native/search_ismcts.py`): one tree for what
+the mover knows, the pieces it cannot see dealt anew at every iteration from them as a multiset (so
+it never reads where they really are; `worlds` is the Python search's). A position the native
+vectors cannot hold, or a ruleset whose heuristic the native backend cannot write, is searched by
+the Python tree (its playouts native). The playouts are one interface with two implementations
+(`rollouts.PythonRollouts`, `rollouts.NativeRollouts`). A game the native backend cannot compile is
 an AgentError naming what it cannot compile.
 """
 
@@ -29,14 +36,8 @@ import math
 import time
 from typing import Optional
 
-from .base import Agent, AgentError, Evaluator, by_seat, mover_seat, results_by_side
-
-
-class _Seats:
-    """What `by_seat` reads of a position: the seat playing each side."""
-
-    def __init__(self, seats: list):
-        self.seats = seats
+from .base import Agent, AgentError, Evaluator, mover_seat
+from .rollouts import NativeRollouts, PythonRollouts, RolloutEvaluator
 
 
 class Node:
@@ -84,8 +85,9 @@ class MCTSAgent(Agent):
         if rollouts not in ("python", "native"):
             raise AgentError(f"mcts: rollouts must be python or native, not {rollouts!r}")
         self.rollouts = rollouts
-        self._native: dict = {}
-        self._stopped: type | tuple = ()  # the native backend's Unsupported, once it is loaded
+        self._native: dict = {}  # id(game) -> its NativeGame
+        self._searches: dict = {}  # id(game) -> its NativeSearch, or None where it cannot search natively
+        self._playouts: dict = {}  # id(game) -> its RolloutEvaluator
         self.iterations, self.time, self.c, self.rollout = iterations, time, c, rollout
         self.worlds = worlds
         self._evaluators: dict = {}
@@ -114,12 +116,25 @@ class MCTSAgent(Agent):
         ev = self._evaluators.get(id(game))
         if ev is None:
             ev = self._evaluators[id(game)] = Evaluator(game)
+        search = self._native_search(game) if self.rollouts == "native" else None  # compiled before the clock
         deadline = None if self.time is None else time.perf_counter() + self.time
         if not game.has_secrets:
+            visits = self._native_visits(search, state, root_moves, self.iterations, deadline)
+            if visits is not None:
+                best = max(visits.values())
+                self.reason = (f"the most searched of {len(visits)} moves: {best} of {sum(visits.values())} "
+                               f"playouts (native search)")
+                return self.rng.choice([m for m in root_moves if visits.get(m, 0) == best])
             root = self._search(state.copy(), root_moves, ev, self.iterations, deadline)
             best = max(ch.visits for ch in root.children)
             self.reason = f"the most searched of {len(root.children)} moves: {best} of {root.visits} playouts"
             return self.rng.choice([ch.move for ch in root.children if ch.visits == best])
+        visits = self._native_visits(search, state, root_moves, self.iterations, deadline, informed=True)
+        if visits is not None:
+            best = max(visits.values())
+            self.reason = (f"the most searched of {len(root_moves)} moves over hidden cards dealt anew each "
+                           f"playout: {best} of {sum(visits.values())} playouts (native information-set search)")
+            return self.rng.choice([m for m in root_moves if visits.get(m, 0) == best])
         visits = self._search_worlds(state, ev, deadline)
         best = max(visits.get(m, 0) for m in root_moves)
         self.reason = (f"the most searched of {len(root_moves)} moves over sampled hidden cards: {best} of "
@@ -145,10 +160,10 @@ class MCTSAgent(Agent):
         """UCT from `st` (a copy, changed and restored) for `iterations` playouts or until the
         deadline; the root, whose children hold the visits of each move."""
         game = st.game
-        legal, apply, undo, outcome = game.legal, game.apply, game.undo, game.outcome
+        apply, undo = game.apply, game.undo
         nseats = len(game.players)
         rng = self.rng
-        fast = self._fast(game) if self.rollouts == "native" else None
+        playouts = self._rollout_evaluator(game, ev)
         root = Node(None, None, mover_seat(st), list(root_moves), nseats)
         rng.shuffle(root.untried)
         log_c = self.c
@@ -185,12 +200,7 @@ class MCTSAgent(Agent):
                 node.children.append(child)
                 node = child
             # simulation
-            if fast is not None:
-                result = self._native_playout(fast, st, ev, nseats, rng)
-                if result is None:  # a playout the native loop could not hold: this one in Python
-                    result = self._playout(st, ev, nseats, legal, apply, outcome, rng)
-            else:
-                result = self._playout(st, ev, nseats, legal, apply, outcome, rng)
+            result = playouts.evaluate(st)
             for _ in range(depth):
                 undo(st)
             # backpropagation
@@ -202,6 +212,15 @@ class MCTSAgent(Agent):
                 node = node.parent
         return root
 
+    def _rollout_evaluator(self, game, ev) -> RolloutEvaluator:
+        playouts = self._playouts.get(id(game))
+        if playouts is None:
+            playouts = PythonRollouts(game, ev, self.rollout, self.rng)
+            if self.rollouts == "native":
+                playouts = NativeRollouts(self._fast(game), ev, self.rollout, self.rng, playouts)
+            self._playouts[id(game)] = playouts
+        return playouts
+
     def _fast(self, game):
         """The game's native functions (compiled once per process); AgentError when it cannot be."""
         fast = self._native.get(id(game))
@@ -209,61 +228,62 @@ class MCTSAgent(Agent):
             from ..errors import Unsupported
             from ..interpreter.native import native
 
-            self._stopped = Unsupported  # what a playout raises where the native loop stops
             try:
                 fast = self._native[id(game)] = native(game, ("playout",))
             except Unsupported as why:
                 raise AgentError(f"mcts:rollouts=native: {why.line().replace('; using Python', '')}") from None
         return fast
 
-    def _native_playout(self, fast, st, ev, nseats, rng) -> tuple:
-        """A native playout from st (unchanged), scored as `_playout` scores one; None where the
-        native loop stopped (a stack, a zone or a move past what its vector holds)."""
-        try:
-            run = fast.playout(st, rng.getrandbits(64), self.rollout, history=False)
-        except self._stopped:
-            return None
-        if run.kind is not None:
-            return by_seat(_Seats(fast.seats(run.final)), run.results)
-        result = (0.5,) * nseats
-        if ev.has_heuristic:
-            end = fast.state(run.final)
-            per_side = ev.heuristic_by_side(end)
-            leaders = [i for i, v in enumerate(per_side) if v == max(per_side)]
-            if len(leaders) < nseats:
-                result = by_seat(end, [0.75 if i in leaders else 0.25 for i in range(nseats)])
-        return result
+    def _native_search(self, game):
+        """The game's native search (NativeSearch), or None where the native backend compiles the
+        game but not its search (its heuristic, say): then the Python tree, with native playouts."""
+        if id(game) not in self._searches:
+            from ..errors import Unsupported
+            from ..interpreter.native.search import NativeSearch
 
-    def _playout(self, st, ev, nseats, legal, apply, outcome, rng) -> tuple:
-        """Random moves to the end (or `rollout` plies); the result per seat. Undoes its moves."""
-        choice = rng.choice
-        nature = st.game.sample_chance if st.game.has_chance else None
-        plies = 0
-        result = None
-        while plies < self.rollout:
-            moves = legal(st)
-            raw = outcome(st, moves)
-            if raw is not None:
-                result = by_seat(st, results_by_side(raw, nseats))
-                break
-            m = nature(st, rng, moves) if nature is not None else None
-            apply(st, m if m is not None else choice(moves))
-            plies += 1
-        else:
-            moves = legal(st)
-            raw = outcome(st, moves)
-            if raw is not None:
-                result = by_seat(st, results_by_side(raw, nseats))
-        if result is None:  # cut short: a draw, or leaning towards the heuristic's leaders
-            result = (0.5,) * nseats
-            if ev.has_heuristic:
-                per_side = ev.heuristic_by_side(st)
-                leaders = [i for i, v in enumerate(per_side) if v == max(per_side)]
-                if len(leaders) < nseats:
-                    # A lead when the playout is cut short is worth less than a game really won,
-                    # so that a real win (in one, say) still stands out.
-                    result = by_seat(st, [0.75 if i in leaders else 0.25 for i in range(nseats)])
-        undo = st.game.undo
-        for _ in range(plies):
-            undo(st)
-        return result
+            from numba.core.errors import NumbaError
+
+            fast = self._fast(game)
+            try:
+                search = NativeSearch(fast)
+                start = game.new()
+                if start is not None and start.moves():  # compiled (or loaded) now, not in a move's time
+                    (search.ismcts if game.has_secrets else search.mcts)(start, self.c, 1, 0, 1).run(1)
+            except (Unsupported, NumbaError):
+                search = None
+            self._searches[id(game)] = search
+        return self._searches[id(game)]
+
+    def _native_visits(self, search, state, root_moves, iterations: int, deadline,
+                       informed: bool = False) -> Optional[dict]:
+        """{move: visits} of a native search from `state` (`iterations`, or until the deadline):
+        UCT, or with `informed` information-set MCTS for the mover (hidden pieces dealt anew each
+        iteration); None without a native search or where its vectors cannot hold a position met
+        (the Python tree searches this one)."""
+        if search is None:
+            return None
+        from numba.core.errors import NumbaError
+
+        from ..errors import Unsupported
+
+        try:
+            make = search.ismcts if informed else search.mcts
+            tree = make(state, self.c, self.rollout, self.rng.getrandbits(64), iterations)
+            if deadline is None:
+                tree.run(iterations)
+            else:
+                n = 16
+                while True:  # slices of about 10 ms (less near the deadline) between looks at the clock
+                    began = time.perf_counter()
+                    tree.run(n)
+                    now = time.perf_counter()
+                    left = deadline - now
+                    if left <= 0:
+                        break
+                    n = max(1, min(1 << 16, int(n / max(now - began, 1e-6) * min(left, 0.01))))
+        except (Unsupported, NumbaError):
+            return None
+        visits = {m: v for m, v, _ in tree.children()}
+        if not visits or not set(visits) <= set(map(tuple, root_moves)):  # never expected: the backends agree
+            return None
+        return visits

@@ -1,0 +1,138 @@
+"""Search speed: MCTS iterations per CPU second, native against OpenSpiel's C++ `MCTSBot`, and
+alpha-beta nodes per CPU second, native against Python, side by side in one run.
+
+    python benchmarks/search_bench.py [--quick] [--json]
+
+MCTS: from Breakthrough's start, one move's search of the same number of iterations with the same
+exploration constant (c = 1.4) and random rollouts to the end, by
+- the `mcts` agent with `rollouts=native` (the whole search in the native kernel, through
+  `choose`: what a game pays, the Python around it included),
+- OpenSpiel's C++ `MCTSBot` with a `RandomRolloutEvaluator` (one rollout, no solver),
+- the `mcts` agent with its Python tree and Python rollouts (fewer iterations: it is slow),
+interleaved, best of several repetitions (CPU seconds: `time.process_time`, so that a loaded
+machine slows each alike), and the ratio native / OpenSpiel (above 1.0: native is faster).
+
+Alpha-beta: the `alphabeta` agent's search of Breakthrough's start to a fixed depth, native
+(`backend=native`) and Python, nodes per CPU second and the ratio.
+
+`rows(quick)` gives the rows for benchmarks/run.py; without Numba it gives none, and without
+`pyspiel` the OpenSpiel columns are empty.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+import ziggurat
+from ziggurat.agents import make_agent
+
+try:
+    import pyspiel
+except ImportError:  # the test extra is not installed
+    pyspiel = None
+
+C = 1.4
+
+
+def cpu(fn) -> float:
+    t = time.process_time()
+    fn()
+    return time.process_time() - t
+
+
+def openspiel_mcts(iterations: int, seed: int):
+    game = pyspiel.load_game("breakthrough")
+    evaluator = pyspiel.RandomRolloutEvaluator(1, seed)
+    bot = pyspiel.MCTSBot(game, evaluator, C, iterations, 4000, False, seed, False)
+    state = game.new_initial_state()
+    return lambda: bot.step(state)
+
+
+def ziggurat_mcts(game, iterations: int, seed: int, rollouts: str):
+    agent = make_agent(f"mcts:iterations={iterations}:c={C}:rollout=1000:rollouts={rollouts}", seed)
+    state = game.new()
+    return lambda: agent.choose(state)
+
+
+def mcts_row(quick: bool) -> dict:
+    game = ziggurat.load("breakthrough")
+    iterations = 2000 if quick else 20000
+    python_iterations = 100 if quick else 400
+    repeats = 2 if quick else 4
+    make_agent("mcts:iterations=2:rollouts=native", 0).choose(game.new())  # compiled (or loaded) first
+    native, spiel, python = [], [], []
+    for r in range(repeats):  # interleaved, so that all three see the same machine
+        native.append(cpu(ziggurat_mcts(game, iterations, r, "native")))
+        if pyspiel is not None:
+            spiel.append(cpu(openspiel_mcts(iterations, r)))
+        python.append(cpu(ziggurat_mcts(game, python_iterations, r, "python")))
+    row = {"what": "MCTS iterations / CPU s (breakthrough start)", "iterations": iterations,
+           "native": iterations / min(native), "python": python_iterations / min(python)}
+    if spiel:
+        row["openspiel"] = iterations / min(spiel)
+        row["ratio"] = row["native"] / row["openspiel"]
+    return row
+
+
+def alphabeta_row(quick: bool) -> dict:
+    game = ziggurat.load("breakthrough")
+    depth = 3 if quick else 4
+    state = game.new()
+    native = make_agent(f"alphabeta:depth={depth}:backend=native", 1)
+    python = make_agent(f"alphabeta:depth={depth}", 1)
+    native.choose(state)  # compiled, or loaded from the cache
+    rates = {"native": 0.0, "python": 0.0}
+    for _ in range(2 if quick else 3):
+        for name, agent in (("native", native), ("python", python)):
+            agent.nodes = 0
+            seconds = cpu(lambda: agent.choose(state))
+            rates[name] = max(rates[name], agent.nodes / seconds)
+    return {"what": f"alpha-beta nodes / CPU s (breakthrough start, depth {depth})", "iterations": None,
+            **rates, "ratio_python": rates["native"] / rates["python"]}
+
+
+def rows(quick: bool = False) -> list:
+    try:
+        import numba  # noqa: F401
+    except ImportError:
+        return []
+    return [mcts_row(quick), alphabeta_row(quick)]
+
+
+def table(rows: list):
+    from rich.table import Table
+
+    t = Table(title="Search in native code (CPU seconds; best of interleaved runs)")
+    for c in ("search", "iterations", "native", "OpenSpiel C++", "native / OpenSpiel", "Python",
+              "native / Python"):
+        t.add_column(c, justify="left" if c == "search" else "right")
+    for r in rows:
+        t.add_row(r["what"], str(r["iterations"] or "-"), f"{r['native']:,.0f}",
+                  f"{r['openspiel']:,.0f}" if "openspiel" in r else "-",
+                  f"{r['ratio']:.2f}" if "ratio" in r else "-", f"{r['python']:,.0f}",
+                  f"{r['native'] / r['python']:.1f}")
+    return t
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer iterations and repeats (a smoke test)")
+    parser.add_argument("--json", action="store_true", help="print the rows as JSON")
+    args = parser.parse_args(argv)
+    out = rows(args.quick)
+    if not out:
+        print("Search benchmark skipped: Numba is not installed (pip install -e '.[native]')")
+    elif args.json:
+        print(json.dumps(out, indent=2))
+    else:
+        from rich.console import Console
+
+        Console(width=140).print(table(out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
