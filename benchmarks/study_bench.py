@@ -63,7 +63,7 @@ def rows(quick: bool = False) -> list:
     import ziggurat
     from ziggurat.lab.journal import Journal
     from ziggurat.lab.study import StudySpec, run_study
-    from ziggurat.interpreter.native.game import native
+    from ziggurat.interpreter.native import native
 
     repeats = 2 if quick else 3
     out = []

@@ -26,6 +26,7 @@ import ziggurat
 from ziggurat.errors import Unsupported
 from ziggurat.interpreter.native import code as native_code
 from ziggurat.interpreter.native import effects, module
+from ziggurat.interpreter.native import game as native_game
 from ziggurat.interpreter.native.game import source
 
 HERE = Path(__file__).parent
@@ -34,6 +35,8 @@ RULESETS = Path(ziggurat.__file__).parent / "rulesets"
 
 
 def text_of(name: str, options=None) -> str:
+    """The module's text written now (not the one this process wrote before for these rules)."""
+    native_game._WRITTEN.clear()
     return source(ziggurat.load(name, options))[0]
 
 

@@ -130,8 +130,8 @@ class AlphaBetaAgent(Agent):
         game but not its search; AgentError where it cannot compile the game."""
         if id(game) not in self._searches:
             from ..errors import Unsupported
-            from ..interpreter.native.game import native
-            from ..interpreter.native.search import NativeSearch
+            from ..interpreter.native import native
+            from ..interpreter.native import NativeSearch
 
             try:
                 fast = native(game, ())

@@ -239,7 +239,7 @@ class MCTSAgent(Agent):
         game but not its search (its heuristic, say): then the Python tree, with native playouts."""
         if id(game) not in self._searches:
             from ..errors import Unsupported
-            from ..interpreter.native.search import NativeSearch
+            from ..interpreter.native import NativeSearch
 
             from numba.core.errors import NumbaError
 

@@ -9,7 +9,9 @@ This package is the backend's public face; tools import from it, never from its 
 - `is_cached(game)`: whether that module was compiled before (here, or into the cache folder);
 - `why_not(game)`: the `Unsupported` that `native` would raise for the rules, or None;
 - `NativeGame`: perft, divide, playouts, and the facts of a position vector (`side`, `ply`,
-  `seats`, `state`).
+  `seats`, `state`);
+- `NativeSearch(native_game)`: MCTS (UCT, and information-set MCTS for hidden pieces) and
+  alpha-beta with a transposition table, whole in compiled code (the agents' native search).
 
 The names are imported at their first use (`game` imports NumPy, and Numba when compiling), so
 that importing this package costs nothing.
@@ -21,11 +23,16 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from .game import NativeGame, available, is_cached, native, why_not
+    from .search import NativeSearch
 
-__all__ = ["NativeGame", "available", "is_cached", "native", "why_not"]
+__all__ = ["NativeGame", "NativeSearch", "available", "is_cached", "native", "why_not"]
 
 
 def __getattr__(name: str):
+    if name == "NativeSearch":
+        from .search import NativeSearch
+
+        return NativeSearch
     if name in __all__:
         from . import game
 

@@ -33,7 +33,7 @@ from .layout import Layout
 from .legal import Legal
 from .apply import Apply
 from .moves import Moves
-from .search_eval import search_functions, search_kernel
+from .search_eval import search_functions
 
 MAXM = 16384  # moves one position may have in native code (more: the loop stops, Python runs it)
 
@@ -44,7 +44,7 @@ CAP_MADE = 16  # the same when moves make pieces (no supply bounds the stacks)
 # The game-independent part of every module: files of this package, each read as a resource and
 # put in whole below the mark (what is above it declares, for linters and editors, the names the
 # generated part defines). Another kernel file is one more name here.
-KERNEL = ("kernel.py", "kernel_loops.py")
+KERNEL = ("kernel.py", "kernel_loops.py", "search_kernel.py", "search_ismcts.py")  # the searches: search_eval
 KERNEL_MARK = "# ---- kernel: from here on, the same in every native module ----"
 
 
@@ -187,7 +187,7 @@ class NativeWriter:
             rows = self.tables[name] if self.tables[name] is not None else self.x.geometry(name)
             lines += table(name, rows, (self.game.world.files, self.game.world.ncells), self.row_names(name))
         text = "\n".join(head + lines + ["", ""] + [f + "\n\n" for f in functions])
-        return text + "\n" + kernel() + "\n\n" + search_kernel()
+        return text + "\n" + kernel()
 
 
 # ---- the tables: one row a line ---------------------------------------------------------------------

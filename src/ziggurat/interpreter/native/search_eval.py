@@ -1,6 +1,7 @@
 """What the native search reads of one game, written into its native module beside `legal` and
-`apply`: the ruleset's `heuristic` and nature's weights, and the search kernel's text
-(`search_kernel.py`: MCTS and alpha-beta; `search_ismcts.py`: information-set MCTS).
+`apply`: the ruleset's `heuristic` and nature's weights, beside the search kernel's
+files (`search_kernel.py`: MCTS and alpha-beta; `search_ismcts.py`: information-set MCTS), which
+`module.KERNEL` puts at the end of every module.
 
 | name | what |
 |---|---|
@@ -18,21 +19,9 @@ The functions are compiled at their first call only, so a game whose search neve
 
 from __future__ import annotations
 
-from importlib import resources
-
 from ...dsl import ir
 from ...errors import Unsupported
 from .code import Code
-
-KERNEL_FILES = ("search_kernel.py", "search_ismcts.py")
-
-
-def search_kernel() -> str:
-    """The search kernel's text (the real files `search_kernel.py` and `search_ismcts.py`, read as
-    resources)."""
-    files = resources.files(__package__)
-    return "\n\n".join(files.joinpath(name).read_text(encoding="utf-8") for name in KERNEL_FILES)
-
 
 def reads_mover(expr) -> bool:
     return any(isinstance(n, ir.Global) and n.what == "mover" for n in ir.walk(expr))

@@ -30,6 +30,8 @@ import numpy as np
 
 from ziggurat.interpreter.native.numbacache import njit
 
+# ---- kernel: from here on, the same in every native module ----
+
 IS_PARENT, IS_CHILD, IS_SIB, IS_MOVE = 0, 1, 2, 3
 IS_FIELDS = 4
 

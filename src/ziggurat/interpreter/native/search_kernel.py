@@ -44,6 +44,8 @@ import numpy as np
 
 from ziggurat.interpreter.native.numbacache import njit
 
+# ---- kernel: from here on, the same in every native module ----
+
 # ---- shared -------------------------------------------------------------------------------------
 
 
