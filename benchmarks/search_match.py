@@ -8,7 +8,7 @@ The game is refereed by the bridge (`ziggurat.bridges.openspiel.load_game("break
 ruleset as a pyspiel game), whose Ziggurat state the `mcts` agent (`rollouts=native`: the whole
 search in the native kernel) reads; `MCTSBot` searches OpenSpiel's own C++ `breakthrough` (so that
 its search runs at its own speed, not through the bridge's Python states), and each move is carried
-from one to the other by its notation (the two agree move for move: tests/test_openspiel.py). At
+from one to the other by its notation (the two agree move for move: tests/bridges/test_openspiel.py). At
 the end the two engines must agree on the result.
 
 Both are plain UCT with random rollouts to the end of the game and the same exploration: the agent

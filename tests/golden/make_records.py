@@ -5,7 +5,7 @@
 
 Each record is a whole game of seeded uniformly random play (`random.Random(seed)` choosing among
 `state.moves()`, setup seeded the same), saved by `ziggurat.records.save_record` with no date, so
-that regenerating with an unchanged engine rewrites identical files. tests/test_golden_records.py
+that regenerating with an unchanged engine rewrites identical files. tests/games/test_golden_records.py
 replays every record and requires each move to be legal and the result, scores and final position
 to be exactly as recorded.
 

@@ -1,7 +1,7 @@
 """Reference implementation of Konane (Hawaiian checkers), plain Python, clarity over speed.
 
 Written from the rules alone, apart from the engine and from rulesets/konane.rules: it shares only
-the position text format. It is the oracle for tests/perft/konane.perft and tests/test_konane_rules.py.
+the position text format. It is the oracle for tests/perft/konane.perft and tests/games/test_konane_rules.py.
 
 The rules:
 - A board of `width` files x `height` ranks (default 8 x 8). Every cell starts with a stone: black

@@ -3,7 +3,7 @@ speed.
 
 Written from the published rules alone, apart from the engine and from rulesets/lasca.rules: it
 shares only the position and move text formats. It is the oracle for tests/perft/lasca.perft
-and for tests/test_lasca_rules.py.
+and for tests/games/test_lasca_rules.py.
 
 Sources (quotes are from these pages; where they disagree the official lasca.org rules win):
   [L1] lasca.org, "The Equipment" / "The pieces":     http://www.lasca.org/show?2RU

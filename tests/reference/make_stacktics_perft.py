@@ -129,7 +129,7 @@ def main():
         ("size2-narrow-start", {"size": "2", "narrow": "true"}, [1, 2, 3, 4, 5],
          "3x5 narrow board, trees on the corners, pie on"),
         ("size3-start", {"size": "3"}, [1, 2, 3, 4, 5],
-         "5x5; perft 1 = 31 by hand (see tests/test_stacktics_reference.py)"),
+         "5x5; perft 1 = 31 by hand (see tests/games/test_stacktics_reference.py)"),
         ("size4-start", {"size": "4"}, [1, 2, 3, 4], "6x6, loaded distance 3"),
         ("size5-start", {"size": "5"}, [1, 2, 3, 4], "7x6, loaded distance 3"),
     ]

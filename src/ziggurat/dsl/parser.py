@@ -52,7 +52,7 @@ GRAMMAR_CACHE = "grammar.lark-cache"  # the grammar's analysis, a sealed entry i
 def grammar(cached: bool = True) -> Lark:
     """The shipped grammar, built once a process; its analysis is kept in the cache folder. With
     `cached=False` it is built afresh: a grammar lark read back from its cache has no rules to
-    generate programs from (hypothesis.extra.lark needs them: tests/test_fuzz.py).
+    generate programs from (hypothesis.extra.lark needs them: tests/language/test_fuzz.py).
 
     Not Lark's own cache (`cache=`): a pickle it loads after checking only its first line, written
     through whatever is at the name. The entry is Lark's `save` (a pickle) behind a line naming

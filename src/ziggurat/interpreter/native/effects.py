@@ -16,7 +16,7 @@ from ..names import pyname
 from .code import Code, fail
 
 # The kernel's helpers (kernel.py) that the moves' code calls and that keep the hash slot up to
-# date as they write (or write nothing the hash covers). tests/test_native_writer.py checks this
+# date as they write (or write nothing the hash covers). tests/native/test_native_writer.py checks this
 # against the kernel's text.
 KEEPS_HASH = frozenset({"put", "move_stack", "take_stack", "place_piece", "remove_piece", "insert_piece",
                         "lift_piece", "zone_add", "zone_drop"})
