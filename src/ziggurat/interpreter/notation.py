@@ -294,7 +294,8 @@ class Notation:
             if name not in self.cell_index:
                 raise GameError(f"{_shown(name)} is not a cell of this {self.world.files}x{self.world.ranks} board")
             if name in given:
-                raise GameError(f"cell {name} is given twice: a cell holds one stack (write it once, bottom piece first)")
+                raise GameError(f"cell {name} is given twice: a cell holds one stack "
+                                "(write it once, bottom piece first)")
             given.add(name)
             supply.room(name, stack)
             st.cells[self.cell_index[name]] = supply.take(self.pieces(stack, name), name)
@@ -375,7 +376,8 @@ class Notation:
                             "give it 0 or more")
         seats = len(self.players)
         if slot in self.window_counters and not 0 <= n <= seats:
-            what = ("the seat that opened the response window (1 to {0}; 0 when none is open)" if name == WINDOW_COUNTERS[1]
+            what = ("the seat that opened the response window (1 to {0}; 0 when none is open)"
+                    if name == WINDOW_COUNTERS[1]
                     else "this player's place in the response window's order (1 to {0}; 0 when not asked)")
             raise GameError(f"counter {name!r} is {what.format(seats)}, not {n}")
         return n

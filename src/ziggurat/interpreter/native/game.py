@@ -173,7 +173,8 @@ class NativeGame:
             return Unsupported(f"a move of action {name!r} longer than one packed 63-bit word (a list in it "
                                "grew too long)", pos)
         named = ", ".join(f"{name!r} ({Unsupported('', pos).where()})" for name, pos in growing)
-        return Unsupported("a move longer than one packed 63-bit word" + (f" (one of actions {named})" if named else ""))
+        return Unsupported("a move longer than one packed 63-bit word"
+                           + (f" (one of actions {named})" if named else ""))
 
 
     # ---- the loops ----------------------------------------------------------------------------

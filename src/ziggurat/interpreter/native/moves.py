@@ -76,7 +76,8 @@ class Moves:
         for p in self.plans:
             own, whole = self.codec.shortest(p.index)
             if own > MOVE_BITS or whole > MOVE_BITS:
-                part, bits = ("its moves", own) if own > MOVE_BITS else ("its moves with the after block's choices", whole)
+                part, bits = (("its moves", own) if own > MOVE_BITS
+                              else ("its moves with the after block's choices", whole))
                 raise Unsupported(f"action {p.spec.name!r}: {part} take at least {bits} bits, and a packed move "
                                   f"holds {MOVE_BITS}", p.pos)
         # The actions whose moves may still be too long (a list longer than it fits): named

@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import ast
 
-from ...dsl import ir
 from ...dsl import types as T
 from .. import steps as P
 from ..facts import needed_lets
 from .effects import Fresh, Statements
 from .emit import at, drop_unused_loads, expr as E, name, stmt as S
 from .exprs import Env, Var, pyname
-from .generate import PROLOGUE, _exprs_of, prologue
+from .generate import PROLOGUE, prologue
 
 
 class Applier:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import ast
 from functools import lru_cache
-from typing import Optional
 
 PLACEHOLDER = "_"
 

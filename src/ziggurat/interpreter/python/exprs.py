@@ -270,7 +270,8 @@ class Exprs:
         "distance": "DIST[_0][_1]", "flanked": "_flanked(cells, CTRL, LINE1[_1][_0], _2)",
         "connected": "_connected(_0, NEIGH[_1])", "between": "_between(_0, _1, FILES)",
         "run": "_run(cells, CTRL, LINE1[_1][_0], _2)",
-        "abs": "abs(_0)", "len": "len(_0)", "shuffled": "_shuffled(rng, _0)", "ways": "_ways(_0, _1, _2)", "showing": "_showing(_0, _1, _2)",
+        "abs": "abs(_0)", "len": "len(_0)", "shuffled": "_shuffled(rng, _0)", "ways": "_ways(_0, _1, _2)",
+        "showing": "_showing(_0, _1, _2)",
     }
 
     TABLE_CALLS = {  # the open table's functions (interpreter/geometry.py), by number of arguments

@@ -22,10 +22,9 @@ from ...dsl import types as T
 from ...dsl.world import World
 from .. import steps as P
 from ..facts import MAX_PASSES, uses_repetition
-from ..helpers import HELPERS
 from .apply import Applier
 from .effects import Fresh, Statements
-from .emit import (Comment, at, clone, declare_nonlocals, drop_dead_aliases, drop_unused_loads, fold_constants, loads,
+from .emit import (Comment, at, declare_nonlocals, drop_dead_aliases, drop_unused_loads, fold_constants, loads,
                    render, stmt as S, tidy)
 from .explain import Explainer
 from .measure import Reader, measured
