@@ -51,7 +51,7 @@ class Moves:
         self.lists = any(f.is_list for fs in self.codec.fields for f in fs)  # some move may grow too long
         self.refuse_too_long()
 
-    def field_of(self, typ) -> tuple:
+    def field_of(self, typ: T.Type) -> tuple[int, int]:
         """(bits, bias) of one value of a type in a packed move."""
         w, lay = self.game.world, self.layout
         if typ == T.CELL:

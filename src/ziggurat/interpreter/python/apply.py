@@ -42,7 +42,7 @@ class Applier:
         for s in steps:
             match s:
                 case P.Guard(cond=cond) if guards:  # an after part without choices: applied if it holds
-                    inner = []
+                    inner: list[ast.stmt] = []
                     body.append(at(ast.If(x.expr(cond, env), inner, []), s.pos))
                     body = inner
                 case P.Bind(var=var, value=value) if var in self.needed:

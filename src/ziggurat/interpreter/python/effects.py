@@ -41,7 +41,7 @@ class Statements:
         self.hashing = hashing
 
     def block(self, stmts, env: Env, fresh: Fresh) -> list:
-        out = []
+        out: list[ast.stmt] = []
         for s in stmts:
             first = len(out)
             env = self.stmt(s, env, fresh, out)
