@@ -48,7 +48,7 @@ def _suffix(memo: dict, table: tuple, stack: tuple) -> tuple:
 def _last_cells(move, fields) -> tuple:
     """The cells a move names (fields[action] lists the places of its cell choices; a repeated
     choice holds a tuple of cells)."""
-    out = []
+    out: list[int] = []
     for i in fields[move[0]]:
         v = move[i]
         if isinstance(v, tuple):

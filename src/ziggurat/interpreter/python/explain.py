@@ -95,9 +95,10 @@ class Explainer:
                     if has_choices:
                         body.append(S("if m[_0] is None:\n    return _1", s.first,
                                       const("the turn must end with: " + (self.plan.spec.after_fmt or ""))))
-                    env = self.run(list(part), env, body)
-                    if env is None:
+                    after = self.run(list(part), env, body)
+                    if after is None:
                         return None
+                    env = after
         return env
 
     def measure(self, s: P.Measure, env: Env, body: list) -> bool:
