@@ -314,8 +314,8 @@ def replay(record: Record, *, check_end: bool = True):
     """Play the whole record, checking every move, and (with check_end) its result and final
     position; return the final state. RecordError says what does not match."""
     state = None
-    for _, _, _, state in steps(record):
-        pass
+    for step in steps(record):  # plays every move; the state is the same object throughout
+        state = step[3]
     if check_end:
         check_end_matches(record, state)
     return state

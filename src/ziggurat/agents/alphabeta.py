@@ -88,7 +88,8 @@ class AlphaBetaAgent(Agent):
         votes = dict.fromkeys(moves, 0.0)
         for k in range(self.worlds):
             world = state.determinized(state.side, self.rng)
-            until = None if deadline is None else _time.perf_counter() + (deadline - _time.perf_counter()) / (self.worlds - k)
+            until = (None if deadline is None
+                     else _time.perf_counter() + (deadline - _time.perf_counter()) / (self.worlds - k))
             best = self._deepen(world, list(moves), ev, until, every=True)
             for m in best:
                 votes[m] += 1 / len(best)

@@ -233,7 +233,8 @@ class ActionSpace:
                 ids.append(self.none_id)
             elif step.spelled:
                 if not isinstance(v, int) or v < 0:
-                    raise GameError(f"the move {_text(move)} holds {shown(v)} where '{step.name}' is a place on the table")
+                    raise GameError(f"the move {_text(move)} holds {shown(v)} where '{step.name}' is a place "
+                                    "on the table")
                 ids.extend(self._value_id(step.values, ch, move) for ch in surface.spot_text(v))
                 ids.append(self.end_id)
             elif step.is_list:

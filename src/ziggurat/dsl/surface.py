@@ -44,7 +44,7 @@ def spot(x: int, y: int, pose: int = STANDING) -> int:
     return (((x + BIAS) << 26) | (y + BIAS)) << 3 | pose
 
 
-def centre(s: int) -> tuple:
+def centre(s: int) -> tuple[int, int]:
     """(x, y) of a spot's centre, in units."""
     return ((s >> 29) - BIAS, ((s >> 3) & ((1 << 26) - 1)) - BIAS)
 

@@ -111,7 +111,7 @@ class _Bounds:
         if key in self.locals:
             return self.locals[key]
         self.locals[key] = None  # a name bound in terms of itself is unknown
-        out = "empty"
+        out: object = "empty"  # no binding seen yet, else the join of their bounds
         for kind, e in self.binds.get(key, [("never", None)]):
             v = self.value(e) if kind == "value" else self.items(e) if kind == "item" else None
             out = v if out == "empty" else _join(out, v)

@@ -73,6 +73,7 @@ def small_options(name_or_path: str) -> dict:
     options = {}
     for name, spec in game.option_specs.items():
         if name in SIZE_OPTIONS and spec.kind == "range":
+            assert spec.low is not None  # a range option has its bounds
             options[name] = max(spec.low, 4) if name in ("width", "height") else spec.low
     while options:
         try:

@@ -48,7 +48,7 @@ def _suffix(memo: dict, table: tuple, stack: tuple) -> tuple:
 def _last_cells(move, fields) -> tuple:
     """The cells a move names (fields[action] lists the places of its cell choices; a repeated
     choice holds a tuple of cells)."""
-    out = []
+    out: list[int] = []
     for i in fields[move[0]]:
         v = move[i]
         if isinstance(v, tuple):
@@ -140,5 +140,6 @@ def _between(a, b, files) -> tuple:
 
 
 HELPERS = {"_flanked": _flanked, "_run": _run, "_connected": _connected, "_stepk": _stepk, "_between": _between,
-           "RepeatLimit": RepeatLimit, "MoveLimit": MoveLimit, "_ray": _ray, "_product": _product, "_shuffled": _shuffled, "_ways": _ways, "_showing": _showing,
-           "_suffix": _suffix, "_last_cells": _last_cells, **GEOMETRY, **REASONS}
+           "RepeatLimit": RepeatLimit, "MoveLimit": MoveLimit, "_ray": _ray, "_product": _product,
+           "_shuffled": _shuffled, "_ways": _ways, "_showing": _showing, "_suffix": _suffix,
+           "_last_cells": _last_cells, **GEOMETRY, **REASONS}

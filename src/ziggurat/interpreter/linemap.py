@@ -63,7 +63,7 @@ def rules_diagnostic(exc: BaseException) -> Optional[Diagnostic]:
     if not frames:
         return None
     frame = frames[-1]
-    found = rules_position(GENERATED[frame.filename], frame.lineno)
+    found = rules_position(GENERATED[frame.filename], frame.lineno) if frame.lineno is not None else None
     if found is None:
         return None
     path, line, col, end = found

@@ -59,7 +59,7 @@ class Notation:
             return str
         return lambda v: self.value_text(typ, v)
 
-    def value_text(self, typ: T.Type, v) -> str:
+    def value_text(self, typ: Optional[T.Type], v) -> str:
         if typ is not None and T.is_list(typ):  # a choice of one value per item: "e1,f1"
             return ",".join(self.value_text(typ.elem, x) for x in v)
         if typ == T.CELL:
@@ -76,7 +76,7 @@ class Notation:
             return surface.spot_text(v) if v != surface.NONE else "-"
         return str(v)
 
-    def parse_value(self, typ: T.Type, text: str):
+    def parse_value(self, typ: Optional[T.Type], text: str):
         if typ is not None and T.is_list(typ):
             return tuple(self.parse_value(typ.elem, x) for x in text.split(",")) if text else ()
         if typ == T.CELL:
@@ -161,8 +161,9 @@ class Notation:
         return "".join(out)
 
     def decode(self, text: str) -> list:
-        """Every (action, move) the text could mean, legal or not."""
-        found = []
+        """Every (action, move) the text could mean, legal or not (a GameError for a move that
+        cannot be read)."""
+        found: list[tuple[object, tuple | GameError]] = []
         for a in self.game.actions:
             regex = self._regex(a, a.fmt)
             present = any(n == PRESENT for n, _ in a.choices[a.nbase:])  # the after part's mark
@@ -214,9 +215,9 @@ class Notation:
         for _, m in self.decode(text):  # read the text, then check it against the legal moves
             if isinstance(m, tuple) and m in possible and self.move_text(m) == text:
                 return m
-        legal = {self.move_text(m): m for m in moves}  # texts the reader cannot decode alone
-        if text in legal:
-            return legal[text]
+        by_text = {self.move_text(m): m for m in moves}  # texts the reader cannot decode alone
+        if text in by_text:
+            return by_text[text]
         if state.is_terminal():
             out = state.outcome()
             raise GameError(f"{shown(text)}: the game is over ({out.reason or out.kind})")
@@ -225,14 +226,14 @@ class Notation:
         if moves:
             raise GameError(f"{shown(text)} is not legal here: {state.explain(moves[0])}")
         errors = [m for _, m in decoded if isinstance(m, GameError)]
-        near = _near(text, legal)
+        near = _near(text, by_text)
         if errors:
             said = str(errors[0])
             raise GameError(f"{shown(text)}: {said}" + (f"; {near}" if near and "did you mean" not in said else ""))
         if near:
             raise GameError(f"{shown(text)} is not a move here; {near}")
         forms = ", ".join(repr(a.fmt) for a in self.game.actions)
-        example = next(iter(legal), None)
+        example = next(iter(by_text), None)
         raise GameError(f"{shown(text)} is not a move of {self.game.title}: moves are written {forms}"
                         + (f", for example {example!r}" if example else ""))
 
@@ -294,7 +295,8 @@ class Notation:
             if name not in self.cell_index:
                 raise GameError(f"{_shown(name)} is not a cell of this {self.world.files}x{self.world.ranks} board")
             if name in given:
-                raise GameError(f"cell {name} is given twice: a cell holds one stack (write it once, bottom piece first)")
+                raise GameError(f"cell {name} is given twice: a cell holds one stack "
+                                "(write it once, bottom piece first)")
             given.add(name)
             supply.room(name, stack)
             st.cells[self.cell_index[name]] = supply.take(self.pieces(stack, name), name)
@@ -375,7 +377,8 @@ class Notation:
                             "give it 0 or more")
         seats = len(self.players)
         if slot in self.window_counters and not 0 <= n <= seats:
-            what = ("the seat that opened the response window (1 to {0}; 0 when none is open)" if name == WINDOW_COUNTERS[1]
+            what = ("the seat that opened the response window (1 to {0}; 0 when none is open)"
+                    if name == WINDOW_COUNTERS[1]
                     else "this player's place in the response window's order (1 to {0}; 0 when not asked)")
             raise GameError(f"counter {name!r} is {what.format(seats)}, not {n}")
         return n

@@ -8,7 +8,7 @@ in place by `push(move)` and restored by `pop()`. Moves are tuples `(action, cho
 from __future__ import annotations
 
 import random
-from typing import Iterator, Optional
+from typing import Iterator, Literal, Optional
 
 from ..dsl.world import World
 from ..errors import GameError, shown
@@ -81,7 +81,8 @@ class Game:
         self._setup = ns["setup"]
         self._sidekey = ns["SIDEKEY"]
         self._counters = ns["INITIAL_COUNTERS"]
-        self._supply = None  # piece_supply(), counted when first needed (False: moves make pieces)
+        # piece_supply(), counted when first needed (False: moves make pieces)
+        self._supply: Optional[Literal[False] | PieceSupply] = None
         self._notation = notation.Notation(self)
 
     def chance_outcomes(self, st: "State", moves: Optional[list] = None) -> Optional[list]:
@@ -402,7 +403,9 @@ class State:
         """Why `move` is not legal here (or 'legal')."""
         move = tuple(move)
         if self.is_terminal():
-            return f"the game is over: {self.outcome().reason or self.outcome().kind}"
+            out = self.outcome()
+            assert out is not None  # a finished game has its outcome
+            return f"the game is over: {out.reason or out.kind}"
         if move in self.moves():
             return "legal"
         if not move or not 0 <= move[0] < len(self.game.actions):

@@ -261,8 +261,9 @@ def census(ruleset: str, options: Optional[dict] = None, seeds: Optional[Iterabl
            progress: Optional[Callable[[int, int], None]] = None) -> CensusReport:
     """Solve every distinct setup of a one-player ruleset (see the module doc for the sources of
     setups and for `symmetric`). `workers`: processes to use (default: every core; 1 solves in
-    this process); `client`: a Dask distributed client, to solve on its cluster instead. `progress(done, total)` is called as groups are solved. `max_nodes` bounds
-    each solve (SearchLimitExceeded beyond it)."""
+    this process); `client`: a Dask distributed client, to solve on its cluster instead.
+    `progress(done, total)` is called as groups are solved. `max_nodes` bounds each solve
+    (SearchLimitExceeded beyond it)."""
     start_time = time.perf_counter()
     options = dict(options or {})
     game = _game(ruleset, options)

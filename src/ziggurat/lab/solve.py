@@ -32,9 +32,9 @@ from ..errors import MEMORY, GameError, SearchLimitExceeded  # noqa: F401 (MEMOR
 #: How often (in positions) the progress callback is called.
 PROGRESS_EVERY = 2048
 #: The searches' default budget: positions searched (each stored in the table at most once). The
-#: table costs about 0.4 KB (a small board, no zones) to 1.4 KB (many zones and counters) a position and the search runs at 5,000
-#: to 15,000 positions a second, so 300,000 positions stop within about a minute and half a
-#: gigabyte on the shipped games.
+#: table costs about 0.4 KB (a small board, no zones) to 1.4 KB (many zones and counters) a position
+#: and the search runs at 5,000 to 15,000 positions a second, so 300,000 positions stop within
+#: about a minute and half a gigabyte on the shipped games.
 DEFAULT_MAX_NODES = 300_000
 #: The largest budget accepted: a table of this many positions needs tens of gigabytes or more.
 MAX_NODES_LIMIT = 100_000_000

@@ -17,8 +17,9 @@
     GET  /api/replays/ID?ply=N&as=S a replay's view after N moves
 
 A bad request (a bad move, an unknown ruleset, a bad option or seat, a record that does not replay,
-a body that bodies.py refuses: 415 and 413 for its type and size) is answered 400 with {"error": message}, the message the command line would print; an unknown
-table 404; a bug of ours 500 with a one-line message. No request is answered with a traceback.
+a body that bodies.py refuses: 415 and 413 for its type and size) is answered 400 with
+{"error": message}, the message the command line would print; an unknown table 404; a bug of
+ours 500 with a one-line message. No request is answered with a traceback.
 """
 
 from __future__ import annotations
@@ -73,7 +74,8 @@ class Store:
         with self.lock:
             item = self.items.get(key)
         if item is None:
-            raise NotFound(f"no {self.kind} {shown(key)} here (the server was restarted, or it is too old): start a new one")
+            raise NotFound(f"no {self.kind} {shown(key)} here (the server was restarted, or it is too old): "
+                           "start a new one")
         return item
 
 

@@ -143,7 +143,8 @@ def view(state, viewer) -> dict:
     return {
         "ruleset": game.name, "title": game.title, "players": list(game.players), "has_secrets": game.has_secrets,
         "svg": None if places else PICTURES.svg(state, viewer),
-        "table": layout.to_json(state, render.scheme(game), viewer) if places else None,  # NOBODY: every hidden zone hidden
+        # NOBODY: every hidden zone hidden
+        "table": layout.to_json(state, render.scheme(game), viewer) if places else None,
         "caption": render.caption(state), "ply": state.ply,
         "mover": state.mover_name, "viewer": name, "hidden": hidden_counts(state, viewer),
         "position": state.text() if viewer is None or not game.has_secrets else state.observation(viewer),

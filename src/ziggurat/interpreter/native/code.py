@@ -85,7 +85,8 @@ class Code:
 
     def text(self) -> str:
         """The function's text; buffers go right after its `def` line (the second line)."""
-        alloc = [(1, f"{n} = np.empty({s[0] if len(s) == 1 else s}, np.int64)", None) for n, s in sorted(self.top.items())]
+        alloc = [(1, f"{n} = np.empty({s[0] if len(s) == 1 else s}, np.int64)", None)
+                 for n, s in sorted(self.top.items())]
         return render(self.lines[:2] + alloc + self.lines[2:])
 
 
@@ -228,7 +229,8 @@ def numba_refusal(error: Exception, text: str, path) -> Unsupported:
         places += [(m.start(), int(m.group(2))) for m in pattern.finditer(message)
                    if os.path.basename(m.group(1)) == name]
     where = next((w for _, n in sorted(places) if (w := rules_line(text, n)) is not None), None)
-    said = [ln.strip() for ln in message.splitlines() if ln.strip() and not ln.strip().startswith(("Failed in ", "During:"))]
+    said = [ln.strip() for ln in message.splitlines()
+            if ln.strip() and not ln.strip().startswith(("Failed in ", "During:"))]
     first = said[0] if said else type(error).__name__
     if first.endswith(":") and len(said) > 1:  # "... found for signature:" and the signature
         first += " " + said[1].lstrip("> ")

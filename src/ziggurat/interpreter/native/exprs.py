@@ -75,7 +75,7 @@ class Exprs:
             return "(nmoves == 0)"
         fail(e, f"'{e.what}' used as a value")
 
-    def zone(self, e: ir.ZoneRef, env, code) -> str:
+    def zone(self, e: ir.Expr, env, code) -> str:
         if isinstance(e, ir.Ternary):
             c = self.expr(e.cond, env, code)
             return f"({self.zone(e.then, env, code)} if {c} else {self.zone(e.orelse, env, code)})"
@@ -143,8 +143,10 @@ class Exprs:
         elem = T.element(e.type)
         if isinstance(e, ir.Const) and isinstance(e.value, tuple):
             return [self.const(v, elem) for v in e.value]
-        if isinstance(e, ir.ListLit) and all(isinstance(i, ir.Const) for i in e.items):
-            return [self.const(i.value, i.type, i) for i in e.items]
+        if isinstance(e, ir.ListLit):
+            consts = [i for i in e.items if isinstance(i, ir.Const)]
+            if len(consts) == len(e.items):  # every item a constant
+                return [self.const(i.value, i.type, i) for i in consts]
         return None
 
     def x_BoolOp(self, e, env, code):

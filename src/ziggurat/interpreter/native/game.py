@@ -37,7 +37,7 @@ from ..cache import engine_fingerprint
 from ..facts import uses_repetition
 from ..pipeline import lowered_rules, options_key
 from .code import numba_refusal
-from .layout import Layout, TooLong
+from .layout import Codec, Layout, TooLong
 from .module import NativeWriter, plan_layout
 
 _LOADED: dict = {}  # module key -> NativeGame: compiled once per process
@@ -59,8 +59,8 @@ def available() -> Optional[str]:
 class Playout:
     """One native random playout: its moves, how it ended."""
 
-    packed: object  # the moves, packed (numpy int64)
-    codec: object  # layout.Codec: how they are packed
+    packed: np.ndarray  # the moves, packed (numpy int64)
+    codec: Codec  # how they are packed
     plies: int
     kind: Optional[str]  # win / lose / draw, or None when cut at max plies
     who: Optional[int]
@@ -87,7 +87,8 @@ class NativeGame:
         self.game, self.module, self.layout = game, module, layout
         self.outcomes, self.hashing = outcomes, hashing
         self.compile_seconds, self.path = compile_seconds, path
-        self.codec = layout.codec
+        assert layout.codec is not None  # the module's writer planned the moves (source() wrote it)
+        self.codec: Codec = layout.codec
 
     def pack(self, move: tuple) -> int:
         """A Python backend move as this game's packed int; Unsupported when it is too long."""
@@ -173,7 +174,8 @@ class NativeGame:
             return Unsupported(f"a move of action {name!r} longer than one packed 63-bit word (a list in it "
                                "grew too long)", pos)
         named = ", ".join(f"{name!r} ({Unsupported('', pos).where()})" for name, pos in growing)
-        return Unsupported("a move longer than one packed 63-bit word" + (f" (one of actions {named})" if named else ""))
+        return Unsupported("a move longer than one packed 63-bit word"
+                           + (f" (one of actions {named})" if named else ""))
 
 
     # ---- the loops ----------------------------------------------------------------------------

@@ -38,7 +38,9 @@ class Loops:
             return len(it.items)
         if isinstance(it, ir.Range):
             if isinstance(it.lo, ir.Const) and isinstance(it.hi, ir.Const):
-                return max(0, it.hi.value - it.lo.value + 1)
+                lo, hi = it.lo.value, it.hi.value
+                assert isinstance(lo, int) and isinstance(hi, int)  # a range's ends type-check as numbers
+                return max(0, hi - lo + 1)
             if isinstance(it.hi, ir.Call) and it.hi.fn in ("height", "len") and isinstance(it.lo, ir.Const):
                 if it.hi.fn == "height":
                     return self.x.cap

@@ -4,7 +4,7 @@ A position is a vector of fixed length (numpy int64), laid out as
 
 | slots | what |
 |---|---|
-| `SIDE`, `PLY`, `LAST`, `OVER` | the side to move, the ply, the last move (-1: none), a flag set when a stack outgrew `CAP` |
+| `SIDE`, `PLY`, `LAST`, `OVER` | the side to move, the ply, the last move (-1: none), 1 once a stack outgrew `CAP` |
 | `SEATS + p` | the seat of each side |
 | `CNT + k` | each counter slot |
 | `ZON + z * ZW` | how many pieces zone slot z holds (`ZW = ZCAP + 1`) |
@@ -26,9 +26,11 @@ both backends can be checked against each other.
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Callable, Optional
 
 import numpy as np
+
+from ...dsl import types as T
 
 SIDE, PLY, LAST, OVER, SEATS = 0, 1, 2, 3, 4
 BIAS = 1 << 15  # a number's value v is stored as v + BIAS in its 16 bits
@@ -129,10 +131,11 @@ class Codec:
     """The bit fields of the moves of one game: per action, a Field per choice, and where the
     after block's choices start (None: the action has none)."""
 
-    def __init__(self, actions: list, field_of):
-        """`actions`: ActionSpecs; `field_of(type)`: the Field of one value of that type."""
+    def __init__(self, actions: list, field_of: Callable[[T.Type], tuple[int, int]]):
+        """`actions`: ActionSpecs; `field_of(type)`: (bits, bias) of one value of that type."""
         self.abits = max(1, (len(actions) - 1).bit_length())
-        self.fields, self.after = [], []
+        self.fields: list[list[Field]] = []
+        self.after: list[Optional[int]] = []
         for a in actions:
             fs = []
             for name, typ in a.choices:
@@ -190,7 +193,8 @@ class Codec:
         """A packed move as the Python backend's tuple."""
         m = int(m)
         a = self.action(m)
-        out, o = [a], self.abits
+        out: list[int | tuple[int, ...] | None] = [a]
+        o = self.abits
         fields = self.fields[a]
         for k, f in enumerate(fields):
             if k == self.after[a]:

@@ -242,6 +242,8 @@ class Legal:
         if k is None or any(isinstance(st, (P.Choose, P.Repeat, P.Stage, P.Apply)) for st in body[:k]) or any(
                 isinstance(st, (P.Choose, P.Repeat)) for st in body[k + 1:]):
             fail(s, "a repeated part that is not one choice with its conditions and effects")
+        choice = body[k]
+        assert isinstance(choice, P.Choose)  # k is the place of the Choose found above
         first_stage = next((j for j in range(k + 1, len(body)) if isinstance(body[j], (P.Stage, P.Apply))), len(body))
         passes = min(MAX_PASSES, field.lmask)  # more would not fit the move: the loop stops
         names = {n: code.fresh(n) for n in ("d", "ci", "nc", "cands", "sv", "atb", "prevb", "cnt", "go", "ok",
@@ -250,9 +252,9 @@ class Legal:
         atb, prevb, cnt, go, ok = (names[n] for n in ("atb", "prevb", "cnt", "go", "ok"))
         entering, finishing, v = names["entering"], names["finishing"], names["v"]
         path = code.fresh("path")  # the values chosen, one a pass (the pass's own choice is a number)
-        cap = self.loops.iter_cap(body[k].domain, {**env, s.var: "_"})
+        cap = self.loops.iter_cap(choice.domain, {**env, s.var: "_"})
         if cap is None:
-            fail(body[k].domain, "a repeated choice over a collection of unknown size")
+            fail(choice.domain, "a repeated choice over a collection of unknown size")
         for name, shape in ((ci, (passes,)), (nc, (passes,)), (atb, (passes,)), (prevb, (passes,)),
                             (cnt, (passes,)), (path, (passes,)), (cands, (passes, cap)), (sv, (passes, lay.size))):
             code.buffer(name, *shape)
@@ -285,7 +287,6 @@ class Legal:
         code(f"{entering} = False")
         code(f"{nc}[{d}] = 0")
         code(f"{ci}[{d}] = 0")
-        choice = body[k]
 
         def record(e, c):
             c(f"{cands}[{d}, {nc}[{d}]] = {e[choice.name]}")

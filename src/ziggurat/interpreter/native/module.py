@@ -169,7 +169,8 @@ class NativeWriter:
                 "# module. A line's comment names the rules line it was written for (the lines below it too).",
                 "import numpy as np", "from ziggurat.interpreter.native.numbacache import njit", ""]
         consts = dict(lay.constants())
-        consts.update({"FILES": self.game.world.files, "SIDE": 0, "PLY": 1, "LAST": 2, "OVER": 3, "SEATS": 4, "MAXM": MAXM,
+        consts.update({"FILES": self.game.world.files, "SIDE": 0, "PLY": 1, "LAST": 2, "OVER": 3, "SEATS": 4,
+                       "MAXM": MAXM,
                        "HASHING": self.hashing, "NACTIONS": len(self.plans),
                        "AMASK": (1 << self.codec.abits) - 1, "CELLMASK": (1 << self.moves.field_of(T.CELL)[0]) - 1,
                        "INCREMENTAL": self.hashing and self.stmts.hash.keeps_hash})

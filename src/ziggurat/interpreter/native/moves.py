@@ -51,7 +51,7 @@ class Moves:
         self.lists = any(f.is_list for fs in self.codec.fields for f in fs)  # some move may grow too long
         self.refuse_too_long()
 
-    def field_of(self, typ) -> tuple:
+    def field_of(self, typ: T.Type) -> tuple[int, int]:
         """(bits, bias) of one value of a type in a packed move."""
         w, lay = self.game.world, self.layout
         if typ == T.CELL:
@@ -76,7 +76,8 @@ class Moves:
         for p in self.plans:
             own, whole = self.codec.shortest(p.index)
             if own > MOVE_BITS or whole > MOVE_BITS:
-                part, bits = ("its moves", own) if own > MOVE_BITS else ("its moves with the after block's choices", whole)
+                part, bits = (("its moves", own) if own > MOVE_BITS
+                              else ("its moves with the after block's choices", whole))
                 raise Unsupported(f"action {p.spec.name!r}: {part} take at least {bits} bits, and a packed move "
                                   f"holds {MOVE_BITS}", p.pos)
         # The actions whose moves may still be too long (a list longer than it fits): named

@@ -50,7 +50,9 @@ class _Locator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator):
 
 
 class _Impl(caching.CompileResultCacheImpl):
-    _locator_classes = [_Locator]
+    # mypy infers numba's own list here as list[type[object]], then refuses a locator class of ours
+    # in it while it accepts numba's (ZipCacheLocator, of the same bases): its inference, not ours
+    _locator_classes = [_Locator]  # type: ignore[list-item]
 
 
 class _SealedFile(caching.IndexDataCacheFile):

@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import ast
 
-from ...dsl import ir
 from ...dsl import types as T
 from .. import steps as P
 from ..facts import needed_lets
 from .effects import Fresh, Statements
 from .emit import at, drop_unused_loads, expr as E, name, stmt as S
 from .exprs import Env, Var, pyname
-from .generate import PROLOGUE, _exprs_of, prologue
+from .generate import PROLOGUE, prologue
 
 
 class Applier:
@@ -43,7 +42,7 @@ class Applier:
         for s in steps:
             match s:
                 case P.Guard(cond=cond) if guards:  # an after part without choices: applied if it holds
-                    inner = []
+                    inner: list[ast.stmt] = []
                     body.append(at(ast.If(x.expr(cond, env), inner, []), s.pos))
                     body = inner
                 case P.Bind(var=var, value=value) if var in self.needed:

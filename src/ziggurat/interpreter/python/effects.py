@@ -41,7 +41,7 @@ class Statements:
         self.hashing = hashing
 
     def block(self, stmts, env: Env, fresh: Fresh) -> list:
-        out = []
+        out: list[ast.stmt] = []
         for s in stmts:
             first = len(out)
             env = self.stmt(s, env, fresh, out)
@@ -90,7 +90,8 @@ class Statements:
             var = pyname(s.var)
             inner = env.bind(s.var, Var(var, T.PLAYER))
             keys = ast.Tuple([x.expr(k, inner) for k in s.keys], ast.Load())
-            out.append(at(S("return ('rank', tuple((_0 for _1 in ALLPLAYERS)), _2)", keys, var, ast.Constant(s.reason)), s.pos))
+            out.append(at(S("return ('rank', tuple((_0 for _1 in ALLPLAYERS)), _2)", keys, var, ast.Constant(s.reason)),
+                          s.pos))
             return env
         raise AssertionError(f"no Python for the statement {s!r}")
 

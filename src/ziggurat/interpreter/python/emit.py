@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import ast
 from functools import lru_cache
-from typing import Optional
 
 PLACEHOLDER = "_"
 
@@ -24,7 +23,8 @@ PLACEHOLDER = "_"
 @lru_cache(maxsize=None)
 def _template(text: str, mode: str):
     tree = ast.parse(text, mode=mode)
-    return tree.body if mode == "exec" else tree.body
+    assert isinstance(tree, (ast.Module, ast.Expression))  # the modes asked for: "exec" and "eval"
+    return tree.body
 
 
 def clone(node):
@@ -57,7 +57,7 @@ def _filled(node, subs):
 
 def to_expr(value) -> ast.expr:
     """An expression tree from a tree, a Python name, or a constant."""
-    if isinstance(value, ast.AST):
+    if isinstance(value, ast.expr):
         return value
     if isinstance(value, str):
         return ast.Name(id=value, ctx=ast.Load())
@@ -76,8 +76,12 @@ def stmt(template: str, *subs) -> ast.stmt:
     return _filled(body[0], subs)
 
 
-def const(value) -> ast.expr:
-    return ast.Constant(value=value)
+def const(value: object) -> ast.Constant:
+    """A constant: a number, a string, ..., or any value whose repr is Python source (a tuple, a
+    dict, ... of constants): the module is printed with ast.unparse, which writes the value's repr,
+    and then parsed again."""
+    # typeshed types Constant.value as a scalar only; ast and unparse take a tuple (see above)
+    return ast.Constant(value=value)  # type: ignore[arg-type]
 
 
 def name(n: str) -> ast.Name:

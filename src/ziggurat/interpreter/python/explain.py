@@ -5,6 +5,7 @@ the rule as written). Effects between stages are applied for real and taken back
 from __future__ import annotations
 
 import ast
+from typing import Optional
 
 from .. import steps as P
 from .effects import Fresh, Statements
@@ -26,6 +27,7 @@ class Explainer:
     def __init__(self, exprs, hashing: bool):
         self.x = exprs
         self.stmts = Statements(exprs, hashing)
+        self.pass_choice: Optional[str] = None  # inside a repeat: the name of its pass's choice
 
     def explain(self, plan: P.ActionPlan, fname: str) -> ast.FunctionDef:
         fn = at(ast.FunctionDef(fname, ast.arguments([], [ast.arg("st"), ast.arg("m")], None, [], [], None, []),
@@ -55,7 +57,7 @@ class Explainer:
         body.append(at(S("if not _0:\n    return _1", test, const(message)), pos))
         return True
 
-    def run(self, steps: list, env: Env, body: list, each: str = None) -> Env:
+    def run(self, steps: list, env: Env, body: list, each: Optional[str] = None) -> Optional[Env]:
         """Check steps in order; `each` names the value of the pass's choice inside a repeat. The
         bindings after them, or None when the code written always returns (a condition that never
         holds, a measure read): nothing may be written after it."""
@@ -74,7 +76,7 @@ class Explainer:
                     body.append(at(S("_0 = _1", pyname(var), code), s.pos))
                     env = env.bind(var, Var(pyname(var), value.type))
                 case P.Choose():
-                    env = self.choose(s, env, body, each if s.name == getattr(self, "pass_choice", None) else None)
+                    env = self.choose(s, env, body, each if s.name == self.pass_choice else None)
                     if env is None:
                         return None
                 case P.Stage(body=effects):
@@ -93,9 +95,10 @@ class Explainer:
                     if has_choices:
                         body.append(S("if m[_0] is None:\n    return _1", s.first,
                                       const("the turn must end with: " + (self.plan.spec.after_fmt or ""))))
-                    env = self.run(list(part), env, body)
-                    if env is None:
+                    after = self.run(list(part), env, body)
+                    if after is None:
                         return None
+                    env = after
         return env
 
     def measure(self, s: P.Measure, env: Env, body: list) -> bool:
@@ -174,7 +177,7 @@ class Explainer:
         for lst, local in s.earlier:
             body.insert(-1, S("_0 = []", pyname(lst)))
             inner = inner.bind(lst, Var(pyname(lst), T.list_of(local.type)))
-        saved, self.pass_choice = getattr(self, "pass_choice", None), s.choice
+        saved, self.pass_choice = self.pass_choice, s.choice
         try:
             end = self.run(list(s.steps), inner, loop.body, each)
         finally:

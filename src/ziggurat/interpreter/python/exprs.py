@@ -19,7 +19,7 @@ from ...dsl import types as T
 from ...dsl.model import BUILTIN_DIRECTIONS
 from ...dsl.resolve.names import UNLIMITED
 from ..names import pyname
-from .emit import Hoist, expr as E, hoist_into, name, stmt as S, to_expr
+from .emit import Hoist, const, expr as E, hoist_into, name, stmt as S, to_expr
 
 DIRECTION_NAMES = list(BUILTIN_DIRECTIONS)
 
@@ -87,7 +87,7 @@ class Exprs:
         if value == UNLIMITED and typ == T.INT:
             return name("UNLIMITED")
         if isinstance(value, tuple) and T.is_list(typ) and typ.elem == T.DIRSET:
-            return ast.Constant(tuple(self.world.dirset(v) for v in value))
+            return const(tuple(self.world.dirset(v) for v in value))
         return ast.Constant(value)
 
     def expr(self, e, env: Env) -> ast.expr:
@@ -270,7 +270,8 @@ class Exprs:
         "distance": "DIST[_0][_1]", "flanked": "_flanked(cells, CTRL, LINE1[_1][_0], _2)",
         "connected": "_connected(_0, NEIGH[_1])", "between": "_between(_0, _1, FILES)",
         "run": "_run(cells, CTRL, LINE1[_1][_0], _2)",
-        "abs": "abs(_0)", "len": "len(_0)", "shuffled": "_shuffled(rng, _0)", "ways": "_ways(_0, _1, _2)", "showing": "_showing(_0, _1, _2)",
+        "abs": "abs(_0)", "len": "len(_0)", "shuffled": "_shuffled(rng, _0)", "ways": "_ways(_0, _1, _2)",
+        "showing": "_showing(_0, _1, _2)",
     }
 
     TABLE_CALLS = {  # the open table's functions (interpreter/geometry.py), by number of arguments
@@ -408,6 +409,7 @@ class Exprs:
         """`value`, which reads only the chosen cell's stack, computed once where the cell was
         chosen rather than in every loop below it; the local's name."""
         if alias not in var.hoisted:
+            assert var.hoist is not None  # the caller asks only for a chosen cell (var.hoist set)
             block, mark = var.hoist
             hoist_into(block, mark, S("_0 = _1", alias, value))
             var.hoisted[alias] = alias

@@ -120,7 +120,7 @@ class Generator:
 
     def emit(self, env: Env, body: list) -> None:
         """The move made so far: its action's number, then each choice's value (None if not made)."""
-        fields = [ast.Constant(self.plan.index)]
+        fields: list[ast.expr] = [ast.Constant(self.plan.index)]
         for n, _ in self.plan.spec.choices:
             var = env.vars.get(n)
             fields.append(var.value if var is not None and var.value is not None
@@ -142,7 +142,7 @@ class Generator:
                     if test.value:
                         nxt(env, body)
                     return
-                inner = []
+                inner: list[ast.stmt] = []
                 body.append(at(ast.If(test, inner, []), s.pos))
                 nxt(env, inner)
             case P.Bind(var=var, value=value):
@@ -216,10 +216,11 @@ class Generator:
             frm, dirs, reach = (x.expr(a, env) for a in dom.args)
             r = self.fresh("r")
             longest = self.world.longest
-            if isinstance(reach, ast.Constant) and reach.value >= UNLIMITED or (
+            if isinstance(reach, ast.Constant) and isinstance(reach.value, int) and reach.value >= UNLIMITED or (
                     isinstance(reach, ast.Name) and reach.id == "UNLIMITED"):
                 rays = E("RAYS[_0][_1]", dirs, frm)
             elif isinstance(reach, ast.Constant):
+                assert isinstance(reach.value, int)  # a ray's reach type-checks as a number
                 rays = E("RAYSTO[_0][_1][_2]", dirs, min(max(reach.value, 0), longest), frm)
             else:
                 if isinstance(reach, ast.Name):
@@ -229,11 +230,11 @@ class Generator:
                     body.append(at(S("_0 = _1", n, reach), s.pos))
                 rays = E("RAYSTO[_0][_1 if _1 < LONGEST else LONGEST][_2]", dirs, n, frm)
             loop = at(ast.For(ast.Name(r, ast.Store()), rays, [], []), s.pos)
-            inner = ast.For(ast.Name(var, ast.Store()), name(r), [], [])
-            loop.body.append(inner)
+            along = ast.For(ast.Name(var, ast.Store()), name(r), [], [])
+            loop.body.append(along)
             body.append(loop)
-            self.move_limit(s, inner.body)
-            self.cell_choice(s, rest, env, inner.body, nxt, ray=True)
+            self.move_limit(s, along.body)
+            self.cell_choice(s, rest, env, along.body, nxt, ray=True)
             return
         d_type = dom.type
         elem = T.element(d_type)
@@ -253,6 +254,7 @@ class Generator:
         if elem == T.CELL:
             self.cell_choice(s, rest, env, loop.body, nxt, ray=False)
             return
+        assert elem is not None  # a choice's domain is a collection (the checker said so)
         inner = env.bind(s.name, self.local(s.name, elem, rest, loop.body))
         self.choice_body(s, inner, loop.body, nxt)
 
@@ -310,7 +312,7 @@ class Generator:
                 if not cond.value:
                     return
             else:
-                inner = []
+                inner: list[ast.stmt] = []
                 body.append(ast.If(cond, inner, []))
                 body = inner
         var = env.vars[s.name]
@@ -385,7 +387,7 @@ class Generator:
         if count is None:  # `may stop`: the move may end after any pass
             nxt(rest, body)
         else:  # only where no further pass is possible
-            inner = []
+            inner: list[ast.stmt] = []
             body.append(S("if len(out) == _0:\n    pass", count))
             body[-1].body = inner
             nxt(rest, inner)

@@ -6,6 +6,7 @@ backend) so that a game taken from the cache is loaded without importing the com
 from __future__ import annotations
 
 import ast
+from typing import Iterable
 
 from ...dsl import budgets
 from ...dsl.world import World
@@ -52,7 +53,7 @@ def derive_count(tree: ast.Module) -> None:
     tree.body.append(count)
 
 
-def load_module(text: str, filename: str, world: World, tables: list) -> dict:
+def load_module(text: str, filename: str, world: World, tables: Iterable[str]) -> dict:
     """Run a module's text (with count derived) in a namespace holding the helpers and the board
     tables it uses; the namespace."""
     tree = ast.parse(text, filename)

@@ -22,10 +22,9 @@ from ...dsl import types as T
 from ...dsl.world import World
 from .. import steps as P
 from ..facts import MAX_PASSES, uses_repetition
-from ..helpers import HELPERS
 from .apply import Applier
 from .effects import Fresh, Statements
-from .emit import (Comment, at, clone, declare_nonlocals, drop_dead_aliases, drop_unused_loads, fold_constants, loads,
+from .emit import (Comment, at, const, declare_nonlocals, drop_dead_aliases, drop_unused_loads, fold_constants, loads,
                    render, stmt as S, tidy)
 from .explain import Explainer
 from .measure import Reader, measured
@@ -35,7 +34,7 @@ from .load import derive_count, load_module
 
 
 def uses_last(plan: ir.Plan) -> bool:
-    everything = list(plan.end or ()) + [i for a in plan.actions for i in a.items + (a.after_items or ())]
+    everything: list[object] = list(plan.end or ()) + [i for a in plan.actions for i in a.items + (a.after_items or ())]
     everything += [inv.expr for inv in plan.invariants] + [s.expr for s in plan.statistics]
     everything += ([plan.heuristic] if plan.heuristic is not None else [])
     return any(isinstance(n, ir.Global) and n.what == "last" for n in ir.walk(everything))
@@ -76,7 +75,7 @@ class ModuleWriter:
 
     def functions(self) -> list:
         h = self.hashing
-        body = [Generator(self.x, h).legal(self.plans)]
+        body: list[ast.stmt] = [Generator(self.x, h).legal(self.plans)]
         applier, explainer = Applier(self.x, h), Explainer(self.x, h)
         body += [applier.do(p, self.fname("do", p)) for p in self.plans]
         body += [explainer.explain(p, self.fname("explain", p)) for p in self.plans]
@@ -97,7 +96,7 @@ class ModuleWriter:
     @staticmethod
     def table(name: str, functions: list) -> ast.stmt:
         """`NAME = (do_move, do_swap)`: the functions by action number (None where an action has none)."""
-        items = [ast.Name(f, ast.Load()) if f is not None else ast.Constant(None) for f in functions]
+        items: list[ast.expr] = [ast.Name(f, ast.Load()) if f is not None else ast.Constant(None) for f in functions]
         return S(f"{name} = _0", ast.Tuple(items, ast.Load()))
 
     def _fn(self, name: str, args: tuple, pos=None) -> ast.FunctionDef:
@@ -178,29 +177,29 @@ class ModuleWriter:
                S(f"LONGEST = {w.longest}"), S(f"NPLAYERS = {n}"),
                S("ALLCELLS = range(NCELLS)"), S("ALLPLAYERS = range(NPLAYERS)"),
                S("UNLIMITED = 1 << 30"), S(f"MAX_PASSES = {MAX_PASSES}"),
-               S("NEXT = _0", ast.Constant(tuple((p + 1) % max(1, n) for p in range(n)))),
-               S("SIDEKEY = _0", ast.Constant(tuple(hash((4, p)) for p in range(n)))),
-               S("CTRL = _0", ast.Constant(tuple(g.ctrl))),
-               S("INITIAL_COUNTERS = _0", ast.Constant(tuple(g.counter_inits)))]
+               S("NEXT = _0", const(tuple((p + 1) % max(1, n) for p in range(n)))),
+               S("SIDEKEY = _0", const(tuple(hash((4, p)) for p in range(n)))),
+               S("CTRL = _0", const(tuple(g.ctrl))),
+               S("INITIAL_COUNTERS = _0", const(tuple(g.counter_inits)))]
         if self.world.surface is not None:  # the open table: its lattice, and each kind of piece's measures
             pitch, width, length = self.world.surface
-            out += [S("PITCH = _0", ast.Constant(pitch)), S("WIDTH = _0", ast.Constant(tuple(width))),
-                    S("LENGTH = _0", ast.Constant(tuple(length)))]
+            out += [S("PITCH = _0", ast.Constant(pitch)), S("WIDTH = _0", const(tuple(width))),
+                    S("LENGTH = _0", const(tuple(length)))]
         for a in g.plan.attributes.values():
             if f"A_{a.name}" in used:
-                out.append(S(f"A_{a.name} = _0", ast.Constant(w.attr_tables[a.name])))
+                out.append(S(f"A_{a.name} = _0", const(w.attr_tables[a.name])))
             if f"VIDX_{a.name}" in used:
-                out.append(S(f"VIDX_{a.name} = _0", ast.Constant({v: i for i, v in enumerate(a.numbers)})))
+                out.append(S(f"VIDX_{a.name} = _0", const({v: i for i, v in enumerate(a.numbers)})))
         for t in g.tables.values():
             if table_name(t.name) in used:
-                out.append(S(f"{table_name(t.name)} = _0", ast.Constant(self.table_constant(t))))
+                out.append(S(f"{table_name(t.name)} = _0", const(self.table_constant(t))))
         for attr in sorted(self.x.suffix_sums):
             out.append(S(f"SUF_{attr} = {{}}"))
         if "LASTCELLS" in used:
-            out.append(S("LASTCELLS = _0", ast.Constant(tuple(
+            out.append(S("LASTCELLS = _0", const(tuple(
                 tuple(k + 1 for k, (_, t) in enumerate(p.spec.choices)
                       if t == T.CELL or (t is not None and T.is_list(t) and t.elem == T.CELL)) for p in self.plans))))
-        out.append(S("DIRSETS = _0", ast.Constant(tuple(w.dirsets))))
+        out.append(S("DIRSETS = _0", const(tuple(w.dirsets))))
         return out
 
     def table_constant(self, t):
