@@ -187,6 +187,7 @@ def parsed_chain(chain: tuple) -> list:
     files = []
     for path, source in chain:
         rules = parse(source, path)
+        assert rules.file is not None  # parse gives every ruleset the file it was read from
         rules.file.diagnostics.clear()
         files.append((rules, rules.file, source))
     return files

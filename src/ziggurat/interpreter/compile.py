@@ -94,7 +94,7 @@ def within_python_limits(text: str, linemap: list) -> None:
             loops += 1
         if loops > PYTHON_MAX_LOOPS or indent > PYTHON_MAX_INDENT:
             pos = next((linemap[k] for k in range(min(number, len(linemap) - 1), 0, -1)
-                        if linemap[k] is not None and getattr(linemap[k], "line", 0)), None)
+                        if linemap[k] is not None and getattr(linemap[k], "line", None)), None)
             what = (f"{loops} loops inside one another (Python allows {PYTHON_MAX_LOOPS})" if loops > PYTHON_MAX_LOOPS
                     else f"{indent} levels of indentation (Python allows {PYTHON_MAX_INDENT})")
             raise RulesetError([diagnostic_at(pos, f"the code written for this rule nests {what}",
@@ -118,7 +118,7 @@ def heuristic_reads_mover(plan: ir.Plan) -> bool:
 
 
 def _effects(plan: ir.Plan, fns, moves_only: bool = False) -> bool:
-    places = [i for a in plan.actions for i in a.items + (a.after_items or ())]
+    places: list[ir.Item | ir.Stmt] = [i for a in plan.actions for i in a.items + (a.after_items or ())]
     if not moves_only:
         places += [s for b in plan.setup for s in b]
     return any(isinstance(n, ir.Effect) and n.fn in fns for n in ir.walk(places))
@@ -146,7 +146,7 @@ def _compress(linemap: list, sources: tuple) -> tuple:
         if line == 0:
             continue
         key = None
-        if pos is not None and getattr(pos, "line", 0):
+        if pos is not None and getattr(pos, "line", None):
             path = getattr(pos.file, "path", None)
             key = (index.get(path, -1), pos.line, pos.col, pos.end_col if pos.end_line == pos.line else 0)
         if key != last:

@@ -8,7 +8,7 @@ in place by `push(move)` and restored by `pop()`. Moves are tuples `(action, cho
 from __future__ import annotations
 
 import random
-from typing import Iterator, Literal, Optional
+from typing import Callable, Iterator, Literal, Optional
 
 from ..dsl.world import World
 from ..errors import GameError, shown
@@ -540,7 +540,7 @@ def random_playout(state: State, rng: random.Random, max_plies: Optional[int] = 
     number of plies played. The state is left at the end; the moves stay on `state.stack`."""
     game = state.game
     legal, apply, outcome = game.legal, game.apply, game.outcome
-    choice = rng.choice
+    choice: Callable[[list], tuple] = rng.choice
     if game.weighted:  # nature's moves by their weights (unweighted outcomes: any move alike)
         sample, uniform = game.sample_chance, rng.choice
         choice = lambda moves: sample(state, rng, moves) or uniform(moves)  # noqa: E731

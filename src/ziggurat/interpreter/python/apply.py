@@ -29,6 +29,7 @@ class Applier:
         env = Env()
         for k, (n, typ) in enumerate(plan.spec.choices):
             fn.body.append(S("_0 = m[_1]", pyname(n), k + 1))
+            assert typ is not None  # a checked plan types every choice (resolve refuses one it cannot)
             env = env.bind(n, Var(pyname(n), typ))
         self.run(list(plan.steps), env, fn.body)
         if self.hashing:
