@@ -151,7 +151,7 @@ def simulate(ctx, ruleset, games, agents, options, variants, others, seed, worke
         # A random game's moves are each backend's own: `auto` chooses by the study's size alone, so
         # that a page's command gives its games again whatever the machine's cache holds.
         if all(a == "random" for a in spec_agents) and choose(game, backend, games * GAME_SECONDS, quiet=as_json,
-                                                                 loop="playout", by_size=True) is not None:
+                                                                 loop="study_chunk", by_size=True) is not None:
             spec = attrs.evolve(spec, backend="native")
         specs.append((spec, game))
 

@@ -406,13 +406,37 @@ def _native_of(game):
     return native(game, ())
 
 
+def _compile_chunk_loop(game) -> None:
+    """Compile the game's chunk loop (or load it from the cache) in this process (`simulate` has
+    done it already, choosing the backend: then this costs nothing)."""
+    import numpy as np
+
+    from ..errors import Unsupported
+
+    fast = _native_of(game)
+    try:
+        start = fast.start(game.new(0))[0]
+    except Unsupported:  # a setup the layout cannot hold: the workers will see
+        return
+    fast.study_chunk(start, np.zeros(1, np.uint64), 1)
+
+
 PYTHON_CHUNK = 50  # the most games of a chunk in the Python backend (some milliseconds a game)
 NATIVE_CHUNK = 2000  # in the native backend: tens of microseconds a game, one kernel call a chunk
 
 
 def _chunks(indices: list, workers: int, most: int) -> list:
+    """The games `indices` in batches: about eight a worker, of at most `most` games; the first
+    one a worker no larger than a Python backend's, so that the first games (and the progress
+    bar) come soon."""
     size = max(1, min(most, len(indices) // (workers * 8) or 1))
-    return [indices[i:i + size] for i in range(0, len(indices), size)]
+    out: list = []
+    i = 0
+    while i < len(indices):
+        step = min(size, PYTHON_CHUNK) if len(out) < workers else size
+        out.append(indices[i:i + step])
+        i += step
+    return out
 
 
 def check_spec(spec: StudySpec):
@@ -443,7 +467,7 @@ def run_study(spec: StudySpec, *, workers: Optional[int] = None, client=None,
     that dies is replaced and its games played again (see `ziggurat.lab.runner`); `notice(text)` says
     so. On KeyboardInterrupt the workers are stopped and the interrupt is raised again: the games
     finished by then have been handed to `on_records`."""
-    check_spec(spec)
+    game = check_spec(spec)
     ref = ruleset_ref(spec.ruleset)
     workers = workers or os.cpu_count() or 1
     skip = set(skip)
@@ -452,6 +476,8 @@ def run_study(spec: StudySpec, *, workers: Optional[int] = None, client=None,
                      NATIVE_CHUNK if spec.backend == "native" else PYTHON_CHUNK)
     args = (ref, dict(spec.options), tuple(spec.agents), spec.backend)
     run = functools.partial(_run_batch, args, spec.seed, spec.max_plies)
+    if spec.backend == "native" and client is None and min(workers, len(chunks)) > 1:
+        _compile_chunk_loop(game)  # here, once: the workers load it from the cache instead of each compiling it
 
     made: list = [[] for _ in chunks]  # each batch's records, made here from a native chunk
 

@@ -390,6 +390,8 @@ def native(game, loops: tuple = LOOPS) -> NativeGame:
                 ng.playouts(warm, 1, 0, 1)
             if "playout" in loops:
                 ng.playout(warm, 0, 1)
+            if "study_chunk" in loops:
+                ng.study_chunk(ng.start(warm)[0], np.zeros(1, np.uint64), 1)
         except Exception as e:  # Numba refused the code written: a fault of this backend, not the rules
             from numba.core.errors import NumbaError
 

@@ -158,11 +158,12 @@ def playouts(s0, count, seed, maxplies, hist0, nhist0):
 @njit(cache=True)
 def study_chunk(starts, seeds, maxplies, finals):
     """A chunk of a study's random games: game i from starts[i] (starts[0] for every game when
-    starts has one row), its moves drawn as `playout` draws them from seeds[i]. Per game: plies,
-    outcome code (as `playout`'s), results (count x players + 1, as `playouts`), the moves seen
-    at the positions played from, the moves of each action (count x NACTIONS), the seats at
-    the end (count x players), and the last position into finals[i] when finals has a row a
-    game. One position, one history and one moves buffer serve every game of the chunk."""
+    starts has one row), its moves drawn as `playout` draws them from seeds[i] (the same loop,
+    written out here: a loop that calls `playout` compiles it again inside itself, several
+    seconds more). Per game: plies, outcome code (as `playout`'s), results (count x players + 1,
+    as `playouts`), the moves seen at the positions played from, the moves of each action (count
+    x NACTIONS), the seats at the end (count x players), and the last position into finals[i]
+    when finals has a row a game. One position and one history serve every game of the chunk."""
     count = seeds.shape[0]
     plies = np.zeros(count, np.int64)
     codes = np.zeros(count, np.int64)
@@ -172,7 +173,6 @@ def study_chunk(starts, seeds, maxplies, finals):
     seats = np.zeros((count, NPLAYERS), np.int64)
     s = np.empty(SIZE, np.int64)
     buf = np.empty(MAXM, np.int64)
-    moves = np.empty(maxplies, np.int64)
     hist = np.empty(maxplies + 2, np.int64)
     res = np.empty(NPLAYERS + 1, np.float64)
     row = 0
@@ -181,18 +181,46 @@ def study_chunk(starts, seeds, maxplies, finals):
             row = i
         for k in range(SIZE):
             s[k] = starts[row, k]
-        nhist = 0
+        nhist0 = 0
         if HASHING:  # the start's hash, kept in its slot HSH
             hist[0] = s[HSH]
-            nhist = 1
-        res[:] = 0.0
-        n, code, b, _x = playout(s, seeds[i], maxplies, moves, res, hist, nhist, buf)
+            nhist0 = 1
+        for q in range(NPLAYERS + 1):
+            res[q] = 0.0
+        x = seeds[i]
+        n = 0
+        b = 0
+        code = 0
+        while True:  # `playout`'s loop
+            nm = legal(s, buf)
+            if nm > MAXM:
+                code = -1
+                break
+            code = outcome(s, nm, res, hist, nhist0 + n)
+            if s[OVER] != 0:
+                code = -1 - s[OVER]
+                break
+            if code != 0 or n >= maxplies:
+                break
+            x, z = next_word(x)
+            if CHANCE and CHANCEACT[buf[0] & AMASK]:  # nature's move, drawn by its weights
+                m = buf[pick_chance(s, buf, nm, z)]
+            else:
+                m = buf[np.int64(z % np.uint64(nm))]
+            apply(s, m)
+            if s[OVER] != 0:
+                code = -1 - s[OVER]
+                break
+            actions[i, m & AMASK] += 1
+            n += 1
+            b += nm
+            if HASHING:
+                hist[nhist0 + n - 1] = s[HSH] if INCREMENTAL else hash_state(s)
         plies[i] = n
         codes[i] = code
         branching[i] = b
-        results[i, :] = res
-        for k in range(min(n, maxplies)):
-            actions[i, moves[k] & AMASK] += 1
+        for q in range(NPLAYERS + 1):
+            results[i, q] = res[q]
         for q in range(NPLAYERS):
             seats[i, q] = s[SEATS + q]
         if finals.shape[0] > i:
