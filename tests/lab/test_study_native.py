@@ -14,9 +14,10 @@ import attrs
 import pytest
 
 import ziggurat
+from ziggurat.errors import Unsupported
 from ziggurat.lab.journal import Journal
 from ziggurat.lab.seeds import NATURE_SALT, derived_seed, derived_seeds
-from ziggurat.lab.study import SIM_CAP_REASON, GameResult, StudySpec, run_study
+from ziggurat.lab.study import SIM_CAP_REASON, GameResult, StudySpec, play_game, run_study
 
 HERE = os.path.dirname(os.path.dirname(__file__))
 # Three players, a setup drawn at random (the token's cell), a `pass`, a seat swap, and statistics.
@@ -83,6 +84,51 @@ def test_a_native_study_records_the_games_playout_plays_one_by_one(ruleset, opti
         assert game.setup_draws()
         assert len({r.statistics["the token's file"] for r in records}) > 2  # the setups differ game by game
         assert any(r.passes for r in records) and any(0 < x < 1 for r in records for x in r.results_by_seat)
+
+
+# Each move drops a piece on the one cell, or passes: a tower past the 16 pieces a native stack holds
+# (where moves make pieces) is a game the kernel cannot hold, which the Python backend plays instead.
+TOWER = """\
+players a, b
+board:
+    files: 1
+    ranks: 1
+piece:
+    owner: players
+counter turns = 0
+action drop "drop":
+    do:
+        place(piece(mover), cells[1])
+        turns += 1
+action pass "pass":
+    do:
+        turns += 1
+end:
+    if turns >= 30:
+        draw "enough turns"
+"""
+
+
+def test_the_games_the_kernel_cannot_hold_are_the_python_backends_in_their_place(tmp_path):
+    pytest.importorskip("numba")
+    from ziggurat.interpreter.native.game import native
+
+    path = tmp_path / "tower.rules"
+    path.write_text(TOWER)
+    game = ziggurat.load(str(path))
+    spec = StudySpec(str(path), ("random", "random"), 40, {}, seed=2, max_plies=100, backend="native")
+    records = run_study(spec, workers=1)
+    assert [r.index for r in records] == list(range(40))
+    fast = native(game, ("playout",))
+    fell_back = [r for r in records if r.backend == "python"]
+    assert fell_back and len(fell_back) < len(records)
+    for r in records:
+        if r.backend == "python":
+            assert r == play_game(game, spec.agents, r.index, spec.seed, spec.max_plies)
+            with pytest.raises(Unsupported):  # the kernel's game had a tower it could not hold
+                replayed(game, fast, spec, r.index)
+        else:
+            assert r == replayed(game, fast, spec, r.index)
 
 
 def test_a_native_study_resumed_from_its_journal_gives_the_same_records(tmp_path):

@@ -278,20 +278,22 @@ def play_native_chunk(game, fast, agents: tuple, indices: list, study_seed: int,
         firsts = firsts * len(idx)
     cols = fast.study_chunk(np.stack(starts) if starts else np.zeros((1, fast.layout.size), np.int64),
                             derived_seeds(study_seed, idx[held], 1), max_plies, finals=bool(game.statistic_texts))
-    endings: dict = {}  # code * 2 + (whether a side is named) -> (kind, reason)
-    keys = (cols.codes * 2 + (cols.who >= 0)).tolist()
-    for k, key in enumerate(keys):
-        if key not in endings:
-            endings[key] = _ending(fast, int(cols.codes[k]), cols.results[k], int(cols.who[k]))
+    keys, first = np.unique(cols.codes * 2 + (cols.who >= 0), return_index=True)
+    endings = {int(key): _ending(fast, int(cols.codes[k]), cols.results[k], int(cols.who[k]))
+               for key, k in zip(keys, first)}  # code * 2 + (whether a side is named) -> (kind, reason)
     lost = (cols.codes < 0).tolist()
     stats = None
     if game.statistic_texts:
         stats = [None if bad else fast.state(v).statistics() for v, bad in zip(cols.finals, lost)]
-    others = {indices[k]: play_game(game, agents, indices[k], study_seed, max_plies)  # the Python backend's
-              for k in sorted(set(range(len(idx))) - set(held)) + [held[j] for j, bad in enumerate(lost) if bad]}
-    return NativeChunk([indices[k] for k in held], [setup[k] for k in held], [firsts[k] for k in held],
-                       len(game.players), tuple(a.name for a in game.actions), endings, cols.plies, cols.codes,
-                       cols.results, cols.who, cols.branching, cols.actions, cols.seats, stats, others)
+    if len(held) < len(idx) or any(lost):  # the Python backend plays the games the kernel did not hold
+        python = sorted(set(range(len(idx))) - set(held)) + [held[j] for j, bad in enumerate(lost) if bad]
+        others = {indices[k]: play_game(game, agents, indices[k], study_seed, max_plies) for k in python}
+        indices, setup, firsts = [indices[k] for k in held], [setup[k] for k in held], [firsts[k] for k in held]
+    else:
+        others = {}
+    return NativeChunk(list(indices), setup, firsts, len(game.players), tuple(a.name for a in game.actions),
+                       endings, cols.plies, cols.codes, cols.results, cols.who, cols.branching, cols.actions,
+                       cols.seats, stats, others)
 
 
 @frozen(eq=False)
@@ -319,8 +321,9 @@ class NativeChunk:
     def records(self) -> list:
         """The GameResults, in the order of the indices."""
         with _collector_paused():
-            out = [r for r in _native_records(self) if r is not None]
+            out = _native_records(self)
         if self.others:
+            out = [r for r in out if r is not None]
             out = sorted(out + list(self.others.values()), key=attrgetter("index"))
         return out
 
