@@ -190,14 +190,9 @@ def ismcts_run(root, hidden, itree, visits, avail, totals, used, iterations, c, 
             if fresh:
                 break
         if not ended:
-            res[:] = 0.0
-            _plies, code, _b, x = playout(s, x, rollout, none, res, hist, nh, buf)
+            code, x = rollout_result(s, x, rollout, none, res, hist, nh, buf, result)
             if code < 0:
                 return done, code, x
-            if code > 0:
-                results_by_seat(s, res, result)
-            else:
-                cut_result(s, result)
         while node >= 0:
             visits[node] += 1
             for q in range(NPLAYERS):

@@ -91,6 +91,20 @@ def cut_result(s, out):
             out[s[SEATS + p]] = 0.75 if h[p] == top else 0.25
 
 
+@njit(cache=True, inline="always")
+def rollout_result(s, x, rollout, none, res, hist, nh, buf, result):
+    """A random playout from s (`rollout` plies at most) scored per seat into `result`: the
+    game's result, or the cut-short score (`cut_result`). (code, x): code < 0 where the vectors
+    could not hold a position met (result then unset), x the generator's state after it."""
+    res[:] = 0.0
+    _plies, code, _b, x = playout(s, x, rollout, none, res, hist, nh, buf)
+    if code > 0:
+        results_by_seat(s, res, result)
+    elif code == 0:
+        cut_result(s, result)
+    return code, x
+
+
 # ---- MCTS ---------------------------------------------------------------------------------------
 
 MC_PARENT, MC_FIRST, MC_N, MC_NEXP, MC_KIND, MC_SEAT = 0, 1, 2, 3, 4, 5
@@ -223,14 +237,9 @@ def mcts_run(root, hist0, nhist0, tree, visits, totals, moves, kids, used, itera
             if fresh:
                 break
         if not ended:
-            res[:] = 0.0
-            _plies, code, _b, x = playout(s, x, rollout, none, res, hist, nh, buf)
+            code, x = rollout_result(s, x, rollout, none, res, hist, nh, buf, result)
             if code < 0:
                 return done, code, x
-            if code > 0:
-                results_by_seat(s, res, result)
-            else:
-                cut_result(s, result)
         while node >= 0:  # the result, back to the root
             visits[node] += 1
             for q in range(NPLAYERS):
