@@ -5,7 +5,7 @@ rules position of the step or statement it was written for (`with code.at(pos):`
 names; and the buffers allocated once at the function's top. `Code.text()` writes them out:
 
 - a line whose rules line differs from the line before it (in its function) shows it as a
-  trailing comment, `# breakthrough.rules:31` (a comment line, `# action move`, in brackets after
+  trailing comment, `# game.rules:31` (a comment line, `# action move`, in brackets after
   it); a line without one belongs to the rule of the nearest such line above it in its function
   (`rules_line` reads this back);
 - a line longer than `WIDTH` characters is broken inside its brackets (Python joins the lines of
