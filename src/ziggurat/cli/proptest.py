@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import signal
-import sys
-import threading
-
 import click
 from rich.console import Console
 from rich.markup import escape
 
+from .interrupts import EXIT_CODES, Interrupts
 from .options import ruleset_argument, set_option
 
 
@@ -26,7 +23,7 @@ def test(ctx, ruleset, examples, max_plies, seed, options):
     """Property-test a ruleset: every invariant on reachable positions; exit 1 on a failure."""
     seen = {"positions": 0}
     report = None
-    with _Interrupts() as interrupts:  # from the start: Hypothesis takes a while to import
+    with Interrupts() as interrupts:  # from the start: Hypothesis takes a while to import
         try:
             try:
                 from ..proptest import run_properties  # Hypothesis is slow to import: only when asked
@@ -47,7 +44,7 @@ def test(ctx, ruleset, examples, max_plies, seed, options):
     if report is None:
         click.echo(f"interrupted ({interrupts.received or 'Ctrl-C'}): {seen['positions']} positions checked, "
                    "no property failed so far", err=True)
-        ctx.exit(130 if interrupts.received != "SIGTERM" else 143)
+        ctx.exit(EXIT_CODES[interrupts.received or "Ctrl-C"])
     if report.ok:
         click.echo(f"ok: {report.examples} examples, {report.positions} positions, no property failed")
         ctx.exit(0)
@@ -58,43 +55,3 @@ def test(ctx, ruleset, examples, max_plies, seed, options):
     click.echo(f"FAILED: {n} propert{'ies' if n != 1 else 'y'} failed "
                f"({report.examples} examples, {report.positions} positions)")
     ctx.exit(1)
-
-
-class _Interrupts:
-    """Ctrl-C and SIGTERM stop the run for good. Hypothesis runs callbacks (its gc timing) where an
-    exception is only printed as 'Exception ignored' and the run goes on; so the signal is also
-    remembered, `check()` raises it again at the next position, and those printouts are dropped."""
-
-    def __init__(self):
-        self.received = None
-        self.previous: dict = {}
-        self.hook = None
-
-    def check(self) -> None:
-        if self.received is not None:
-            raise KeyboardInterrupt
-
-    def _handler(self, name):
-        def handle(signum, frame):
-            self.received = name
-            raise KeyboardInterrupt
-
-        return handle
-
-    def _unraisable(self, info) -> None:
-        if self.received is not None and issubclass(info.exc_type, KeyboardInterrupt):
-            return  # the interrupt is raised again by check(); nothing to report
-        self.hook(info)
-
-    def __enter__(self):
-        if threading.current_thread() is threading.main_thread():  # signals go to the main thread only
-            for sig, name in ((signal.SIGINT, "Ctrl-C"), (signal.SIGTERM, "SIGTERM")):
-                self.previous[sig] = signal.signal(sig, self._handler(name))
-        self.hook, sys.unraisablehook = sys.unraisablehook, self._unraisable
-        return self
-
-    def __exit__(self, *exc):
-        for sig, handler in self.previous.items():
-            signal.signal(sig, handler)
-        sys.unraisablehook = self.hook
-        return False

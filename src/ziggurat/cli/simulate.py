@@ -18,8 +18,6 @@ from __future__ import annotations
 import csv
 import json
 import shlex
-import signal
-import threading
 from pathlib import Path
 
 import attrs
@@ -38,6 +36,7 @@ from ..lab.journal import Journal, JournalWriteError
 from ..agents import AGENTS
 from ..outputs import atomic_open, check_writable, write_text
 from .backend import GAME_SECONDS, backend_option, choose, only_random
+from .interrupts import EXIT_CODES, Interrupts
 from .options import parse_sets, ruleset_argument, set_option
 
 
@@ -69,7 +68,6 @@ def _parse_agents(ctx, param, value) -> tuple | None:
     return agents
 
 
-EXIT_INTERRUPTED = {"Ctrl-C": 130, "SIGTERM": 143}  # 128 + the signal's number, as shells report it
 
 
 @click.command()
@@ -162,7 +160,7 @@ def simulate(ctx, ruleset, games, agents, options, variants, others, seed, worke
     client = runner.connect(cluster, scheduler_file) if (cluster or scheduler_file) else None
     console = Console(stderr=True)
     interrupted = None
-    with _Signals() as signals:
+    with Interrupts() as signals:
         try:
             with Progress(TextColumn("{task.description}", markup=False), BarColumn(), MofNCompleteColumn(),
                           RateColumn(), TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
@@ -206,7 +204,7 @@ def simulate(ctx, ruleset, games, agents, options, variants, others, seed, worke
     finished, planned = sum(len(r) for _, _, r in kept), sum(spec.games for spec, _ in specs)
     if not kept:
         click.echo(f"interrupted ({interrupted}) before any game finished: nothing written", err=True)
-        ctx.exit(EXIT_INTERRUPTED[interrupted])
+        ctx.exit(EXIT_CODES[interrupted])
     summaries = [stats.summarize(spec, records, game) for spec, game, records in kept]
     all_records = [records for _, _, records in kept]
 
@@ -248,7 +246,7 @@ def simulate(ctx, ruleset, games, agents, options, variants, others, seed, worke
                        if journal is not None else "; give --journal FILE (or --csv) to be able to resume")
         click.echo(f"interrupted ({interrupted}): {stats.partial_text(finished, planned)} written{resume_hint}",
                    err=True)
-        ctx.exit(EXIT_INTERRUPTED[interrupted])
+        ctx.exit(EXIT_CODES[interrupted])
 
 
 def _journal_path(journal_file, csv_file, report_file, plot_dir) -> tuple:
@@ -261,33 +259,6 @@ def _journal_path(journal_file, csv_file, report_file, plot_dir) -> tuple:
     if plot_dir is not None:
         return Path(plot_dir) / "simulate.journal", True
     return None, False
-
-
-class _Signals:
-    """While a study runs, SIGTERM is handled as Ctrl-C is (KeyboardInterrupt), and `received`
-    says which came; the previous handlers come back afterwards."""
-
-    def __init__(self):
-        self.received = None
-        self.previous = {}
-
-    def _handler(self, name):
-        def handle(signum, frame):
-            self.received = name
-            raise KeyboardInterrupt
-
-        return handle
-
-    def __enter__(self):
-        if threading.current_thread() is threading.main_thread():  # signals go to the main thread only
-            for sig, name in ((signal.SIGINT, "Ctrl-C"), (signal.SIGTERM, "SIGTERM")):
-                self.previous[sig] = signal.signal(sig, self._handler(name))
-        return self
-
-    def __exit__(self, *exc):
-        for sig, handler in self.previous.items():
-            signal.signal(sig, handler)
-        return False
 
 
 def _relative(p: Path, folder: Path) -> str:
