@@ -179,13 +179,10 @@ def ismcts_run(root, hidden, itree, visits, avail, totals, used, iterations, c, 
                 avail[child] = 1
             else:
                 child = kid[j]
-            apply(s, buf[j])
-            if s[OVER] != 0:
-                return done, -1 - s[OVER], x
+            nh = step_down(s, buf[j], hist, nh)
+            if nh < 0:
+                return done, nh, x
             depth += 1
-            if HASHING:
-                hist[nh] = s[HSH] if INCREMENTAL else hash_state(s)
-                nh += 1
             node = child
             if fresh:
                 break
@@ -193,10 +190,6 @@ def ismcts_run(root, hidden, itree, visits, avail, totals, used, iterations, c, 
             code, x = rollout_result(s, x, rollout, none, res, hist, nh, buf, result)
             if code < 0:
                 return done, code, x
-        while node >= 0:
-            visits[node] += 1
-            for q in range(NPLAYERS):
-                totals[node, q] += result[q]
-            node = itree[node, IS_PARENT]
+        back_up(node, itree[:, IS_PARENT], visits, totals, result)
         done += 1
     return done, 0, x

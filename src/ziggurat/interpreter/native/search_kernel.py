@@ -105,6 +105,30 @@ def rollout_result(s, x, rollout, none, res, hist, nh, buf, result):
     return code, x
 
 
+@njit(cache=True, inline="always")
+def step_down(s, m, hist, nh):
+    """Make the move m of a walk down a tree and record the new position in the history: the
+    history's new length, or -1 - OVER where the vector could not hold the position reached."""
+    apply(s, m)
+    if s[OVER] != 0:
+        return -1 - s[OVER]
+    if HASHING:
+        hist[nh] = s[HSH] if INCREMENTAL else hash_state(s)
+        nh += 1
+    return nh
+
+
+@njit(cache=True, inline="always")
+def back_up(node, parent, visits, totals, result):
+    """An iteration's result per seat, added to `node` and each node above it to the root
+    (`parent`: each node's parent, -1 for the root)."""
+    while node >= 0:
+        visits[node] += 1
+        for q in range(NPLAYERS):
+            totals[node, q] += result[q]
+        node = parent[node]
+
+
 # ---- MCTS ---------------------------------------------------------------------------------------
 
 MC_PARENT, MC_FIRST, MC_N, MC_NEXP, MC_KIND, MC_SEAT = 0, 1, 2, 3, 4, 5
@@ -226,13 +250,10 @@ def mcts_run(root, hist0, nhist0, tree, visits, totals, moves, kids, used, itera
                 child = mcts_new_node(tree, visits, totals, used, node)
                 kids[j] = child
                 fresh = True
-            apply(s, moves[j])
-            if s[OVER] != 0:
-                return done, -1 - s[OVER], x
+            nh = step_down(s, moves[j], hist, nh)
+            if nh < 0:
+                return done, nh, x
             depth += 1
-            if HASHING:
-                hist[nh] = s[HSH] if INCREMENTAL else hash_state(s)
-                nh += 1
             node = child
             if fresh:
                 break
@@ -240,11 +261,7 @@ def mcts_run(root, hist0, nhist0, tree, visits, totals, moves, kids, used, itera
             code, x = rollout_result(s, x, rollout, none, res, hist, nh, buf, result)
             if code < 0:
                 return done, code, x
-        while node >= 0:  # the result, back to the root
-            visits[node] += 1
-            for q in range(NPLAYERS):
-                totals[node, q] += result[q]
-            node = tree[node, MC_PARENT]
+        back_up(node, tree[:, MC_PARENT], visits, totals, result)
         done += 1
     return done, 0, x
 
