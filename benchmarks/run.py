@@ -198,12 +198,11 @@ def main(argv=None) -> int:
         else:
             console.print("Native backend skipped: Numba is not installed (pip install -e '.[native]')")
         console.print(table_geometry.table(table_rows))
-    study_rows, scaling_rows = study_bench.rows(args.quick), study_bench.scaling_rows(args.quick)  # empty without numba
-    search_rows = search_bench.rows(args.quick)  # empty without numba
-    if args.json:
-        print(json.dumps({"engine": rows, "agents": agent_rows, "openspiel": os_rows, "native": native_rows,
-                          "table": table_rows, "study": study_rows, "study_workers": scaling_rows,
-                          "search": search_rows}, indent=2))
+        if study_rows:
+            for t in study_bench.table(study_rows, scaling_rows):
+                console.print(t)
+        if search_rows:
+            console.print(search_bench.table(search_rows))
     return 0
 
 
