@@ -61,15 +61,14 @@ FLAGS = ["-Wall", "-std=c++17", "-Ofast", "-march=native", "-flto", "-s", "-DNDE
 #  how RBG's game differs from ours, read from its .rbg file)
 GAMES = [
     ("breakthrough 8x8", "breakthrough", {}, "breakthrough", "breakthrough", {},
-     "same game (white moves first there: the mirror image)"),
+     "same game, mirrored (white moves first, up)"),
     ("clobber 6x5", "clobber", {}, None, "clobber", {}, "RBG has no Clobber"),
-    ("othello", "othello", {}, "reversi", "othello", {},
-     "same game (a pass is the keeper's there, not counted as a move)"),
-    ("amazons 10x10", "amazons", {}, "amazons", "amazons", {}, "same game (a whole turn is one move in both)"),
+    ("othello", "othello", {}, "reversi", "othello", {}, "same game (a pass is not a move there)"),
+    ("amazons 10x10", "amazons", {}, "amazons", "amazons", {}, "same game"),
     ("lines of action", "lines-of-action", {}, None, "lines_of_action", {}, "RBG has no Lines of Action"),
     ("checkers", "checkers", {}, "englishDraughts", "checkers", {},
-     "black moves first; draw after 20 turns without a capture or a man's move (ours: 40 moves "
-     "without a capture)"),
+     "black moves first; a draw after 20 turns without a capture or a man's move (ours: 40 without "
+     "a capture)"),
 ]
 
 

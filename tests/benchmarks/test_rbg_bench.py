@@ -65,3 +65,12 @@ def test_the_table_says_not_built_and_why():
     text = console.export_text()
     assert "not built" in text
     assert "RBG: not built (no rbg2cpp checkout at X" in text
+
+
+def test_the_checkout_comes_from_the_option_then_the_environment_then_the_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("ZIGGURAT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("ZIGGURAT_RBG", raising=False)
+    assert rbg_bench.checkout() == tmp_path / "cache" / "rbg" / "rbg2cpp"
+    monkeypatch.setenv("ZIGGURAT_RBG", str(tmp_path / "env"))
+    assert rbg_bench.checkout() == tmp_path / "env"
+    assert rbg_bench.checkout(str(tmp_path / "given")) == tmp_path / "given"
