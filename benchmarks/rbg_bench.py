@@ -23,13 +23,15 @@ The checkout of rbg2cpp (with its submodules rbgParser and rbgGames) comes from 
 
     git clone --recursive https://github.com/uicus/rbg2cpp "$ZIGGURAT_RBG"
 
-The compiler is built in the checkout (`make rbg2cpp`), each game's reasoner and benchmark in
+The compiler is built in the checkout (`make rbg2cpp`), each game's reasoner and drivers in
 `rbg/build/<game>` in the cache folder, once, kept until the game's rules, the flags or the
 compiler change. The generated C++ needs the Boost headers (>= 1.67): when they are missing and
 this runs as root with apt-get, it installs Debian's `libboost-dev`; otherwise it says what to
 install. Without a checkout (or without g++), the RBG column says why and how, and nothing fails.
 
-GAMES says, per game, where RBG's game differs from ours (read from its .rbg files).
+GAMES says, per game, where RBG's game differs from ours (read from its .rbg files); the table
+also sets RBG's perft (its test/perft.cpp) beside the native backend's at a small depth, and the
+mean moves of a random game in both, as a check that the two are the same game.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ import shutil
 import subprocess
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 import ziggurat
@@ -54,19 +57,20 @@ import native_bench  # noqa: E402
 import openspiel_bench  # noqa: E402
 
 CLONE = "git clone --recursive https://github.com/uicus/rbg2cpp"
+DRIVERS = ("benchmark", "perft")  # rbg2cpp's test/<driver>.cpp, each built with a game's reasoner
 # RBG's Makefile RELEASE_FLAGS (its `benchmark_<game>` target), random generator 0 (mt19937, Lemire)
 FLAGS = ["-Wall", "-std=c++17", "-Ofast", "-march=native", "-flto", "-s", "-DNDEBUG", "-DRBG_RANDOM_GENERATOR=0"]
 
 # (label, ruleset, options, RBG game in rbgGames/games or None, OpenSpiel game, its parameters,
-#  how RBG's game differs from ours, read from its .rbg file)
+#  perft depth for the check against RBG, how RBG's game differs from ours, read from its .rbg file)
 GAMES = [
-    ("breakthrough 8x8", "breakthrough", {}, "breakthrough", "breakthrough", {},
+    ("breakthrough 8x8", "breakthrough", {}, "breakthrough", "breakthrough", {}, 4,
      "same game, mirrored (white moves first, up)"),
-    ("clobber 6x5", "clobber", {}, None, "clobber", {}, "RBG has no Clobber"),
-    ("othello", "othello", {}, "reversi", "othello", {}, "same game (a pass is not a move there)"),
-    ("amazons 10x10", "amazons", {}, "amazons", "amazons", {}, "same game"),
-    ("lines of action", "lines-of-action", {}, None, "lines_of_action", {}, "RBG has no Lines of Action"),
-    ("checkers", "checkers", {}, "englishDraughts", "checkers", {},
+    ("clobber 6x5", "clobber", {}, None, "clobber", {}, 0, "RBG has no Clobber"),
+    ("othello", "othello", {}, "reversi", "othello", {}, 6, "same game (a pass is not a move there)"),
+    ("amazons 10x10", "amazons", {}, "amazons", "amazons", {}, 2, "same game"),
+    ("lines of action", "lines-of-action", {}, None, "lines_of_action", {}, 0, "RBG has no Lines of Action"),
+    ("checkers", "checkers", {}, "englishDraughts", "checkers", {}, 7,
      "black moves first; a draw after 20 turns without a capture or a man's move (ours: 40 without "
      "a capture)"),
 ]
@@ -167,19 +171,20 @@ def _digest(*parts: bytes) -> str:
 
 
 def build_game(rbg: Path, game: str) -> Path:
-    """The benchmark binary of RBG's `game` (rbgGames/games/<game>.rbg), built once and kept while
-    its rules, the flags, the driver and the compiler are the same."""
+    """The folder holding RBG's `game` (rbgGames/games/<game>.rbg) built with its two drivers,
+    `benchmark` (random playouts) and `perft`; built once and kept while its rules, the flags, the
+    drivers and the compiler are the same."""
     source = rbg / "rbgGames" / "games" / f"{game}.rbg"
     if not source.is_file():
         raise NotBuilt(f"{source} is missing")
     rbg2cpp = compiler(rbg)
-    driver = rbg / "test" / "benchmark.cpp"
-    stamp_of = _digest(source.read_bytes(), " ".join(FLAGS).encode(), driver.read_bytes(),
+    drivers = {name: rbg / "test" / f"{name}.cpp" for name in DRIVERS}
+    stamp_of = _digest(source.read_bytes(), " ".join(FLAGS).encode(), *(d.read_bytes() for d in drivers.values()),
                        (rbg / "test" / "rbg_random_generator.hpp").read_bytes(), rbg2cpp.read_bytes())
     out_dir = build_root(rbg) / game
-    binary, stamp = out_dir / "benchmark", out_dir / "stamp"
-    if binary.is_file() and stamp.is_file() and stamp.read_text() == stamp_of:
-        return binary
+    stamp = out_dir / "stamp"
+    if all((out_dir / name).is_file() for name in DRIVERS) and stamp.is_file() and stamp.read_text() == stamp_of:
+        return out_dir
     ensure_boost()
     out_dir.mkdir(parents=True, exist_ok=True)
     print(f"rbg: compiling {game} (rbg2cpp, then g++ {' '.join(FLAGS[2:5])})", file=sys.stderr)
@@ -188,12 +193,12 @@ def build_game(rbg: Path, game: str) -> Path:
         raise NotBuilt(f"rbg2cpp could not compile {source}: {_tail(out)}")
     gxx = ["g++", *FLAGS, f"-I{out_dir}", f"-I{rbg / 'test'}"]
     for cmd in ([*gxx, "-c", "-o", "reasoner.o", "reasoner.cpp"],
-                [*gxx, "-o", "benchmark", "reasoner.o", str(driver)]):
+                *([*gxx, "-o", name, "reasoner.o", str(path)] for name, path in drivers.items())):
         out = _run(cmd, cwd=out_dir)
         if out.returncode != 0:
             raise NotBuilt(f"g++ failed on {game}: {_tail(out)}")
     stamp.write_text(stamp_of)
-    return binary
+    return out_dir
 
 
 # ---- running -------------------------------------------------------------------------------
@@ -211,6 +216,23 @@ def parse_benchmark(text: str) -> tuple:
     return int(playouts.group(1)), int(states.group(1))
 
 
+PERFT = re.compile(r"^perft:\s*(\d+)", re.M)
+
+
+def parse_perft(text: str) -> int:
+    """The leaves counted by rbg2cpp's test/perft.cpp; ValueError if its line is missing."""
+    found = PERFT.search(text)
+    if found is None:
+        raise ValueError(f"not the output of RBG's perft: {text.strip()[:200]!r}")
+    return int(found.group(1))
+
+
+def rbg_perft(built: Path, depth: int) -> int:
+    """Perft of RBG's game to `depth` (whole turns; a finished game counts as a leaf only at depth)."""
+    out = subprocess.run([str(built / "perft"), str(depth)], capture_output=True, text=True, timeout=600)
+    return parse_perft(out.stdout)
+
+
 def children_cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     return usage.ru_utime + usage.ru_stime
@@ -219,7 +241,8 @@ def children_cpu() -> float:
 def rbg_run(binary: Path, seconds: float) -> tuple:
     """(playouts, moves, CPU seconds) of one run of an RBG benchmark for `seconds` of wall time."""
     before = children_cpu()
-    out = subprocess.run([str(binary), str(max(1, int(seconds * 1000)))], capture_output=True, text=True)
+    out = subprocess.run([str(binary), str(max(1, int(seconds * 1000)))], capture_output=True, text=True,
+                         timeout=60 + 10 * seconds)
     cpu = children_cpu() - before
     if out.returncode != 0:
         raise NotBuilt(f"{binary} stopped with code {out.returncode}: {_tail(out)}")
@@ -255,7 +278,7 @@ def prepare(rbg_path: str | None = None) -> tuple:
     rbg = checkout(rbg_path)
     try:
         check_checkout(rbg)
-        return {game: build_game(rbg, game) for *_, game, _, _, _ in GAMES if game}, None
+        return {game: build_game(rbg, game) for _, _, _, game, *_ in GAMES if game}, None
     except NotBuilt as e:
         return {}, str(e)
 
@@ -268,17 +291,23 @@ def rows(quick: bool = False, rbg_path: str | None = None) -> tuple:
     binaries, why = prepare(rbg_path)
     repeats, seconds = (2, 0.3) if quick else (5, 1.0)
     out = []
-    for label, ruleset, options, rbg_game, os_name, params, differs in GAMES:
+    for label, ruleset, options, rbg_game, os_name, params, depth, differs in GAMES:
         game = ziggurat.load(ruleset, options or None)
         fast = native_bench.native_of(game)
         if fast is None:
             continue
         start = game.new()
-        seed = iter(range(1, 1_000_000, 100_000))
-        n_native = _calibrated(lambda n: native_run(fast, start, n, next(seed)), 20, seconds)
+        n_native = _calibrated(partial(native_run, fast, start, seed=1), 20, seconds)
         og = openspiel_bench.pyspiel.load_game(os_name, params) if openspiel_bench.available() else None
-        n_os = _calibrated(lambda n: openspiel_run(og, n), 5, seconds) if og is not None else 0
-        binary = binaries.get(rbg_game)
+        n_os = _calibrated(partial(openspiel_run, og), 5, seconds) if og is not None else 0
+        built = binaries.get(rbg_game)
+        binary = None if built is None else built / "benchmark"
+        perft = None
+        if built is not None:
+            try:
+                perft = (depth, fast.perft(start, depth), rbg_perft(built, depth))
+            except (ValueError, subprocess.SubprocessError) as e:
+                why, binary = f"{rbg_game}: {e}", None
         best = {"native": None, "openspiel": None, "rbg": None}
         moves = {"native": None, "rbg": None}
         for r in range(repeats):  # interleaved: each engine once a round
@@ -286,7 +315,10 @@ def rows(quick: bool = False, rbg_path: str | None = None) -> tuple:
             if og is not None:
                 runs["openspiel"] = openspiel_run(og, n_os)
             if binary is not None:
-                runs["rbg"] = rbg_run(binary, seconds)
+                try:
+                    runs["rbg"] = rbg_run(binary, seconds)
+                except (NotBuilt, ValueError, subprocess.SubprocessError) as e:
+                    why, binary = f"{rbg_game}: {e}", None
             for name, (n, m, cpu) in runs.items():
                 rate = n / cpu if cpu > 0 else float("inf")
                 if best[name] is None or rate > best[name]:
@@ -294,7 +326,7 @@ def rows(quick: bool = False, rbg_path: str | None = None) -> tuple:
                     if name in moves:
                         moves[name] = m / n
         out.append({
-            "game": label, "rbg_game": rbg_game, "differs": differs,
+            "game": label, "rbg_game": rbg_game, "differs": differs, "perft": perft,
             "native_playouts_per_s": best["native"], "native_moves_per_game": moves["native"],
             "openspiel_playouts_per_s": best["openspiel"],
             "rbg_playouts_per_s": best["rbg"], "rbg_moves_per_game": moves["rbg"],
@@ -313,7 +345,7 @@ def table(rows: list, why: str | None = None):
     t = Table(title="Random playouts per CPU second: native beside RBG's C++ (rbg2cpp) and OpenSpiel's C++, "
                     "interleaved in one run, best of repeats (ratio: native / peer)", caption=caption)
     for col in ("game", "native", "RBG C++", "native / RBG", "OpenSpiel C++", "native / OpenSpiel",
-                "moves a game (native / RBG)", "RBG's game"):
+                "moves a game (native / RBG)", "perft d: native / RBG", "RBG's game"):
         t.add_column(col, justify="left" if col in ("game", "RBG's game") else "right")
     for r in rows:
         rbg_missing = "not built" if r["rbg_game"] else "-"
@@ -321,8 +353,17 @@ def table(rows: list, why: str | None = None):
                   _fmt(r["rbg_playouts_per_s"], ",.0f", rbg_missing), _fmt(r["ratio_rbg"], ".2f"),
                   _fmt(r["openspiel_playouts_per_s"], ",.0f"), _fmt(r["ratio_openspiel"], ".2f"),
                   f"{_fmt(r['native_moves_per_game'], '.1f')} / {_fmt(r['rbg_moves_per_game'], '.1f')}",
+                  _perft(r["perft"]),
                   (f"{r['rbg_game']}.rbg: " if r["rbg_game"] else "") + r["differs"])
     return t
+
+
+def _perft(perft) -> str:
+    """'d: native = RBG' when the two counts agree, 'd: native != RBG (differ!)' when not."""
+    if not perft:
+        return "-"
+    depth, ours, theirs = perft
+    return f"{depth}: {ours:,} = {theirs:,}" if ours == theirs else f"{depth}: {ours:,} != {theirs:,} (differ!)"
 
 
 def _fmt(value, fmt: str, missing: str = "-") -> str:

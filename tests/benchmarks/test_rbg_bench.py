@@ -57,7 +57,7 @@ def test_a_clone_without_submodules_is_named(tmp_path):
 def test_the_table_says_not_built_and_why():
     from rich.console import Console
 
-    row = {"game": "othello", "rbg_game": "reversi", "differs": "same game",
+    row = {"game": "othello", "rbg_game": "reversi", "differs": "same game", "perft": None,
            "native_playouts_per_s": 1000.0, "native_moves_per_game": 60.0, "openspiel_playouts_per_s": None,
            "rbg_playouts_per_s": None, "rbg_moves_per_game": None, "ratio_rbg": None, "ratio_openspiel": None}
     console = Console(width=400, record=True)
@@ -74,3 +74,16 @@ def test_the_checkout_comes_from_the_option_then_the_environment_then_the_cache(
     monkeypatch.setenv("ZIGGURAT_RBG", str(tmp_path / "env"))
     assert rbg_bench.checkout() == tmp_path / "env"
     assert rbg_bench.checkout(str(tmp_path / "given")) == tmp_path / "given"
+
+
+def test_parse_perft_reads_the_leaves():
+    text = "time: 12 ms\nperft: 256036\nnumber of states: 267860 (22321666.666667 states/sec)\n"
+    assert rbg_bench.parse_perft(text) == 256036
+    with pytest.raises(ValueError, match="not the output of RBG's perft"):
+        rbg_bench.parse_perft("Perft depth unspecified. Exitting...\n")
+
+
+def test_the_perft_column_says_whether_the_counts_agree():
+    assert rbg_bench._perft((3, 21286, 21286)) == "3: 21,286 = 21,286"
+    assert rbg_bench._perft((3, 21286, 21285)) == "3: 21,286 != 21,285 (differ!)"
+    assert rbg_bench._perft(None) == "-"
