@@ -1,6 +1,6 @@
 """Ziggurat benchmarks: one command, one table.
 
-    python benchmarks/run.py [--quick] [--json] [--no-agents]
+    python benchmarks/run.py [--quick] [--json] [--no-agents] [--rbg [PATH]]
 
 For every shipped ruleset (and every Stacktics size and board) it measures perft leaves per
 second and random playouts per second of the compiled engine. Where a hand-written plain-Python
@@ -16,7 +16,9 @@ is there; a fifth (benchmarks/table_geometry.py) the open table's geometry again
 sixth (benchmarks/study_bench.py) a native study's games per CPU second beside its kernel's, and
 the study on two workers beside one, when Numba is there; a seventh (benchmarks/search_bench.py)
 the native search's MCTS iterations per CPU second beside OpenSpiel's C++ MCTSBot and alpha-beta's
-nodes per CPU second beside Python's, when Numba is there.
+nodes per CPU second beside Python's, when Numba is there. With `--rbg`, an eighth
+(benchmarks/rbg_bench.py) sets native random playouts beside RBG's compiled C++ (rbg2cpp, built
+from the checkout at PATH, else $ZIGGURAT_RBG, else the cache folder's) and OpenSpiel's C++.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import agents as agent_bench  # noqa: E402
 import native_bench  # noqa: E402
 import openspiel_bench  # noqa: E402
+import rbg_bench  # noqa: E402
 import study_bench  # noqa: E402
 import search_bench  # noqa: E402
 import table_geometry  # noqa: E402
@@ -172,6 +175,9 @@ def main(argv=None) -> int:
     parser.add_argument("--quick", action="store_true", help="smaller depths and fewer repeats (a smoke test)")
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
     parser.add_argument("--no-agents", action="store_true", help="skip the agent and simulator table")
+    parser.add_argument("--rbg", nargs="?", const="", metavar="PATH",
+                        help="also native random playouts beside RBG's C++ (rbg2cpp checkout at PATH, else "
+                             "$ZIGGURAT_RBG, else the cache folder's; built once)")
     args = parser.parse_args(argv)
     rows = measure(args.quick)
     agent_rows = [] if args.no_agents else agent_bench.measure(args.quick)
@@ -180,10 +186,11 @@ def main(argv=None) -> int:
     table_rows = table_geometry.rows(args.quick)
     study_rows, scaling_rows = study_bench.rows(args.quick), study_bench.scaling_rows(args.quick)  # empty without numba
     search_rows = search_bench.rows(args.quick)  # empty without numba
+    rbg_rows, rbg_why = rbg_bench.rows(args.quick, args.rbg or None) if args.rbg is not None else ([], None)
     if args.json:
         print(json.dumps({"engine": rows, "agents": agent_rows, "openspiel": os_rows, "native": native_rows,
                           "table": table_rows, "study": study_rows, "study_workers": scaling_rows,
-                          "search": search_rows}, indent=2))
+                          "search": search_rows, "rbg": rbg_rows, "rbg_not_built": rbg_why}, indent=2))
     else:
         console = Console(width=max(140, Console().width))
         console.print(table(rows))
@@ -198,12 +205,15 @@ def main(argv=None) -> int:
         else:
             console.print("Native backend skipped: Numba is not installed (pip install -e '.[native]')")
         console.print(table_geometry.table(table_rows))
-    study_rows, scaling_rows = study_bench.rows(args.quick), study_bench.scaling_rows(args.quick)  # empty without numba
-    search_rows = search_bench.rows(args.quick)  # empty without numba
-    if args.json:
-        print(json.dumps({"engine": rows, "agents": agent_rows, "openspiel": os_rows, "native": native_rows,
-                          "table": table_rows, "study": study_rows, "study_workers": scaling_rows,
-                          "search": search_rows}, indent=2))
+        if study_rows:
+            for t in study_bench.table(study_rows, scaling_rows):
+                console.print(t)
+        if search_rows:
+            console.print(search_bench.table(search_rows))
+        if rbg_rows:
+            console.print(rbg_bench.table(rbg_rows, rbg_why))
+        elif args.rbg is not None:
+            console.print("RBG comparison skipped: Numba is not installed (pip install -e '.[native]')")
     return 0
 
 
