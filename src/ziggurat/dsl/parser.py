@@ -329,6 +329,12 @@ class _ToAst(Transformer_NonRecursive):
         params = tuple(str(p) for p in rest[:-1] if p is not None)
         return ast.Def(str(name), params, body, override, self._pos(meta))
 
+    def procedure(self, meta, c):
+        override = c[0] is not None
+        name, *rest = c[1:]
+        params = tuple(str(p) for p in rest[:-1] if p is not None)
+        return ast.Procedure(str(name), params, rest[-1], override, self._pos(meta))
+
     def remove(self, meta, c):
         name = str(c[1])
         return ast.Remove(str(c[0]), _unquote(name) if name.startswith('"') else name, self._pos(meta))
@@ -427,12 +433,12 @@ _TERMINAL_NAMES = {
 
 _DECLARATION_KEYWORDS = (
     "game extends option check players board surface piece control zone counter directions table "
-    "def setup action end invariant statistic heuristic remove override"
+    "def procedure setup action end invariant statistic heuristic remove override"
 ).split()
 
 
 _BLOCK_KEYWORDS = ("board surface piece table setup action end invariant statistic do if elif else for override "
-                   "repeat").split()
+                   "repeat procedure").split()
 
 
 def _expected_text(expected) -> str:

@@ -48,6 +48,10 @@ def call(r: Resolver, node: ast.Call, ctx: Ctx):
     fn, args, pos = node.func, node.args, node.pos
     if fn in r.m.defs:
         return inline(r, r.m.defs[fn], node, ctx)
+    if fn in r.m.procedures:
+        from .procedures import not_a_value
+
+        not_a_value(r, r.m.procedures[fn], node)
     if fn in SURFACE_FUNCS:
         return surface_call(r, node, ctx)
     if is_spot_distance(r, node):

@@ -11,6 +11,7 @@ from ..model import Model
 from .actions import after_fmt, check_notation_clash, resolve_action
 from .core import CheckError, Ctx, Resolver, ScopeError, Where
 from .names import counter_type, option_type
+from .procedures import check_names, unused_procedures
 
 
 def resolve_model(model: Model) -> tuple[ir.Plan, list]:
@@ -37,6 +38,7 @@ def resolve_model(model: Model) -> tuple[ir.Plan, list]:
     for d in m.defs.values():  # a def's parameters hide, inside its body, what the ruleset names alike
         for p in d.params:
             r.warn_if_global(p, d, "parameter")
+    check_names(r)  # the procedures' names and parameters
     if m.control is not None:
         top = ir.Local("top", T.PIECE, m.control.pos)
         plan.control = r.attempt(r.expr, m.control.expr, Ctx(Where.TABLE, {"top": top}))
@@ -104,6 +106,7 @@ def resolve_model(model: Model) -> tuple[ir.Plan, list]:
                                                     "a heuristic"))
         plan.heuristic_pos = h.pos
     unused_defs(r)
+    unused_procedures(r)
     return plan, r.diagnostics
 
 
