@@ -30,6 +30,7 @@ CELL_FUNCS = {
     "step": ((T.CELL, T.DIR), T.CELL),
     "on_board": ((T.CELL,), T.BOOL),
     "distance": ((T.CELL, T.CELL), T.INT),
+    "direction": ((T.CELL, T.CELL), T.DIR),  # the direction from a to b on one line, or none
     "flanked": ((T.CELL, T.DIR, T.PLAYER), T.list_of(T.CELL)),
     "connected": ((T.list_of(T.CELL), T.DIRSET), T.BOOL),
     "between": ((T.CELL, T.CELL), T.list_of(T.CELL)),
