@@ -122,7 +122,8 @@ def unused_procedures(r: Resolver) -> None:
     for d in r.m.procedures.values():
         if d.name in r.called:
             continue
-        ctx = Ctx(Where.DEF, {p: ir.Local(p, T.ANY, d.pos) for p in d.params}, inlining=(d.name,))
+        # as in a `do:` block, where most are called: its effects and assignments are read there
+        ctx = Ctx(Where.EFFECTS, {p: ir.Local(p, T.ANY, d.pos) for p in d.params}, inlining=(d.name,))
         for s in d.body:  # one by one: a statement that only a call could place (an effect) stops none after it
             try:
                 done = r.stmt(s, ctx)
