@@ -557,6 +557,7 @@ class After:
     items: tuple
     override: bool = False
     pos: Pos = NOWHERE
+    may_decline: bool = False  # `after "...", may decline:`: every move is offered without it too
 
     @property
     def choices(self):

@@ -386,8 +386,11 @@ class _ToAst(Transformer_NonRecursive):
 
     def after(self, meta, c):
         override = c[0] is not None
-        fmt, *items = c[1:]
-        return ast.After(_unquote(fmt) if fmt else None, tuple(items), override, self._pos(meta))
+        fmt, decline, *items = c[1:]
+        return ast.After(_unquote(fmt) if fmt else None, tuple(items), override, self._pos(meta), decline is not None)
+
+    def may_decline(self, meta, c):
+        return True
 
     def end(self, meta, c):
         return ast.End(c[0], self._pos(meta))
@@ -449,7 +452,7 @@ def _expected_text(expected) -> str:
         elif t.isupper() and not t.startswith("_") and t.lower() in _DECLARATION_KEYWORDS + [
             "if", "else", "elif", "for", "in", "where", "let", "when", "require", "do",
             "win", "lose", "draw", "and", "or", "not", "per", "otherwise", "priority", "by", "chance", "weight", "seen",
-            "hidden", "bookkeeping", "repeat", "while", "may", "stop",
+            "hidden", "bookkeeping", "repeat", "while", "may", "stop", "decline",
             "bool", "int", "one", "of", "as",
         ]:
             names.append(repr(t.lower()))

@@ -69,7 +69,8 @@ def resolve_model(model: Model) -> tuple[ir.Plan, list]:
         body = r.attempt(r.block, s.body, Ctx(Where.SETUP))
         plan.setup.append(body if body is not None else ())
     if m.after is not None:
-        plan.after = ir.After(after_fmt(m.after), [[c.name, None] for c in m.after.choices], pos=m.after.pos)
+        plan.after = ir.After(after_fmt(m.after), [[c.name, None] for c in m.after.choices], pos=m.after.pos,
+                              may_decline=m.after.may_decline)
     for i, a in enumerate(m.actions.values()):
         made = r.attempt(resolve_action, r, i, a, None if a.by_chance else m.after)  # nature has no end of turn
         if made is None:
