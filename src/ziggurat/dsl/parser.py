@@ -330,10 +330,8 @@ class _ToAst(Transformer_NonRecursive):
         return ast.Def(str(name), params, body, override, self._pos(meta))
 
     def procedure(self, meta, c):
-        override = c[0] is not None
-        name, *rest = c[1:]
-        params = tuple(str(p) for p in rest[:-1] if p is not None)
-        return ast.Procedure(str(name), params, rest[-1], override, self._pos(meta))
+        params = tuple(str(p) for p in c[2:-1] if p is not None)
+        return ast.Procedure(str(c[1]), params, c[-1], c[0] is not None, self._pos(meta))
 
     def remove(self, meta, c):
         name = str(c[1])

@@ -10,8 +10,10 @@ An action and the ruleset's `after` block become one sequence:
 | `Stage` (effects, choices after) | applied, the rest generated, taken back | applied | applied, undone at the end |
 | `Apply` (the final effects) | nothing | applied | nothing |
 | `Repeat` | a function making one pass, calling itself | a loop over the passes | each pass checked |
-| `AfterPart` | offered; if it offers nothing (or `may decline`), the move without it | only if the move holds it | required if offered (unless `may decline`) |
+| `AfterPart` | offered; the move without it where it offers nothing [1] | only if the move holds it | required [1] |
 | `Measure` (weight, seen by) | nothing | nothing | nothing: read by its own function (`python.measure`) |
+
+[1] An after block that `may decline` offers the move without it always, and is never required.
 
 Backends (`python.generate`, `python.apply`, `python.explain`) are each one `match` over these
 kinds; a new construct is a new step kind and one case in each.

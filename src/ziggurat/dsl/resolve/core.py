@@ -253,7 +253,8 @@ class Resolver:
     def hides(self, name: str, ctx: Ctx, node, what: str) -> NoReturn:
         """The error for a binding of `name` where `name` is bound already."""
         pos = name_pos(getattr(node, "pos", None), name)
-        where = ("procedure" if ctx.inlining[-1] in self.m.procedures else "def") if ctx.inlining else "action" if ctx.where in (Where.ACTION, Where.EFFECTS) else "block"
+        inlined = ("procedure" if ctx.inlining[-1] in self.m.procedures else "def") if ctx.inlining else None
+        where = inlined if inlined else "action" if ctx.where in (Where.ACTION, Where.EFFECTS) else "block"
         if name in ctx.bound:
             other, at = ctx.bound[name]
             line = getattr(at, "line", 0)

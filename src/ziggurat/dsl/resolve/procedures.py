@@ -93,26 +93,6 @@ def not_a_value(r: Resolver, d: ast.Procedure, call: ast.Call):
            hint="for a value computed from its arguments, declare a def: def NAME(a, b): EXPRESSION")
 
 
-def check_names(r: Resolver) -> None:
-    """A procedure is called as an effect is: it cannot take an effect's or a built-in function's
-    name. Its parameters warn where they hide a name the whole ruleset declares."""
-    from .calls import CELL_FUNCS, EFFECTS, OTHER_FUNCS
-    from .statements import WINDOW_CALLS
-
-    for d in r.m.procedures.values():
-        if d.name in EFFECTS or d.name in WINDOW_CALLS:
-            what = f"the effect {d.name}()"
-        elif d.name in CELL_FUNCS or d.name in OTHER_FUNCS:
-            what = f"the built-in function {d.name}()"
-        else:
-            what = None
-        if what is not None:
-            r.report(ast.name_pos(d.pos, d.name), f"the procedure {d.name!r} would hide {what}",
-                     hint="give it another name")
-        for p in d.params:
-            r.warn_if_global(p, d, "parameter")
-
-
 def unused_procedures(r: Resolver) -> None:
     """The bodies of procedures no rule calls are checked for the names they use (their
     parameters standing for anything): an unknown name, or one that hides another, is an error
