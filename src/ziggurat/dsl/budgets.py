@@ -105,7 +105,7 @@ def statements_too_deep(stmts, levels: int = 1, loops: int = 0, procedures=None)
     from . import ast  # here, not above: the loader reads the limits without the AST
 
     procedures = procedures or {}
-    stack = [(s, levels, loops, ()) for s in reversed(stmts)]
+    stack: list[tuple] = [(s, levels, loops, ()) for s in reversed(stmts)]
     expanded = 0  # statements of procedures walked: past MAX_EXPANDED_NODES the resolver reports the size
     while stack:
         s, lv, lp, chain = stack.pop()
