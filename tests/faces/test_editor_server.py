@@ -154,6 +154,18 @@ def test_completion_offers_the_files_defs_and_the_languages_words(run, tmp_path)
     assert "fresh_score" in mended
 
 
+def test_completion_offers_the_files_procedures(run, tmp_path):
+    text = (RULESETS / "checkers.rules").read_text()
+    assert "\nprocedure advance(" in text  # the file declares one, or the test would prove nothing
+    uri = (tmp_path / "checkers.rules").as_uri()
+
+    async def scenario(ed):
+        await ed.open(uri, text)
+        return await ed.completions(uri)
+
+    assert "advance" in run(scenario)
+
+
 def test_a_variant_is_checked_with_its_base(run, tmp_path):
     """A variant next to nothing extends a shipped game by name; its own mistake is at its line."""
     text = 'extends stacktics\n\noption size = 9\n'

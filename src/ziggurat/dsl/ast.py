@@ -397,6 +397,18 @@ class Def:
 
 
 @frozen
+class Procedure:
+    """`procedure NAME(params):` a named block of statements, expanded in place where it is
+    called on a line of its own (dsl/resolve/procedures.py)."""
+
+    name: str
+    params: tuple
+    body: tuple
+    override: bool = False
+    pos: Pos = NOWHERE
+
+
+@frozen
 class Remove:
     kind: str
     name: str
@@ -545,6 +557,7 @@ class After:
     items: tuple
     override: bool = False
     pos: Pos = NOWHERE
+    may_decline: bool = False  # `after "...", may decline:`: every move is offered without it too
 
     @property
     def choices(self):

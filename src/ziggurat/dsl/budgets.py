@@ -96,15 +96,24 @@ _IF = (1, 0)
 _FOR = (2, 1)
 
 
-def statements_too_deep(stmts, levels: int = 1, loops: int = 0):
+def statements_too_deep(stmts, levels: int = 1, loops: int = 0, procedures=None):
     """The first statement (in source order) at which nested ifs and fors, starting from `levels`
     and `loops`, go over MAX_PYTHON_LEVELS or MAX_PYTHON_LOOPS, with the levels and loops reached
-    there; None if they stay within both."""
+    there; None if they stay within both. A call of one of `procedures` (name -> ast.Procedure)
+    counts its body where the call is, as it is written out there (a procedure calling itself
+    again is counted once: the checks report it)."""
     from . import ast  # here, not above: the loader reads the limits without the AST
 
-    stack = [(s, levels, loops) for s in reversed(stmts)]
+    procedures = procedures or {}
+    stack: list[tuple] = [(s, levels, loops, ()) for s in reversed(stmts)]
+    expanded = 0  # statements of procedures walked: past MAX_EXPANDED_NODES the resolver reports the size
     while stack:
-        s, lv, lp = stack.pop()
+        s, lv, lp, chain = stack.pop()
+        if (isinstance(s, ast.ExprStmt) and isinstance(s.expr, ast.Call) and s.expr.func in procedures
+                and s.expr.func not in chain and expanded < MAX_EXPANDED_NODES):
+            expanded += len(procedures[s.expr.func].body)
+            stack += [(x, lv, lp, chain + (s.expr.func,)) for x in reversed(procedures[s.expr.func].body)]
+            continue
         if isinstance(s, ast.If):
             lv, lp, inner = lv + _IF[0], lp + _IF[1], list(s.body) + list(s.orelse)
         elif isinstance(s, ast.For):
@@ -113,11 +122,11 @@ def statements_too_deep(stmts, levels: int = 1, loops: int = 0):
             continue
         if lv > MAX_PYTHON_LEVELS or lp > MAX_PYTHON_LOOPS:
             return s, lv, lp
-        stack += [(x, lv, lp) for x in reversed(inner)]
+        stack += [(x, lv, lp, chain) for x in reversed(inner)]
     return None
 
 
-def items_too_deep(items, levels: int = 1, loops: int = 0):
+def items_too_deep(items, levels: int = 1, loops: int = 0, procedures=None):
     """The first action item (in order) at which the code written for a list of action items,
     each nested in the one before, goes over MAX_PYTHON_LEVELS or MAX_PYTHON_LOOPS, with the
     levels and loops reached there; None if it stays within both. Returns (found, levels,
@@ -133,12 +142,12 @@ def items_too_deep(items, levels: int = 1, loops: int = 0):
             levels, loops = levels + _REPEAT[0], loops + _REPEAT[1]
             if levels > MAX_PYTHON_LEVELS or loops > MAX_PYTHON_LOOPS:
                 return it, levels, loops
-            found, levels, loops = items_too_deep(it.items, levels, loops)
+            found, levels, loops = items_too_deep(it.items, levels, loops, procedures)
             if found is not None:
                 return found, levels, loops
             continue
         elif isinstance(it, ast.Effects):
-            found = statements_too_deep(it.body, levels, loops)
+            found = statements_too_deep(it.body, levels, loops, procedures)
             if found is not None:
                 return found
             continue

@@ -45,8 +45,9 @@ def check(name_or_path: str, text: str | None = None, options: dict | None = Non
 
 
 def unused(model) -> list:
-    """Warnings for defs and tables that nothing uses."""
+    """Warnings for defs, tables and procedures that nothing uses."""
     everything = (list(model.actions.values()) + list(model.defs.values()) + list(model.tables.values())
+                  + list(model.procedures.values())
                   + model.setup + model.invariants + model.statistics + model.checks + list(model.options.values())
                   + list(model.board.values()) + list(model.surface.values())
                   + [model.end, model.after, model.control, model.heuristic]
@@ -58,7 +59,7 @@ def unused(model) -> list:
         elif isinstance(x, ast.Call):
             used.add(x.func)
     out = []
-    for kind, table in (("def", model.defs), ("table", model.tables)):
+    for kind, table in (("def", model.defs), ("table", model.tables), ("procedure", model.procedures)):
         for name, node in table.items():
             if name not in used:
                 out.append(model.reporter_for(node).make(node.pos, f"{kind} {name!r} is never used",

@@ -50,7 +50,7 @@ class FoldedTable:
 _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv, "%": operator.mod}
 _CMP = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
         ">=": operator.ge}
-WORLD_FOLDS = ("corner", "edge", "neighbours", "line", "step", "distance")
+WORLD_FOLDS = ("corner", "edge", "neighbours", "line", "step", "distance", "direction")
 
 
 def const(value, typ, pos) -> ir.Const:
@@ -371,6 +371,7 @@ class Folder:
                 "line": lambda: w.line_cells(v[1], v[0]),
                 "step": lambda: w.STEP[v[1]][v[0]],
                 "distance": lambda: w.DIST[v[0]][v[1]],
+                "direction": lambda: w.DIRTO[v[0]][v[1]] if min(v) >= 0 else -1,
             }[e.fn]()
             return const(value, e.type, e.pos)
         if e.fn == "step" and len(args) == 3 and is_const(args[2]) and w is not None:

@@ -419,6 +419,7 @@ class After:
     choices: list
     repeated: frozenset = frozenset()
     pos: Pos = NOWHERE
+    may_decline: bool = False  # the move may also end without it, where it offers something
 
 
 # ---- declarations ---------------------------------------------------------------------------

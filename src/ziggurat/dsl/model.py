@@ -61,6 +61,7 @@ class Model:
     directions: dict = field(factory=dict)
     tables: dict = field(factory=dict)
     defs: dict = field(factory=dict)
+    procedures: dict = field(factory=dict)  # name -> ast.Procedure
     setup: list = field(factory=list)  # ast.Setup blocks, run in order
     actions: dict = field(factory=dict)
     end: Optional[ast.End] = None
@@ -95,6 +96,7 @@ class Model:
 _KEYED = {
     ast.Table: "tables",
     ast.Def: "defs",
+    ast.Procedure: "procedures",
     ast.Action: "actions",
     ast.Zone: "zones",
     ast.Counter: "counters",
@@ -188,7 +190,7 @@ def _add(m: Model, d, rep: Reporter, variant: bool) -> None:
     elif isinstance(d, ast.Heuristic):
         m.heuristic = d
     elif isinstance(d, ast.Remove):
-        kinds = {"action": "actions", "def": "defs", "table": "tables", "zone": "zones",
+        kinds = {"action": "actions", "def": "defs", "procedure": "procedures", "table": "tables", "zone": "zones",
                  "counter": "counters", "directions": "directions"}
         if d.kind == "invariant":
             before = len(m.invariants)
@@ -213,9 +215,9 @@ def _add(m: Model, d, rep: Reporter, variant: bool) -> None:
             _check_format_fields(d, rep)
         if isinstance(d, ast.Table):
             _check_table_widths(d, rep)
-        if isinstance(d, ast.Def) and len(set(d.params)) != len(d.params):
+        if isinstance(d, (ast.Def, ast.Procedure)) and len(set(d.params)) != len(d.params):
             twice = next(p for p in d.params if d.params.count(p) > 1)
-            rep.error(d.pos, f"def {d.name!r} names the parameter {twice!r} twice")
+            rep.error(d.pos, f"{type(d).__name__.lower()} {d.name!r} names the parameter {twice!r} twice")
         table = getattr(m, _KEYED[type(d)])
         override = getattr(d, "override", False)
         kind = type(d).__name__.lower()
@@ -225,7 +227,8 @@ def _add(m: Model, d, rep: Reporter, variant: bool) -> None:
                 where = m.owner[id(prev)].path
                 rep.error(d.pos, f"{kind} {d.name!r} is already declared ({where}:{prev.pos.line})",
                           hint=(f"write 'override {kind} {d.name}' to replace it"
-                                if variant and kind in ("action", "def", "table") else "give it another name"))
+                                if variant and kind in ("action", "def", "procedure", "table")
+                                else "give it another name"))
                 return
         elif override:
             rep.error(d.pos, f"'override' needs {_a(kind)} {d.name!r} in the base to replace",
@@ -372,6 +375,8 @@ def _finish(m: Model, rep: Optional[Reporter]) -> None:
         claim(t.name, "table", t)
     for d in m.defs.values():
         claim(d.name, "def", d)
+    for d in m.procedures.values():
+        claim(d.name, "procedure", d)
     for z in m.zones.values():
         claim(z.name, "zone", z)
     for c in m.counters.values():
@@ -408,14 +413,14 @@ def check_budgets(m: Model, reporters: list) -> None:
     after = list(m.after.items) if m.after is not None else []
     for a in actions:
         items = list(a.items) + ([] if a.by_chance else after)
-        node, levels, loops = budgets.items_too_deep(items)
+        node, levels, loops = budgets.items_too_deep(items, procedures=m.procedures)
         if node is not None:
             rep(node).error(node.pos, budgets.too_deep_message(f"action {a.name!r}", levels, loops),
                             hint="fewer choices or conditions nested in one action: split it in two actions, "
                                  "or test several things in one 'require'")
     blocks = [("the setup", s.body) for s in m.setup] + ([("the end block", m.end.body)] if m.end else [])
     for what, body in blocks:
-        found = budgets.statements_too_deep(body)
+        found = budgets.statements_too_deep(body, procedures=m.procedures)
         if found is not None:
             node, levels, loops = found
             rep(node).error(node.pos, budgets.too_deep_message(what, levels, loops),

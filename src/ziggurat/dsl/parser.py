@@ -329,6 +329,10 @@ class _ToAst(Transformer_NonRecursive):
         params = tuple(str(p) for p in rest[:-1] if p is not None)
         return ast.Def(str(name), params, body, override, self._pos(meta))
 
+    def procedure(self, meta, c):
+        params = tuple(str(p) for p in c[2:-1] if p is not None)
+        return ast.Procedure(str(c[1]), params, c[-1], c[0] is not None, self._pos(meta))
+
     def remove(self, meta, c):
         name = str(c[1])
         return ast.Remove(str(c[0]), _unquote(name) if name.startswith('"') else name, self._pos(meta))
@@ -380,8 +384,11 @@ class _ToAst(Transformer_NonRecursive):
 
     def after(self, meta, c):
         override = c[0] is not None
-        fmt, *items = c[1:]
-        return ast.After(_unquote(fmt) if fmt else None, tuple(items), override, self._pos(meta))
+        fmt, decline, *items = c[1:]
+        return ast.After(_unquote(fmt) if fmt else None, tuple(items), override, self._pos(meta), decline is not None)
+
+    def may_decline(self, meta, c):
+        return True
 
     def end(self, meta, c):
         return ast.End(c[0], self._pos(meta))
@@ -427,12 +434,12 @@ _TERMINAL_NAMES = {
 
 _DECLARATION_KEYWORDS = (
     "game extends option check players board surface piece control zone counter directions table "
-    "def setup action end invariant statistic heuristic remove override"
+    "def procedure setup action end invariant statistic heuristic remove override"
 ).split()
 
 
 _BLOCK_KEYWORDS = ("board surface piece table setup action end invariant statistic do if elif else for override "
-                   "repeat").split()
+                   "repeat procedure").split()
 
 
 def _expected_text(expected) -> str:
@@ -443,7 +450,7 @@ def _expected_text(expected) -> str:
         elif t.isupper() and not t.startswith("_") and t.lower() in _DECLARATION_KEYWORDS + [
             "if", "else", "elif", "for", "in", "where", "let", "when", "require", "do",
             "win", "lose", "draw", "and", "or", "not", "per", "otherwise", "priority", "by", "chance", "weight", "seen",
-            "hidden", "bookkeeping", "repeat", "while", "may", "stop",
+            "hidden", "bookkeeping", "repeat", "while", "may", "stop", "decline",
             "bool", "int", "one", "of", "as",
         ]:
             names.append(repr(t.lower()))

@@ -160,7 +160,8 @@ def apply(m) -> None:
             m.owner[id(m.after)].error(item.pos, "'answer' marks an action that answers a window; the after "
                                                  "block is not one", hint="move the line into the action that answers")
             return
-    if not m.actions or not uses_windows(list(m.actions.values()) + ([m.after] if m.after else [])):
+    if not m.actions or not uses_windows(list(m.actions.values()) + ([m.after] if m.after else [])
+                                         + list(m.procedures.values())):
         return  # without actions there is no window to open (and the missing actions are reported)
     for action in m.actions.values():
         if any(isinstance(i, ast.Answer) for i in action.items):
@@ -189,3 +190,7 @@ def apply(m) -> None:
         new = attrs.evolve(m.after, items=expand(m.after.items))
         m.owner[id(new)] = m.owner[id(m.after)]
         m.after = new
+    for name, proc in list(m.procedures.items()):  # a procedure's window statements, written out where it is
+        new = attrs.evolve(proc, body=expand(proc.body))
+        m.owner[id(new)] = m.owner[id(proc)]
+        m.procedures[name] = new

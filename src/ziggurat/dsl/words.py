@@ -28,8 +28,8 @@ def _bound(node):
         yield node.name, "choice"
     elif isinstance(node, ast.Repeat):
         yield node.var, "repeat variable"
-    elif isinstance(node, ast.Def):
-        yield node.name, "def"
+    elif isinstance(node, (ast.Def, ast.Procedure)):
+        yield node.name, type(node).__name__.lower()
         for p in node.params:
             yield p, "parameter"
 

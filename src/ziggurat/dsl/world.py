@@ -100,7 +100,7 @@ class World:
 
     # Board tables by name: what generated code indexes. Each is computed on first use.
     TABLES = ("RANK", "FILE", "CORNER", "EDGE", "RAYS", "RAYSTO", "DIRS", "NEIGH", "LINES", "LINE1", "STEPK",
-              "DIRSET1", "STEP", "DIST")
+              "DIRSET1", "STEP", "DIST", "DIRTO")
 
     def table(self, name: str):
         if name not in self.TABLES:
@@ -179,6 +179,17 @@ class World:
     def DIST(self):
         fr = [(c % self.files, c // self.files) for c in range(self.ncells)]
         return tuple(tuple(max(abs(a[0] - b[0]), abs(a[1] - b[1])) for b in fr) for a in fr)
+
+    @cached_property
+    def DIRTO(self):
+        """DIRTO[a][b]: the direction (0-7) whose line from cell a passes cell b, or -1 when a and
+        b are not on one line of the eight directions (or are the same cell)."""
+        out = [[-1] * self.ncells for _ in range(self.ncells)]
+        for d, per_cell in enumerate(self.LINE1):
+            for a, line in enumerate(per_cell):
+                for b in line:
+                    out[a][b] = d
+        return tuple(tuple(row) for row in out)
 
     # ---- pieces -----------------------------------------------------------------------------
 

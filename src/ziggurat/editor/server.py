@@ -62,6 +62,7 @@ def declared_names(path: str, text: str) -> list:
         return None
     K = lsp.CompletionItemKind
     out = [(name, K.Function, f"def {name}({', '.join(d.params)})") for name, d in m.defs.items()]
+    out += [(name, K.Method, f"procedure {name}({', '.join(d.params)})") for name, d in m.procedures.items()]
     out += [(name, K.Struct, "table") for name in m.tables]
     out += [(name, K.Constant, "option") for name in m.options]
     out += [(name, K.Variable, "zone") for name in m.zones]

@@ -112,7 +112,8 @@ def lower_ruleset(rules: tuple, plan: ir.Plan, values: dict, bounds: dict) -> Lo
     # nature's moves) go into the action specs as they are made.
     ranges = choice_bounds(folded.plan, folded.world.files * folded.world.ranks)
     steps = tuple(lower(a, after_fmt=plan.after.fmt if plan.after is not None and not a.chance else None,
-                        bounds={choice: bound for (index, choice), bound in ranges.items() if index == a.index})
+                        bounds={choice: bound for (index, choice), bound in ranges.items() if index == a.index},
+                        may_decline=plan.after is not None and plan.after.may_decline)
                   for a in folded.plan.actions)
     return Lowered(rules, plan, dict(values), dict(bounds), folded, steps)
 

@@ -10,8 +10,10 @@ An action and the ruleset's `after` block become one sequence:
 | `Stage` (effects, choices after) | applied, the rest generated, taken back | applied | applied, undone at the end |
 | `Apply` (the final effects) | nothing | applied | nothing |
 | `Repeat` | a function making one pass, calling itself | a loop over the passes | each pass checked |
-| `AfterPart` | offered; if it offers nothing, the move without it | only if the move holds it | required if offered |
+| `AfterPart` | offered; the move without it where it offers nothing [1] | only if the move holds it | required [1] |
 | `Measure` (weight, seen by) | nothing | nothing | nothing: read by its own function (`python.measure`) |
+
+[1] An after block that `may decline` offers the move without it always, and is never required.
 
 Backends (`python.generate`, `python.apply`, `python.explain`) are each one `match` over these
 kinds; a new construct is a new step kind and one case in each.
@@ -107,6 +109,7 @@ class AfterPart:
     has_choices: bool
     first: int  # the move index of its first choice
     pos: Pos
+    may_decline: bool = False  # `may decline`: the move without it is offered too (it then has choices)
 
 
 Step: TypeAlias = Guard | Bind | Choose | Stage | Apply | Repeat | Measure | AfterPart
@@ -130,10 +133,12 @@ class ActionPlan:
         return self.spec.chance
 
 
-def lower(a: ir.Action, after_fmt: Optional[str] = None, bounds: Optional[dict] = None) -> ActionPlan:
+def lower(a: ir.Action, after_fmt: Optional[str] = None, bounds: Optional[dict] = None,
+          may_decline: bool = False) -> ActionPlan:
     """The step plan of one folded action (with the after block's items). `after_fmt` is the after
     block's notation when it applies to this action, `bounds` its number choices' ranges
-    (interpreter.bounds): both go into the action's spec, made here once and whole."""
+    (interpreter.bounds): both go into the action's spec, made here once and whole. With
+    `may_decline`, the move without the after block is offered as well as those with it."""
     measures = {it.kind for it in a.items if isinstance(it, ir.Measure)}
     choices = [(name, typ) for name, typ in a.choices]
     index = {n: k + 1 for k, (n, _) in enumerate(a.choices)}
@@ -145,11 +150,11 @@ def lower(a: ir.Action, after_fmt: Optional[str] = None, bounds: Optional[dict] 
         part = _lower(after, index, rest_makes_choices=False)
         first = a.nbase + 1
         has_choices = len(a.choices) > a.nbase
-        if not has_choices and any(isinstance(s, Guard) for s in part):
+        if not has_choices and (may_decline or any(isinstance(s, Guard) for s in part)):
             choices.append((PRESENT, T.BOOL))
             part = _with_presence(part, len(choices))
             has_choices = True
-        steps.append(AfterPart(tuple(part), has_choices, first, a.pos))
+        steps.append(AfterPart(tuple(part), has_choices, first, a.pos, may_decline))
     spec = ActionSpec(index=a.index, name=a.name, fmt=a.fmt, choices=tuple(choices), nbase=a.nbase,
                       after_fmt=after_fmt, repeated=frozenset(a.repeated), chance=a.chance,
                       weighted="weight" in measures, secret="seen" in measures, bounds=dict(bounds or {}))

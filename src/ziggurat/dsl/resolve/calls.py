@@ -30,6 +30,7 @@ CELL_FUNCS = {
     "step": ((T.CELL, T.DIR), T.CELL),
     "on_board": ((T.CELL,), T.BOOL),
     "distance": ((T.CELL, T.CELL), T.INT),
+    "direction": ((T.CELL, T.CELL), T.DIR),  # the direction from a to b on one line, or none
     "flanked": ((T.CELL, T.DIR, T.PLAYER), T.list_of(T.CELL)),
     "connected": ((T.list_of(T.CELL), T.DIRSET), T.BOOL),
     "between": ((T.CELL, T.CELL), T.list_of(T.CELL)),
@@ -48,6 +49,10 @@ def call(r: Resolver, node: ast.Call, ctx: Ctx):
     fn, args, pos = node.func, node.args, node.pos
     if fn in r.m.defs:
         return inline(r, r.m.defs[fn], node, ctx)
+    if fn in r.m.procedures:
+        from .procedures import not_a_value
+
+        not_a_value(r, r.m.procedures[fn], node)
     if fn in SURFACE_FUNCS:
         return surface_call(r, node, ctx)
     if is_spot_distance(r, node):

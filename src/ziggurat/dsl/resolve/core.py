@@ -141,6 +141,8 @@ class Resolver:
         self.inlined: set[str] = set()  # the defs some rule uses
         self.expansions: dict[tuple, tuple[int, int]] = {}  # (def, its arguments' sizes) -> (nodes, depth)
         self.expanded = 0  # the nodes that the uses of defs outside any def expand to, so far
+        self.called: set[str] = set()  # the procedures some rule calls (resolve.procedures)
+        self.procedure_nodes = 0  # the nodes of rules the calls of procedures are written out to, so far
 
     # ---- errors and types -------------------------------------------------------------------
 
@@ -251,13 +253,16 @@ class Resolver:
     def hides(self, name: str, ctx: Ctx, node, what: str) -> NoReturn:
         """The error for a binding of `name` where `name` is bound already."""
         pos = name_pos(getattr(node, "pos", None), name)
-        where = "def" if ctx.inlining else "action" if ctx.where in (Where.ACTION, Where.EFFECTS) else "block"
+        inlined = ("procedure" if ctx.inlining[-1] in self.m.procedures else "def") if ctx.inlining else None
+        where = inlined if inlined else "action" if ctx.where in (Where.ACTION, Where.EFFECTS) else "block"
         if name in ctx.bound:
             other, at = ctx.bound[name]
             line = getattr(at, "line", 0)
             first = f"the {other} {name!r}" + (f" of line {line}" if line else "")
         elif ctx.inlining and name in getattr(self.m.defs.get(ctx.inlining[-1]), "params", ()):
             first = f"the parameter {name!r} of def {ctx.inlining[-1]}()"
+        elif ctx.inlining and name in getattr(self.m.procedures.get(ctx.inlining[-1]), "params", ()):
+            first = f"the parameter {name!r} of procedure {ctx.inlining[-1]}()"
         else:
             first = f"the name {name!r} bound around it"
         raise ScopeError(pos, f"the {what} {name!r} hides {first}",
@@ -298,6 +303,8 @@ class Resolver:
             if isinstance(r, tuple):  # a let: the statement, and the context after it
                 stmt, ctx = r
                 out.append(stmt)
+            elif isinstance(r, list):  # a procedure's call: the statements it stands for
+                out += r
             else:
                 out.append(r)
         return tuple(out)

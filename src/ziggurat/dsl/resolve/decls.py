@@ -11,6 +11,9 @@ from ..model import Model
 from .actions import after_fmt, check_notation_clash, resolve_action
 from .core import CheckError, Ctx, Resolver, ScopeError, Where
 from .names import counter_type, option_type
+from .calls import CELL_FUNCS, EFFECTS, OTHER_FUNCS
+from .procedures import unused_procedures
+from .statements import WINDOW_CALLS
 
 
 def resolve_model(model: Model) -> tuple[ir.Plan, list]:
@@ -37,6 +40,7 @@ def resolve_model(model: Model) -> tuple[ir.Plan, list]:
     for d in m.defs.values():  # a def's parameters hide, inside its body, what the ruleset names alike
         for p in d.params:
             r.warn_if_global(p, d, "parameter")
+    procedure_names(r)
     if m.control is not None:
         top = ir.Local("top", T.PIECE, m.control.pos)
         plan.control = r.attempt(r.expr, m.control.expr, Ctx(Where.TABLE, {"top": top}))
@@ -67,7 +71,8 @@ def resolve_model(model: Model) -> tuple[ir.Plan, list]:
         body = r.attempt(r.block, s.body, Ctx(Where.SETUP))
         plan.setup.append(body if body is not None else ())
     if m.after is not None:
-        plan.after = ir.After(after_fmt(m.after), [[c.name, None] for c in m.after.choices], pos=m.after.pos)
+        plan.after = ir.After(after_fmt(m.after), [[c.name, None] for c in m.after.choices], pos=m.after.pos,
+                              may_decline=m.after.may_decline)
     for i, a in enumerate(m.actions.values()):
         made = r.attempt(resolve_action, r, i, a, None if a.by_chance else m.after)  # nature has no end of turn
         if made is None:
@@ -104,6 +109,7 @@ def resolve_model(model: Model) -> tuple[ir.Plan, list]:
                                                     "a heuristic"))
         plan.heuristic_pos = h.pos
     unused_defs(r)
+    unused_procedures(r)
     return plan, r.diagnostics
 
 
@@ -227,6 +233,23 @@ def _table(r: Resolver, table: ast.Table) -> ir.TableDecl:
     if first is None:
         r.fail(table, f"table {table.name!r} is empty")
     return ir.TableDecl(table.name, first[0], first[1], tuple(entries), table.pos)
+
+
+def procedure_names(r: Resolver) -> None:
+    """A procedure is called as an effect is: it cannot take an effect's or a built-in function's
+    name. Its parameters warn where they hide a name the whole ruleset declares."""
+    for d in r.m.procedures.values():
+        if d.name in EFFECTS or d.name in WINDOW_CALLS:
+            what = f"the effect {d.name}()"
+        elif d.name in CELL_FUNCS or d.name in OTHER_FUNCS:
+            what = f"the built-in function {d.name}()"
+        else:
+            what = None
+        if what is not None:
+            r.report(ast.name_pos(d.pos, d.name), f"the procedure {d.name!r} would hide {what}",
+                     hint="give it another name")
+        for p in d.params:
+            r.warn_if_global(p, d, "parameter")
 
 
 def unused_defs(r: Resolver) -> None:

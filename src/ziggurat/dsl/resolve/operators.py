@@ -53,6 +53,11 @@ def compare(r: Resolver, node, ctx: Ctx):
         if isinstance(none, ir.Const) and none.value == -1:
             spot = ir.Const(-1, T.SPOT, none.pos)
             left, right = (spot, right) if left is none else (left, spot)
+    if {left.type, right.type} == {T.DIR, T.CELL}:  # a direction and `none`: no direction
+        none = left if left.type == T.CELL else right
+        if isinstance(none, ir.Const) and none.value == -1:
+            nodir = ir.Const(-1, T.DIR, none.pos)
+            left, right = (nodir, right) if left is none else (left, nodir)
     if op in ("in", "not in"):
         elem = T.element(right.type)
         if elem is None:

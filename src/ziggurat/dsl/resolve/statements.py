@@ -8,6 +8,7 @@ from .. import types as T
 from .calls import EFFECTS, inline
 from .core import STATEMENTS, Ctx, Resolver, Where, handles, may_be_neutral, name_pos
 from .effects import effect
+from .procedures import call_procedure
 
 
 @handles(STATEMENTS, ast.Let)
@@ -63,9 +64,12 @@ def expr_stmt(r: Resolver, s: ast.ExprStmt, ctx: Ctx):
     if isinstance(s.expr, ast.Call) and s.expr.func in WINDOW_CALLS:  # left unexpanded: wrong arguments
         r.fail(s.expr, f"{s.expr.func}() takes {WINDOW_CALLS[s.expr.func]}, not {len(s.expr.args)} arguments",
                hint="ask([target]) or ask(list of players, in the order they answer); pass_on(); close()")
+    if isinstance(s.expr, ast.Call) and s.expr.func in r.m.procedures:
+        return call_procedure(r, r.m.procedures[s.expr.func], s.expr, ctx)
     if isinstance(s.expr, ast.Call) and s.expr.func not in EFFECTS and s.expr.func not in r.m.defs:
         r.fail(s.expr, f"unknown effect {s.expr.func!r}",
-               hint=did_you_mean(s.expr.func, EFFECTS) or "effects are " + ", ".join(sorted(EFFECTS)) + "()")
+               hint=did_you_mean(s.expr.func, list(EFFECTS) + list(r.m.procedures))
+               or "effects are " + ", ".join(sorted(EFFECTS)) + "()")
     if not isinstance(s.expr, ast.Call) or s.expr.func not in EFFECTS:
         r.fail(s, "this line does nothing: a statement must be an effect, an assignment or an outcome",
                hint="effects are " + ", ".join(sorted(EFFECTS)) + "()")

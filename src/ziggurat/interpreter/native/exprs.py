@@ -298,6 +298,9 @@ class Exprs:
         if fn == "distance":
             self.tables["DIST"] = [list(r) for r in self.world.DIST]
             return f"DIST[{self.expr(args[0], env, code)}, {self.expr(args[1], env, code)}]"
+        if fn == "direction":
+            self.tables["DIRTO"] = [list(r) for r in self.world.DIRTO]
+            return f"DIRTO[{self.expr(args[0], env, code)}, {self.expr(args[1], env, code)}]"
         if fn == "step" and len(args) == 3:
             self.lines_table()
             c, d, k = (self.expr(a, env, code) for a in args)

@@ -180,7 +180,7 @@ class Legal:
         if self.moves.lists:
             code(f"if {tl}:")
             code("    toolong = True")
-        code(f"if n == {before}:")
+        code("if True:" if s.may_decline else f"if n == {before}:")  # declinable: the move without it too
         code("    if n < MAXM:")
         code(f"        out[n] = {head}")
         code("    n += 1")

@@ -92,7 +92,9 @@ class Explainer:
                     if self.measure(s, env, body):
                         return None
                 case P.AfterPart(steps=part, has_choices=has_choices):
-                    if has_choices:
+                    if s.may_decline:  # declined: nothing of it to check (it is the last step)
+                        body.append(S("if m[_0] is None:\n    return None", s.first))
+                    elif has_choices:
                         body.append(S("if m[_0] is None:\n    return _1", s.first,
                                       const("the turn must end with: " + (self.plan.spec.after_fmt or ""))))
                     after = self.run(list(part), env, body)

@@ -267,7 +267,7 @@ class Exprs:
     CELL_CALLS = {
         "corner": "CORNER[_0]", "edge": "EDGE[_0]", "ray": "_ray(cells, RAYS[_1][_0], _2)",
         "neighbours": "NEIGH[_1][_0]", "line": "LINES[_1][_0]", "step": "STEP[_1][_0]", "on_board": "_0 >= 0",
-        "distance": "DIST[_0][_1]", "flanked": "_flanked(cells, CTRL, LINE1[_1][_0], _2)",
+        "distance": "DIST[_0][_1]", "direction": "DIRTO[_0][_1]", "flanked": "_flanked(cells, CTRL, LINE1[_1][_0], _2)",
         "connected": "_connected(_0, NEIGH[_1])", "between": "_between(_0, _1, FILES)",
         "run": "_run(cells, CTRL, LINE1[_1][_0], _2)",
         "abs": "abs(_0)", "len": "len(_0)", "shuffled": "_shuffled(rng, _0)", "ways": "_ways(_0, _1, _2)",

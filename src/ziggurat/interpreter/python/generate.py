@@ -176,9 +176,11 @@ class Generator:
                 before = self.fresh("k")
                 body.append(S("_0 = len(out)", before))
                 self.run(list(part), 0, env, body, then)
-                inner = []
-                body.append(S("if len(out) == _0:\n    pass", before))
-                body[-1].body = inner
+                inner = body  # declinable: the move without it always; else only where it offered nothing
+                if not s.may_decline:
+                    inner = []
+                    body.append(S("if len(out) == _0:\n    pass", before))
+                    body[-1].body = inner
                 own = {n for n, _ in self.plan.spec.choices[self.plan.spec.nbase:]}
                 then(Env({k: v for k, v in env.vars.items() if k not in own}, env.effects), inner)
             case _:
