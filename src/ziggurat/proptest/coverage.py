@@ -71,7 +71,7 @@ class Tracer:
         self.codes = {code: name for name, code in play_functions(game).items()}
         self.arcs: Counter = Counter()
         self.calls: Counter = Counter()
-        self._previous = None
+        self._previous: Optional[Callable] = None
 
     def _global(self, frame, event, arg):
         name = self.codes.get(frame.f_code)
@@ -102,9 +102,8 @@ class Tracer:
         sys.settrace(self._global)
         return self
 
-    def __exit__(self, *exc) -> bool:
+    def __exit__(self, *exc) -> None:
         sys.settrace(self._previous)
-        return False
 
 
 @frozen
@@ -123,7 +122,8 @@ def probes(game: Game) -> list:
     """The probes of a game's generated module (see the module docstring)."""
     tree = ast.parse(game.source)
     functions = play_functions(game)
-    names = {getattr(f, "__name__", ""): i for i, f in enumerate(game.namespace.get("DO", ()))}  # do_ function -> action
+    # do_ function -> its action's number
+    names = {getattr(f, "__name__", ""): i for i, f in enumerate(game.namespace.get("DO", ()))}
     out = []
     for fn in tree.body:
         if not isinstance(fn, ast.FunctionDef) or fn.name not in functions:
@@ -141,12 +141,14 @@ def probes(game: Game) -> list:
                 parts = node.value.elts
                 if parts and isinstance(parts[0], ast.Constant):
                     reason = parts[-1].value if isinstance(parts[-1], ast.Constant) else None
-                    label = f"{parts[0].value}" + (f": {reason}" if isinstance(reason, str) else "")
+                    label = str(parts[0].value) + (f": {reason}" if isinstance(reason, str) else "")
                     out.append(Probe("ending", node.lineno, function=fn.name, label=label))
             elif (fn.name == "legal" and isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
                   and node.func.id == "add" and node.args and isinstance(node.args[0], ast.Tuple)
                   and node.args[0].elts and isinstance(node.args[0].elts[0], ast.Constant)):
-                out.append(Probe("listed", node.lineno, function=fn.name, action=node.args[0].elts[0].value))
+                number = node.args[0].elts[0].value
+                if isinstance(number, int):
+                    out.append(Probe("listed", node.lineno, function=fn.name, action=number))
     return out
 
 
