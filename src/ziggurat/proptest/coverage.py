@@ -119,12 +119,13 @@ class _Values:
 def random_games(game: Game, games: int, max_plies: int, seed: Optional[int], values: Optional[_Values] = None,
                  record: Optional[list] = None) -> tuple:
     """Play `games` uniformly random games (nature by its weights) from new positions; (positions,
-    games cut at `max_plies`). Each game's moves are appended to `record` when given."""
+    games cut at `max_plies`). Each game's (setup seed, moves) is appended to `record` when given."""
     rng = random.Random(seed)
     legal, apply, outcome = game.legal, game.apply, game.outcome
     positions = unfinished = 0
     for _ in range(games):
-        st = game.new(rng.randrange(1 << 30))
+        setup = rng.randrange(1 << 30)
+        st = game.new(setup)
         moves_played: list = []
         with rules_failures():
             while True:
@@ -141,7 +142,7 @@ def random_games(game: Game, games: int, max_plies: int, seed: Optional[int], va
                 apply(st, m)
                 moves_played.append(m)
         if record is not None:
-            record.append(moves_played)
+            record.append((setup, moves_played))
     return positions, unfinished
 
 

@@ -140,7 +140,7 @@ def _cannot_end(game: Game, deadline: float, n: int, max_plies: int, seed: Optio
     records: list = []
     _, unfinished = random_games(game, n, max_plies, seed, record=records)
     if unfinished == n:
-        loop = _loop_in(game, records[0])
+        loop = _loop_in(game, *records[0])
         report.findings.append(Finding(
             "cannot-end", f"no random game ended: all {n} ran to {max_plies} plies",
             (f"searched {found.positions:,} positions without finishing, so this is not a proof",
@@ -150,10 +150,10 @@ def _cannot_end(game: Game, deadline: float, n: int, max_plies: int, seed: Optio
                                     f"then {n} random games, {n - unfinished} of which ended")
 
 
-def _loop_in(game: Game, moves: list) -> list:
+def _loop_in(game: Game, seed: int, moves: list) -> list:
     """The moves between the first two visits of one position in a game (texts), or []."""
     key = keyer(game)
-    st = game.new(0)
+    st = game.new(seed)
     seen = {key(st): 0}
     texts = []
     for i, m in enumerate(moves, 1):
@@ -171,13 +171,17 @@ def _first_move(game: Game, agent: str, games: int, max_plies: int, seed: Option
     rng = random.Random(seed)
     tally: dict = defaultdict(lambda: [0, 0])  # first move text -> [games, wins of its player]
     played = 0
+    abandoned = False
     for _ in range(games):
-        if time.monotonic() > deadline and played:
+        if time.monotonic() > deadline:
             break
         seats = [make_agent(agent, seed=rng.randrange(1 << 30)) for _ in game.players]
         st = game.new(rng.randrange(1 << 30))
         first = None
         while st.outcome() is None and len(st.stack) < max_plies:
+            if time.monotonic() > deadline:  # a game cut by the time is not counted
+                abandoned = True
+                break
             moves = st.moves()
             m = game.sample_chance(st, rng, moves) if game.has_chance else None
             if m is None:
@@ -185,6 +189,8 @@ def _first_move(game: Game, agent: str, games: int, max_plies: int, seed: Option
                 if first is None:
                     first = (st.move_text(m), st.side)
             st.push(m)
+        if abandoned:
+            break
         played += 1
         if first is None:
             continue
@@ -205,7 +211,8 @@ def _first_move(game: Game, agent: str, games: int, max_plies: int, seed: Option
                  "agent": agent}))
     report.checked["first-move"] = (f"{played} games of {agent} against itself"
                                     + (f" (of {games}: the time ran out)" if played < games else "")
-                                    + ("; " + "; ".join(rows[:5]) if rows else ""))
+                                    + ("; " + "; ".join(rows[:5]) if rows else
+                                       "; too few to say anything (a faster --agent or a larger --budget)"))
 
 
 def ablations(text: str) -> list:
@@ -264,12 +271,9 @@ def _positions(game: Game, records: list, seeds: list) -> Optional[list]:
 def _no_effect(game: Game, options: Optional[dict], n: int, max_plies: int, seed: Optional[int], deadline: float,
                report: DesignReport) -> None:
     path, text = game.rules[-1]
-    rng = random.Random(seed)
-    seeds = [rng.randrange(1 << 30) for _ in range(n)]
-    records: list = []
-    for s in seeds:  # one game per seed, as random_games plays them (its own seed per game)
-        random_games(game, 1, max_plies, s, record=records)
-    seeds = [random.Random(s).randrange(1 << 30) for s in seeds]  # the seed random_games gave game.new
+    games: list = []
+    random_games(game, n, max_plies, seed, record=games)
+    records, seeds = [moves for _, moves in games], [s for s, _ in games]
     reference = _positions(game, records, seeds)
     positions = sum(len(r) for r in reference or ())
     tried = dropped = 0
