@@ -117,3 +117,19 @@ def test_the_command_prints_findings_and_json():
     assert {f["lint"] for f in data["findings"]} >= {"forced-win", "first-move"}
     result = CliRunner().invoke(cli, ["test", TAKE, "--design", "--agent", "nobody"])
     assert result.exit_code != 0 and "unknown agent" in result.output and "Traceback" not in result.output
+
+
+def test_a_game_with_too_many_positions_that_never_ends_is_found_by_random_games(tmp_path):
+    # The level goes up without bound or down to 0, and only a level below 0 would end the game:
+    # endless positions, and no game can end.
+    text = Path(ENDLESS).read_text().replace("when level < 2\n", "when level >= 0\n")
+    text = text.replace("if level == 5:", "if level < 0:")
+    path = tmp_path / "climb.rules"
+    path.write_text(text)
+    report = design_lints(str(path), lints=["cannot-end"], budget=2.0, random_games_n=5, max_plies=40, seed=1)
+    (found,) = report.findings
+    assert found.title == "no random game ended: all 5 ran to 40 plies"
+    assert "not all" in report.checked["cannot-end"]
+    loop = found.data["loop"]
+    ups, downs = loop.count("up"), loop.count("down")
+    assert loop and ups == downs  # a loop comes back to the same level
