@@ -8,6 +8,7 @@ from rich.markup import escape
 
 from .interrupts import EXIT_CODES, Interrupts
 from .options import ruleset_argument, set_option
+from .test_reports import report_options, run_report
 
 
 @click.command()
@@ -18,9 +19,13 @@ from .options import ruleset_argument, set_option
               help="Longest game to try.")
 @click.option("--seed", type=int, default=None, help="Seed for a repeatable run.")
 @set_option
+@report_options
 @click.pass_context
-def test(ctx, ruleset, examples, max_plies, seed, options):
+def test(ctx, ruleset, examples, max_plies, seed, options, coverage, design, as_json, budget, depth, agent):
     """Property-test a ruleset: every invariant on reachable positions; exit 1 on a failure."""
+    if coverage or design:  # reports instead of the property tests (cli/test_reports.py)
+        return run_report(ctx, ruleset, examples, max_plies, seed, options, coverage=coverage, design=design,
+                          as_json=as_json, budget=budget, depth=depth, agent=agent)
     seen = {"positions": 0}
     report = None
     with Interrupts() as interrupts:  # from the start: Hypothesis takes a while to import
