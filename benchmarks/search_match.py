@@ -120,8 +120,8 @@ def main(argv=None) -> int:
               f"{score / (g + 1):.0%}  (95% interval {low:.0%} to {high:.0%})  {time.perf_counter() - began:.0f} s",
               flush=True)
     low, high = wilson(score, args.games)
-    print(f"{args.game}: native MCTS against OpenSpiel's C++ MCTSBot, {args.time:g} s a move: {score:g} of {args.games} "
-          f"({score / args.games:.0%}; Wilson 95% interval {low:.0%} to {high:.0%})")
+    print(f"{args.game}: native MCTS against OpenSpiel's C++ MCTSBot, {args.time:g} s a move: "
+          f"{score:g} of {args.games} ({score / args.games:.0%}; Wilson 95% interval {low:.0%} to {high:.0%})")
     return 0
 
 

@@ -29,10 +29,8 @@ def victims_on_offer(st) -> set:
     """Colours the player about to roll could capture this turn with one of its two placements,
     over every roll the dice could show (the first placement only: a lower bound for a turn)."""
     offered = set()
-    mover = None
     for roll in st.moves():
         st.push(roll)
-        mover = st.mover
         before = captured_total(st)
         for m in st.moves():
             text = st.move_text(m)
@@ -114,14 +112,15 @@ def main() -> None:
               f"by player: {[len(o - {'any'}) for o in offered_to]}; best collection {held[-1]}", flush=True)
     print(f"\n{a.games} games, chaos colours={a.colours} players={a.players}, agents {a.agent}; "
           f"mean length {stats.mean(lengths):.1f} plies")
-    print("| part of the game | turns | turns offering a capture | colours on offer (mean) | pieces on the table (mean) "
-          "| defenders (mean) | defenders' sides touched by a piece |")
+    print("| part of the game | turns | turns offering a capture | colours on offer (mean) "
+          "| pieces on the table (mean) | defenders (mean) | defenders' sides touched by a piece |")
     print("|---|---|---|---|---|---|---|")
     for b, rows in enumerate(buckets):
         if rows:
             share = sum(1 for r in rows if r[0]) / len(rows)
-            print(f"| {10 * b}-{10 * b + 10}% | {len(rows)} | {100 * share:.0f}% | {stats.mean(r[0] for r in rows):.2f} "
-                  f"| {stats.mean(r[1] for r in rows):.1f} | {stats.mean(r[2] for r in rows):.1f} "
+            print(f"| {10 * b}-{10 * b + 10}% | {len(rows)} | {100 * share:.0f}% "
+                  f"| {stats.mean(r[0] for r in rows):.2f} | {stats.mean(r[1] for r in rows):.1f} "
+                  f"| {stats.mean(r[2] for r in rows):.1f} "
                   f"| {100 * stats.mean(r[3] for r in rows):.0f}% |")
     print(f"colours ever on offer to a player, over a game: mean {stats.mean(ever):.2f} of {ncolours}, "
           f"max {max(ever)}; players offered all {ncolours}: {sum(e == ncolours for e in ever)} of {len(ever)}")
