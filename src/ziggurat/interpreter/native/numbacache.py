@@ -113,10 +113,31 @@ class OneOverload(CPUDispatcher):
                                          {k: types.unliteral(v) for k, v in kws.items()})
 
 
+BIG = 300  # a function of more blocks than this (Numba's IR, before inlining) inlines no helper
+
+
+def inline_unless_big(expr, caller, callee) -> bool:
+    """`inline="always"`, but into a function of at most BIG blocks: Numba inlines a call by
+    rewriting the caller and analysing it whole again (its variables' liveness, its SSA form),
+    so a large function with many calls to small helpers costs the square of its size (RGB's
+    `legal`, 359 blocks and 27 calls, took most of its compile time). Such a function calls
+    them instead (LLVM still inlines what it finds worth it). Decided once per function, by
+    its size before anything was inlined into it. The legal moves of the classic games are far
+    below BIG (Lines of Action's, the largest, 257 blocks), so their code is unchanged."""
+    decided = getattr(caller, "_ziggurat_inlines", None)
+    if decided is None:
+        decided = caller._ziggurat_inlines = len(caller.blocks) <= BIG
+    return decided
+
+
 def njit(*args, cache: bool = False, **options):
     """`numba.njit`, where `cache=True` keeps the machine code in the sealed cache (or nowhere,
-    when there is no cache folder to trust), and a function is compiled once per argument types
-    (`OneOverload`)."""
+    when there is no cache folder to trust), a function is compiled once per argument types
+    (`OneOverload`), and `inline="always"` inlines into all but the largest functions
+    (`inline_unless_big`)."""
+
+    if options.get("inline") == "always":
+        options["inline"] = inline_unless_big
 
     def wrap(func):
         dispatcher = numba.njit(**options)(func)
