@@ -8,6 +8,12 @@ playouts/s of both backends in the same run, their ratios, and the native start-
 with the same folder), each timed inside the process from `native(game)` until every loop is
 ready. `native_rates(game, depth, playouts)` is what the OpenSpiel table uses for its native
 columns. Without Numba, `rows` is empty.
+
+`startup_rows(quick)` gives the start-up of every shipped ruleset (and Stacktics at size 2; in
+--quick a few): CPU seconds of `native(game)` (perft, playouts and playout made ready) cold and
+warm, the whole process's CPU seconds warm (Python, imports, loading the game), and the peak
+resident memory of each process (`ru_maxrss`), beside the goals of issue 25 (cold <= 10 CPU s,
+warm <= 1 CPU s). CPU seconds, not wall time: on a loaded machine a compile waits for the CPU.
 """
 
 from __future__ import annotations
@@ -32,14 +38,25 @@ GAMES = [
 ]
 
 STARTUP = """
-import json, sys, time
+import json, resource, sys, time
 import ziggurat
+from ziggurat.errors import Unsupported
 from ziggurat.interpreter.native import native
+def cpu():
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
 game = ziggurat.load(sys.argv[1], json.loads(sys.argv[2]) or None)
-t = time.perf_counter()
-native(game)
-print(time.perf_counter() - t)
+t, c = time.perf_counter(), cpu()
+try:
+    native(game)
+except Unsupported as why:
+    print(json.dumps({"unsupported": why.what}))
+    sys.exit(0)
+print(json.dumps({"seconds": time.perf_counter() - t, "native_cpu": cpu() - c, "process_cpu": cpu(),
+                  "maxrss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 """
+COLD_GOAL, WARM_GOAL = 10.0, 1.0  # CPU seconds (issue 25, item 4)
+QUICK_STARTUP = [("tic-tac-toe", {}), ("breakthrough", {}), ("stacktics", {"size": 2})]
 
 
 def available() -> bool:
@@ -83,12 +100,67 @@ def native_rates(game, depth: int, playouts: int, repeats: int = 3):
     return leaves / perft_s, n / play_s
 
 
-def startup(ruleset: str, options: dict, folder: str) -> float:
-    """Seconds to make a game's native functions ready in a fresh process using cache `folder`."""
+def startup_measures(ruleset: str, options: dict, folder: str) -> dict:
+    """What making a game's native functions ready costs a fresh process using cache `folder`:
+    seconds, native_cpu (CPU s of `native(game)`), process_cpu, maxrss_mb; or {"unsupported": why}."""
     env = dict(os.environ, ZIGGURAT_CACHE_DIR=folder)
     out = subprocess.run([sys.executable, "-c", STARTUP, ruleset, json.dumps(options)], env=env,
                          capture_output=True, text=True, check=True)
-    return float(out.stdout.strip().splitlines()[-1])
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def startup(ruleset: str, options: dict, folder: str) -> float:
+    """Seconds to make a game's native functions ready in a fresh process using cache `folder`."""
+    return startup_measures(ruleset, options, folder)["seconds"]
+
+
+def shipped() -> list:
+    """(ruleset, options) of every shipped ruleset, Stacktics at size 2 too."""
+    from importlib import resources
+
+    names = sorted(p.name[:-len(".rules")] for p in resources.files("ziggurat").joinpath("rulesets").iterdir()
+                   if p.name.endswith(".rules"))
+    out = [(n, {}) for n in names]
+    if "stacktics" in names:
+        out.insert(names.index("stacktics") + 1, ("stacktics", {"size": 2}))
+    return out
+
+
+def startup_rows(quick: bool = False) -> list:
+    """Cold and warm start-up of each shipped ruleset (see the module's text); [] without Numba."""
+    if not available():
+        return []
+    out = []
+    for ruleset, options in QUICK_STARTUP if quick else shipped():
+        label = ruleset + "".join(f" {k} {v}" for k, v in options.items())
+        with tempfile.TemporaryDirectory(prefix="ziggurat-bench-cache-") as folder:
+            cold = startup_measures(ruleset, options, folder)
+            if "unsupported" in cold:
+                out.append({"game": label, "unsupported": cold["unsupported"]})
+                continue
+            warm = startup_measures(ruleset, options, folder)
+        out.append({"game": label, "cold_cpu_s": cold["native_cpu"], "cold_maxrss_mb": cold["maxrss_mb"],
+                     "warm_cpu_s": warm["native_cpu"], "warm_process_cpu_s": warm["process_cpu"],
+                     "warm_maxrss_mb": warm["maxrss_mb"]})
+    return out
+
+
+def startup_table(rows: list):
+    from rich.table import Table
+
+    t = Table(title=f"Native start-up per shipped ruleset: CPU s of native(game) in a fresh process, cold (empty "
+                    f"cache) and warm (goals: cold <= {COLD_GOAL:g}, warm <= {WARM_GOAL:g}); peak memory (MB)")
+    for col in ("game", "cold CPU s", "goal", "warm CPU s", "goal", "warm process CPU s", "peak MB cold",
+                "peak MB warm"):
+        t.add_column(col, justify="left" if col == "game" else "right")
+    for r in rows:
+        if "unsupported" in r:
+            t.add_row(r["game"], "Python only: " + r["unsupported"], "", "", "", "", "", "")
+            continue
+        t.add_row(r["game"], f"{r['cold_cpu_s']:.1f}", "met" if r["cold_cpu_s"] <= COLD_GOAL else "over",
+                  f"{r['warm_cpu_s']:.2f}", "met" if r["warm_cpu_s"] <= WARM_GOAL else "over",
+                  f"{r['warm_process_cpu_s']:.2f}", f"{r['cold_maxrss_mb']:.0f}", f"{r['warm_maxrss_mb']:.0f}")
+    return t
 
 
 def python_playouts(game, n: int) -> None:
@@ -144,4 +216,6 @@ if __name__ == "__main__":
     if not available():
         print("Numba is not installed (pip install -e '.[native]'): no native backend to measure")
     else:
-        Console().print(table(rows(quick="--quick" in sys.argv)))
+        quick = "--quick" in sys.argv
+        Console().print(table(rows(quick)))
+        Console().print(startup_table(startup_rows(quick)))

@@ -183,12 +183,14 @@ def main(argv=None) -> int:
     agent_rows = [] if args.no_agents else agent_bench.measure(args.quick)
     os_rows = openspiel_bench.rows(args.quick)  # empty without pyspiel (the test extra)
     native_rows = native_bench.rows(args.quick)  # empty without numba (the native extra)
+    startup_rows = native_bench.startup_rows(args.quick)  # empty without numba
     table_rows = table_geometry.rows(args.quick)
     study_rows, scaling_rows = study_bench.rows(args.quick), study_bench.scaling_rows(args.quick)  # empty without numba
     search_rows = search_bench.rows(args.quick)  # empty without numba
     rbg_rows, rbg_why = rbg_bench.rows(args.quick, args.rbg or None) if args.rbg is not None else ([], None)
     if args.json:
         print(json.dumps({"engine": rows, "agents": agent_rows, "openspiel": os_rows, "native": native_rows,
+                          "native_startup": startup_rows,
                           "table": table_rows, "study": study_rows, "study_workers": scaling_rows,
                           "search": search_rows, "rbg": rbg_rows, "rbg_not_built": rbg_why}, indent=2))
     else:
@@ -202,6 +204,7 @@ def main(argv=None) -> int:
             console.print("OpenSpiel comparison skipped: pyspiel is not installed (pip install -e '.[test]')")
         if native_rows:
             console.print(native_bench.table(native_rows))
+            console.print(native_bench.startup_table(startup_rows))
         else:
             console.print("Native backend skipped: Numba is not installed (pip install -e '.[native]')")
         console.print(table_geometry.table(table_rows))

@@ -359,7 +359,7 @@ class TestNativeCache:
             v.write_text("precious")
         first = run(folder, ["-c", NATIVE, str(tmp_path)], check=True)
         assert [v.read_text() for v in victims] == ["precious"] * 3
-        numba_files = [p for p in folder.rglob("*") if p.suffix in (".nbi", ".nbc", ".pyc") and p.is_file()]
+        numba_files = [p for p in folder.rglob("*") if p.suffix in (".nbi", ".nbc", ".pyc", ".pickle") and p.is_file()]
         assert any(p.suffix == ".nbi" for p in numba_files) and any(p.suffix == ".nbc" for p in numba_files)
         for p in numba_files:
             planted(p, marker)

@@ -165,6 +165,15 @@ def put(s, i, v):
 
 
 @njit(cache=True, inline="always")
+def copy_into(dst, src, n):
+    """dst[:n] = src[:n], as a loop: Numba compiles an array-to-array slice assignment (with its
+    broadcasting and its error messages) to several CPU seconds of work in each function that
+    holds one, a loop to almost nothing."""
+    for i in range(n):
+        dst[i] = src[i]
+
+
+@njit(cache=True, inline="always")
 def copy_state(dst, src):
     """dst = src, but for the slots above each stack's height (nothing reads them) when stacks
     may be tall; loops, which Numba compiles to much less than a slice assignment."""

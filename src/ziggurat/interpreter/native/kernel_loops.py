@@ -23,7 +23,7 @@ import numpy as np
 from ziggurat.interpreter.native.numbacache import njit
 
 from .kernel import (AMASK, CHANCE, CHANCEACT, HASHING, HSH, INCREMENTAL, MAXM, NACTIONS, NPLAYERS, OVER, SEATS,
-                     SIZE, copy_state, hash_state, next_word)
+                     SIZE, copy_into, copy_state, hash_state, next_word)
 
 
 def legal(s, out):  # the generated part's functions, declared for linters
@@ -56,9 +56,9 @@ def perft(s0, depth, hist0, nhist0):
     counts = np.zeros(depth, np.int64)
     idx = np.zeros(depth, np.int64)
     hist = np.empty(nhist0 + depth + 1, np.int64)
-    hist[:nhist0] = hist0[:nhist0]
+    copy_into(hist, hist0, nhist0)
     res = np.empty(NPLAYERS + 1, np.float64)
-    states[0, :] = s0
+    copy_into(states[0], s0, SIZE)
     total = 0
     d = 0
     entering = True
@@ -143,13 +143,13 @@ def playouts(s0, count, seed, maxplies, hist0, nhist0):
     buf = np.empty(MAXM, np.int64)
     none = np.empty(0, np.int64)
     hist = np.empty(nhist0 + maxplies + 1, np.int64)
-    hist[:nhist0] = hist0[:nhist0]
+    copy_into(hist, hist0, nhist0)
     res = np.empty(NPLAYERS + 1, np.float64)
     for i in range(count):
-        s[:] = s0
+        copy_into(s, s0, SIZE)
         res[:] = 0.0
         n, code, _b, _x = playout(s, seed + np.uint64(i), maxplies, none, res, hist, nhist0, buf)
-        results[i, :] = res
+        copy_into(results[i], res, NPLAYERS + 1)
         plies[i] = n
         codes[i] = code
     return results, plies, codes

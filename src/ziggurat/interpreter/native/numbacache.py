@@ -17,7 +17,9 @@ import os
 import pickle
 
 import numba
-from numba.core import caching
+from numba.core import caching, types
+from numba.core.registry import CPUDispatcher
+from numba.core.runtime import rtsys
 
 from ... import cachedir
 
@@ -89,13 +91,58 @@ class SealedCache(caching.FunctionCache):
         self._cache_file = _SealedFile(self._cache_path, self._impl.filename_base,
                                        self._impl.locator.get_source_stamp())
 
+    def load_overload(self, sig, target_context):
+        """Numba's, without its first step: refreshing the target context imports and installs
+        every implementation Numba has (a third of a CPU second in a process's first load), for
+        nothing here, where machine code is loaded, not compiled: it needs only the runtime (NRT)
+        it calls. A miss goes on to Numba's compiler, which refreshes the context itself."""
+        rtsys.initialize(target_context)
+        with self._guard_against_spurious_io_errors():
+            return self._load_overload(sig, target_context)
+
+
+class OneOverload(CPUDispatcher):
+    """Numba's dispatcher, but a function called from compiled code is compiled for the types of
+    its arguments, not for their values: Numba types a constant argument (`after_0(s, out, 0, m,
+    11)`) as a literal and compiles the callee again for each value met (RGB's after function
+    fourteen times, a third of its compile time). No function here reads an argument as a
+    constant, so one machine code serves every call."""
+
+    def get_call_template(self, args, kws):
+        return super().get_call_template(tuple(types.unliteral(a) for a in args),
+                                         {k: types.unliteral(v) for k, v in kws.items()})
+
+
+BIG = 300  # a function of more blocks than this (Numba's IR, before inlining) inlines no helper
+
+
+def inline_unless_big(expr, caller, callee) -> bool:
+    """`inline="always"`, but into a function of at most BIG blocks: Numba inlines a call by
+    rewriting the caller and analysing it whole again (its variables' liveness, its SSA form),
+    so a large function with many calls to small helpers costs the square of its size (RGB's
+    `legal`, 359 blocks and 27 calls, took most of its compile time). Such a function calls
+    them instead (LLVM still inlines what it finds worth it). Decided once per function, by
+    its size before anything was inlined into it. The legal moves of the classic games are far
+    below BIG (Lines of Action's, the largest, 257 blocks), so their code is unchanged."""
+    decided = getattr(caller, "_ziggurat_inlines", None)
+    if decided is None:
+        decided = caller._ziggurat_inlines = len(caller.blocks) <= BIG
+    return decided
+
 
 def njit(*args, cache: bool = False, **options):
     """`numba.njit`, where `cache=True` keeps the machine code in the sealed cache (or nowhere,
-    when there is no cache folder to trust)."""
+    when there is no cache folder to trust), a function is compiled once per argument types
+    (`OneOverload`), and `inline="always"` inlines into all but the largest functions
+    (`inline_unless_big`)."""
+
+    if options.get("inline") == "always":
+        options["inline"] = inline_unless_big
 
     def wrap(func):
         dispatcher = numba.njit(**options)(func)
+        if type(dispatcher) is CPUDispatcher:  # (not with NUMBA_DISABLE_JIT: the function itself)
+            dispatcher.__class__ = OneOverload
         if cache:
             try:
                 dispatcher._cache = SealedCache(dispatcher.py_func)

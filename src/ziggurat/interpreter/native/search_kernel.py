@@ -166,7 +166,7 @@ def mcts_run(root, hist0, nhist0, tree, visits, totals, moves, kids, used, itera
     res = np.zeros(NPLAYERS + 1, np.float64)
     result = np.empty(NPLAYERS, np.float64)
     hist = np.empty(nhist0 + MC_MAXDEPTH + rollout + 2, np.int64)
-    hist[:nhist0] = hist0[:nhist0]
+    copy_into(hist, hist0, nhist0)
     none = np.empty(0, np.int64)
     cap = tree.shape[0]
     mcap = moves.shape[0]
@@ -349,7 +349,7 @@ def ab_run(root, rootmoves, nroot, depth, hist0, nhist0, win, tt_keys, tt_vals, 
     cuts = use_tt and not HASHING and not CHANCE  # the values depend on the path, or are averages
     if ctl[AB_STARTED] == 0:
         ctl[AB_STARTED] = 1
-        hist[:nhist0] = hist0[:nhist0]
+        copy_into(hist, hist0, nhist0)
         copy_state(states[0], root)
         for i in range(nroot):
             mv[0, i] = rootmoves[i]

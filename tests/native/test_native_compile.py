@@ -1,0 +1,112 @@
+"""What the native backend compiles, when, and what a warm start reuses (issue 25, item 4).
+
+A loop not asked for is compiled at its first call, and kept in Numba's cache for the next
+process, which loads it instead of compiling it; a function of the module called with different
+constants is compiled once; a warm start takes the module's text from the cache instead of
+lowering the rules and writing it again.
+"""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+import ziggurat
+from ziggurat.interpreter import pipeline
+from ziggurat.interpreter.games import small_options
+from ziggurat.interpreter.runtime import perft
+
+numba = pytest.importorskip("numba")
+
+
+@pytest.fixture
+def lowerings(monkeypatch):
+    """The rulesets lowered (pipeline.lower_ruleset called) while the test runs."""
+    calls = []
+    real = pipeline.lower_ruleset
+
+    def counted(rules, plan, values, bounds):
+        calls.append(rules[-1][0])
+        return real(rules, plan, values, bounds)
+    monkeypatch.setattr(pipeline, "lower_ruleset", counted)
+    return calls
+
+
+def test_a_second_process_takes_the_module_text_from_the_cache_without_lowering(monkeypatch, lowerings):
+    from ziggurat.interpreter.native import game as native_game
+
+    game = ziggurat.load("tic-tac-toe")
+    first = native_game.source(game)
+    # A second process: nothing in memory.
+    monkeypatch.setattr(native_game, "_WRITTEN", {})
+    monkeypatch.setattr(pipeline, "_MEMORY", type(pipeline._MEMORY)())
+    lowerings.clear()
+    again = native_game.source(game)
+    assert lowerings == []
+    assert again[0] == first[0] and again[2:] == first[2:]
+    assert again[1].constants() == first[1].constants()
+    # Other options are another entry.
+    small, default = ziggurat.load("clobber", small_options("clobber")), ziggurat.load("clobber")
+    assert native_game._written_path(small) != native_game._written_path(default)
+
+
+def test_a_module_text_planted_in_the_cache_is_not_used(monkeypatch, lowerings):
+    """The text kept for a warm start is a sealed entry: a file put in its place is not read."""
+    from ziggurat.interpreter.native import game as native_game
+
+    game = ziggurat.load("tic-tac-toe")
+    first = native_game.source(game)
+    path = native_game._written_path(game)
+    kept = path.read_bytes()
+    assert b"tic-tac-toe" in kept
+    path.write_bytes(kept.replace(b"tic-tac-toe", b"tac-tic-toe"))
+    monkeypatch.setattr(native_game, "_WRITTEN", {})
+    monkeypatch.setattr(pipeline, "_MEMORY", type(pipeline._MEMORY)())
+    lowerings.clear()
+    assert native_game.source(game)[0] == first[0]
+    assert len(lowerings) == 1  # written again
+
+
+def test_a_function_called_with_different_constants_is_compiled_once():
+    """Numba would compile `add` twice (for the literal 3 and the literal 5)."""
+    from ziggurat.interpreter.native.numbacache import njit
+
+    @njit
+    def add(a, k):
+        return a + k
+
+    @njit
+    def caller(a):
+        return add(a, 3) + add(a, 5)
+
+    assert caller(1) == 10
+    assert len(add.signatures) == 1
+
+
+LAZY = """
+import sys, ziggurat
+from ziggurat.interpreter.native import native
+game = ziggurat.load("tic-tac-toe")
+fast = native(game, tuple(sys.argv[1:]))
+print(len(fast.module.playout.signatures), end=" ")
+print(fast.playout(game.new(), 7).plies, fast.perft(game.new(), 3), end=" ")
+print(sum(fast.module.playout.stats.cache_misses.values()), sum(fast.module.playout.stats.cache_hits.values()))
+"""
+
+
+def test_a_loop_not_asked_for_is_compiled_at_its_first_call_and_loaded_by_the_next_process(tmp_path):
+    env = {**os.environ, "ZIGGURAT_CACHE_DIR": str(tmp_path / "cache")}
+
+    def run(*loops):
+        out = subprocess.run([sys.executable, "-c", LAZY, *loops], env=env, capture_output=True, text=True)
+        assert out.returncode == 0, out.stderr
+        return out.stdout.split()
+
+    first = run("perft")
+    assert first[0] == "0"  # playout not compiled by native(game, ("perft",))
+    assert first[2] == str(perft(ziggurat.load("tic-tac-toe").new(), 3))
+    assert first[3:] == ["1", "0"]  # compiled at its first call
+    second = run()
+    assert second[:3] == first[:3]  # the same playout, the same count
+    assert second[3:] == ["0", "1"]  # loaded from the cache: not compiled again
