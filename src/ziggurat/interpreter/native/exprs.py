@@ -20,6 +20,7 @@ from typing import Optional
 
 from ...dsl import ir
 from ...dsl import types as T
+from . import fuse
 from .code import Code, describe, fail
 from .iteration import Loops
 
@@ -36,6 +37,15 @@ class Exprs:
         self.caps: dict = {}  # a list buffer's name -> the most items it holds
         self.table_names: dict = {}  # a table's name in the module -> its name in the rules
         self.loops = Loops(self)
+        self.memo: dict = {}  # a fold (fuse.memo_key) -> the local holding it, where it is hoisted
+
+    def hoist(self, var: str, cond, later: list, env: dict, code: Code) -> list:
+        """Folds computed once where `var` is bound (see fuse.hoist); the keys to forget."""
+        return fuse.hoist(self, var, cond, later, env, code)
+
+    def forget(self, keys: list) -> None:
+        for k in keys:
+            self.memo.pop(k, None)
 
     # ---- values ---------------------------------------------------------------------------------
 
@@ -49,6 +59,10 @@ class Exprs:
         fail(e, "a value that is not a number" if e is None else None)
 
     def expr(self, e, env: dict, code: Code) -> str:
+        if self.memo and fuse.foldable(e):
+            hit = self.memo.get(fuse.memo_key(e, env))
+            if hit is not None:
+                return hit
         method = getattr(self, "x_" + type(e).__name__, None)
         if method is None:
             fail(e)

@@ -13,6 +13,13 @@ with more moves than `out` holds still returns more than MAXM.
 
 Only actions whose steps are choices, conditions, lets and staged effects are fused: a repeated
 part or an after block reads `n` itself (`legal.Legal.repeat`, `after_part`).
+
+Inside a comprehension with a `where`, a fold (a count, a sum, `any`...) of the value just bound
+that the `where` always computes and the comprehension reads again is computed once, right where
+the value is bound, into a local the other readings use (`hoist`): Lines of Action's `reach(c, d)`,
+a def that `can_go` and `landings` read four times a direction, once for each cell of the line
+inside `all(...)`. Nothing changes the position inside an expression, so the value stays good
+until the comprehension's loop ends (`Exprs.forget`).
 """
 
 from __future__ import annotations
@@ -211,3 +218,77 @@ def fused_pairs(plans: list) -> list:
             else:
                 i += 1
     return out
+
+
+# ---- folds computed once a binding ------------------------------------------------------------
+
+FOLDS = ("sum", "count", "any", "all", "min", "max")
+
+
+def foldable(e) -> bool:
+    """A loop's worth of work without effects: a fold of a comprehension or of a collection, or
+    the length of a collection counted by a loop."""
+    if isinstance(e, ir.Comp):
+        return e.func in FOLDS
+    if isinstance(e, ir.Call) and len(e.args) == 1:
+        if e.fn in ("sum", "any", "all", "min", "max"):
+            return True
+        a = e.args[0]
+        return e.fn == "len" and (isinstance(a, (ir.Comp, ir.ListJoin)) or (
+            isinstance(a, ir.Call) and a.fn in ("line", "ray", "neighbours", "between")))
+    return False
+
+
+def memo_key(e, env: dict):
+    """e with the names it reads from env replaced by their locals' names (canonical)."""
+    return canonical(e, {n.name: "@" + env[n.name] for n in ir.walk(e) if isinstance(n, ir.Local) and n.name in env})
+
+
+def closed(e, env: dict) -> bool:
+    """Whether every name e reads is bound in env or inside e."""
+    inner = {f.var for f in ir.walk(e) if isinstance(f, ir.CompFor)}
+    return all(n.name in env or n.name in inner for n in ir.walk(e) if isinstance(n, ir.Local))
+
+
+def always(e):
+    """The folds e computes whenever it is computed (not behind `and`/`or`, a ternary, a loop)."""
+    if foldable(e):
+        yield e
+        return
+    if isinstance(e, ir.BoolOp):
+        yield from always(e.values[0])
+        return
+    if isinstance(e, ir.Ternary):
+        yield from always(e.cond)
+        return
+    if isinstance(e, ir.Comp):
+        return
+    for c in ir.children(e):
+        yield from always(c)
+
+
+def hoist(x, var: str, cond, later: list, env: dict, code) -> list:
+    """Write, right after `var` is bound (env binds it), each fold reading `var` that `cond`
+    always computes and that cond and `later` (what the loop computes after it) compute more than
+    once, into a local; x.memo serves it to the other readings. The keys added."""
+    count: dict = {}
+    for part in [cond] + [e for e in later if e is not None]:
+        for n in ir.walk(part):
+            if foldable(n) and closed(n, env) and any(isinstance(v, ir.Local) and v.name == var for v in ir.walk(n)):
+                k = memo_key(n, env)
+                count[k] = count.get(k, 0) + 1
+    picked: dict = {}
+    for n in always(cond):
+        k = memo_key(n, env)
+        if count.get(k, 0) > 1 and k not in picked:
+            picked[k] = n
+    added = []
+    for k, n in sorted(picked.items(), key=lambda kn: sum(1 for _ in ir.walk(kn[1]))):  # the smaller inside first
+        local = x.expr(n, env, code)
+        if not local.isidentifier():
+            t = code.fresh("h")
+            code(f"{t} = {local}")
+            local = t
+        x.memo[k] = local
+        added.append(k)
+    return added

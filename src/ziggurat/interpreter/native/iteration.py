@@ -126,11 +126,13 @@ class Loops:
         else:  # any collection a loop can go over
             name = f"item#{code.fresh('')}"
             fors, elt = (ir.CompFor(name, e, None),), ir.Local(name, T.element(e.type) or T.INT)
-        opened = self.open_fors(fors, inner, code)
+        hoisted: list = []
+        opened = self.open_fors(fors, inner, code, elt, hoisted)
         code(f"{slot(n)} = {self.x.expr(elt, inner, code)}")
         code(f"{n} += 1")
         for levels in reversed(opened):
             self.close_loop(levels, code)
+        self.x.forget(hoisted)
 
     def materialize(self, e, env, code) -> str:
         """A buffer holding the list e (its own, if e names one)."""
@@ -161,7 +163,8 @@ class Loops:
         else:
             code(f"{acc} = 0")
         inner = dict(env)
-        opened = self.open_fors(fors, inner, code)
+        hoisted: list = []
+        opened = self.open_fors(fors, inner, code, elt, hoisted)
         value = self.x.expr(elt, inner, code)
         if fn == "sum":
             code(f"{acc} += {value}")
@@ -189,18 +192,24 @@ class Loops:
             if stop and k:  # the loop of the comprehension's previous `for` ends too
                 code(f"if {stop}:")
                 code("    break")
+        self.x.forget(hoisted)
         return acc
 
-    def open_fors(self, fors, inner: dict, code: Code) -> list:
+    def open_fors(self, fors, inner: dict, code: Code, elt=None, hoisted: Optional[list] = None) -> list:
         """Open a comprehension's `for`s (each with its `where`) in code, one inside the other;
-        `inner` gains their variables. The levels opened, one list a `for` (see close_loop)."""
+        `inner` gains their variables. The levels opened, one list a `for` (see close_loop).
+        With `hoisted` (a list the caller forgets, `Exprs.forget`, when it closes the loops), the
+        folds a `where` and the rest (`elt`) read more than once are computed once (`Exprs.hoist`)."""
         opened = []
-        for f in fors:
+        for k, f in enumerate(fors):
             var = pyname(f.var)
             levels = self.open_loop(f.iter, var, inner, code)
             opened.append(levels)
             inner[f.var] = var
             if f.cond is not None:
+                if hoisted is not None:
+                    later = [x for g in fors[k + 1:] for x in (g.iter, g.cond) if x is not None] + [elt]
+                    hoisted += self.x.hoist(f.var, f.cond, later, inner, code)
                 code(f"if {self.x.expr(f.cond, inner, code)}:")
                 code.depth += 1
                 levels.append([])
