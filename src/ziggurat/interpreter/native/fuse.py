@@ -292,3 +292,26 @@ def hoist(x, var: str, cond, later: list, env: dict, code) -> list:
         x.memo[k] = local
         added.append(k)
     return added
+
+
+# ---- cells by rank or file ----------------------------------------------------------------------
+
+
+def cells_by_line(f: ir.CompFor):
+    """(attr, key, the rest of the where) of `c in cells where c.rank == key ...` (or .file, on
+    either side of the ==, alone or first of an `and`) whose key does not read c; else None."""
+    if not (isinstance(f.iter, ir.Global) and f.iter.what == "cells") or f.cond is None:
+        return None
+    cond, rest = f.cond, None
+    if isinstance(cond, ir.BoolOp) and cond.op == "and":
+        cond = cond.values[0]
+        more = f.cond.values[1:]
+        rest = more[0] if len(more) == 1 else attrs.evolve(f.cond, values=tuple(more))
+    if not (isinstance(cond, ir.Compare) and cond.op == "=="):
+        return None
+    for side, key in ((cond.left, cond.right), (cond.right, cond.left)):
+        if (isinstance(side, ir.Attr) and side.name in ("rank", "file") and isinstance(side.obj, ir.Local)
+                and side.obj.name == f.var and side.obj.type == T.CELL
+                and not any(isinstance(n, ir.Local) and n.name == f.var for n in ir.walk(key))):
+            return side.name, key, rest
+    return None

@@ -16,6 +16,7 @@ from typing import Optional
 from ...dsl import ir
 from ...dsl import types as T
 from ..names import pyname
+from . import fuse
 from .code import Code, describe, fail
 
 
@@ -203,7 +204,12 @@ class Loops:
         opened = []
         for k, f in enumerate(fors):
             var = pyname(f.var)
-            levels = self.open_loop(f.iter, var, inner, code)
+            line = fuse.cells_by_line(f)  # `cells where c.rank == K and ...`: that rank's cells only
+            if line is not None:
+                levels = self.open_cells_of_line(*line[:2], var, inner, code)
+                f = ir.CompFor(f.var, f.iter, line[2])
+            else:
+                levels = self.open_loop(f.iter, var, inner, code)
             opened.append(levels)
             inner[f.var] = var
             if f.cond is not None:
@@ -214,6 +220,23 @@ class Loops:
                 code.depth += 1
                 levels.append([])
         return opened
+
+    def open_cells_of_line(self, attr: str, key, var: str, env: dict, code: Code) -> list:
+        """A loop binding `var` to the cells whose .rank (or .file) is `key`, in the board's order,
+        from a table of each rank's (file's) cells."""
+        values = list(getattr(self.x.world, "RANK" if attr == "rank" else "FILE"))
+        size = max(values + [0]) + 1
+        rows = [[c for c, v in enumerate(values) if v == r] for r in range(size)]
+        width = max([len(r) for r in rows] + [1])
+        name = "RCELL" if attr == "rank" else "FCELL"
+        self.x.tables[name] = [r + [-1] * (width - len(r)) for r in rows]
+        self.x.tables[name + "N"] = [len(r) for r in rows]
+        r, j = code.fresh("r"), code.fresh("j")
+        code(f"{r} = {self.x.expr(key, env, code)}")
+        code(f"for {j} in range({name}N[{r}] if 0 <= {r} < {size} else 0):")
+        code.depth += 1
+        code(f"{var} = {name}[{r}, {j}]")
+        return [[]]
 
     def open_loop(self, it, var: str, env: dict, code: Code) -> list:
         """Write the loop header(s) binding `var` to each value of `it`; a list with, per level
