@@ -48,8 +48,10 @@ def test_lines_of_action_builds_landings_once_and_counts_a_lines_pieces_once_a_d
     legal = function(text_of("lines-of-action"), "legal")
     assert len(re.findall(r"for v_from in range\(NC\)", legal)) == 1
     assert len(re.findall(r"\n\s*v_to = ", legal)) == 1  # one loop over landings(from) for both actions
-    # reach(c, d) counts the occupied cells of the line: once a direction (it was 4 times and once a cell)
-    assert len(re.findall(r"if \(s\[HGT \+ _v\d+_x\] > 0\):", legal)) == 1
+    # reach(c, d) counts the occupied cells of its two lines once a direction (it was 4 times, and
+    # once a cell of the line inside all(...)), one loop a line, no list made
+    assert len(re.findall(r"if \(s\[HGT \+ _v\d+_x\] > 0\):", legal)) == 2
+    assert "np.empty(128" not in legal
 
 
 def test_breakthroughs_end_goes_over_the_goal_ranks_cells_only():

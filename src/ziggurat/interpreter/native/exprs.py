@@ -241,6 +241,14 @@ class Exprs:
     def x_Index(self, e, env, code):
         if e.obj.type == T.ZONE:  # its pieces in the order they came
             return f"s[ZON + {self.zone(e.obj, env, code)} * ZW + {self.expr(e.index, env, code)}]"
+        if isinstance(e.obj, ir.Call) and e.obj.fn == "line" and isinstance(e.obj.args[1], ir.AsDirset):
+            # the k-th cell of a line in one direction: from the table, no list made (-1 past its end)
+            self.lines_table()
+            c = self.cell(e.obj.args[0], env, code)
+            d, k = code.fresh("d"), code.fresh("k")
+            code(f"{d} = {self.expr(e.obj.args[1].operand, env, code)}")
+            code(f"{k} = {self.expr(e.index, env, code)} - 1")
+            return f"(LN[{d}, {c}, {k}] if 0 <= {k} < LNN[{d}, {c}] else -1)"
         if isinstance(e.obj, ir.Call) and e.obj.fn == "between":
             a, b = (self.expr(x, env, code) for x in e.obj.args)
             return f"between_at({a}, {b}, {self.expr(e.index, env, code)})"
@@ -385,6 +393,9 @@ class Exprs:
             self.lines_table()
             c, d, p = (self.expr(a, env, code) for a in e.args)
             return f"flank_len(s, {c}, {d}, {p})"
+        if isinstance(e, ir.Call) and e.fn == "line" and isinstance(e.args[1], ir.AsDirset):  # one direction's
+            self.lines_table()
+            return f"LNN[{self.expr(e.args[1].operand, env, code)}, {self.expr(e.args[0], env, code)}]"
         if isinstance(e, ir.Call) and e.fn in ("stack",):
             return f"s[HGT + {self.expr(e.args[0], env, code)}]"
         if e.type == T.ZONE:

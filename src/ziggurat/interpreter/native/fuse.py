@@ -315,3 +315,10 @@ def cells_by_line(f: ir.CompFor):
                 and not any(isinstance(n, ir.Local) and n.name == f.var for n in ir.walk(key))):
             return side.name, key, rest
     return None
+
+
+def joined(e) -> list:
+    """The lists `a + b + ...` joins, in order (e alone when it joins none)."""
+    if isinstance(e, ir.ListJoin):
+        return joined(e.left) + joined(e.right)
+    return [e]

@@ -163,37 +163,45 @@ class Loops:
             code(f"{first} = True")
         else:
             code(f"{acc} = 0")
-        inner = dict(env)
-        hoisted: list = []
-        opened = self.open_fors(fors, inner, code, elt, hoisted)
-        value = self.x.expr(elt, inner, code)
-        if fn == "sum":
-            code(f"{acc} += {value}")
-        elif fn == "count":
-            code(f"if {value}:")
-            code(f"    {acc} += 1")
-        elif fn == "any":  # the answer known: out of the innermost loop here, of the others by `stop`
-            code(f"if {value}:")
-            code(f"    {acc} = True")
-            code(f"    {stop} = True")
-            code("    break")
-        elif fn == "all":
-            code(f"if not {value}:")
-            code(f"    {acc} = False")
-            code(f"    {stop} = True")
-            code("    break")
-        else:
-            v = code.fresh("v")
-            code(f"{v} = {value}")
-            code(f"if {first} or {v} {'<' if fn == 'min' else '>'} {acc}:")
-            code(f"    {acc} = {v}")
-            code(f"    {first} = False")
-        for k in range(len(opened) - 1, -1, -1):
-            self.close_loop(opened[k], code, stop)
-            if stop and k:  # the loop of the comprehension's previous `for` ends too
-                code(f"if {stop}:")
+        # a fold over `a + b`: over a, then over b, into the same result (no list made)
+        for j, part in enumerate(fuse.joined(fors[0].iter)):
+            if stop and j:
+                code(f"if not {stop}:")
+                code.depth += 1
+            parted = [ir.CompFor(fors[0].var, part, fors[0].cond, fors[0].pos)] + list(fors[1:])
+            inner = dict(env)
+            hoisted: list = []
+            opened = self.open_fors(parted, inner, code, elt, hoisted)
+            value = self.x.expr(elt, inner, code)
+            if fn == "sum":
+                code(f"{acc} += {value}")
+            elif fn == "count":
+                code(f"if {value}:")
+                code(f"    {acc} += 1")
+            elif fn == "any":  # the answer known: out of the innermost loop here, of the others by `stop`
+                code(f"if {value}:")
+                code(f"    {acc} = True")
+                code(f"    {stop} = True")
                 code("    break")
-        self.x.forget(hoisted)
+            elif fn == "all":
+                code(f"if not {value}:")
+                code(f"    {acc} = False")
+                code(f"    {stop} = True")
+                code("    break")
+            else:
+                v = code.fresh("v")
+                code(f"{v} = {value}")
+                code(f"if {first} or {v} {'<' if fn == 'min' else '>'} {acc}:")
+                code(f"    {acc} = {v}")
+                code(f"    {first} = False")
+            for k in range(len(opened) - 1, -1, -1):
+                self.close_loop(opened[k], code, stop)
+                if stop and k:  # the loop of the comprehension's previous `for` ends too
+                    code(f"if {stop}:")
+                    code("    break")
+            self.x.forget(hoisted)
+            if stop and j:
+                code.depth -= 1
         return acc
 
     def open_fors(self, fors, inner: dict, code: Code, elt=None, hoisted: Optional[list] = None) -> list:
