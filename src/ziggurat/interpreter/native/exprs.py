@@ -20,6 +20,7 @@ from typing import Optional
 
 from ...dsl import ir
 from ...dsl import types as T
+from . import fuse
 from .code import Code, describe, fail
 from .iteration import Loops
 
@@ -36,6 +37,15 @@ class Exprs:
         self.caps: dict = {}  # a list buffer's name -> the most items it holds
         self.table_names: dict = {}  # a table's name in the module -> its name in the rules
         self.loops = Loops(self)
+        self.memo: dict = {}  # a fold (fuse.memo_key) -> the local holding it, where it is hoisted
+
+    def hoist(self, var: str, cond, later: list, env: dict, code: Code) -> list:
+        """Folds computed once where `var` is bound (see fuse.hoist); the keys to forget."""
+        return fuse.hoist(self, var, cond, later, env, code)
+
+    def forget(self, keys: list) -> None:
+        for k in keys:
+            self.memo.pop(k, None)
 
     # ---- values ---------------------------------------------------------------------------------
 
@@ -49,6 +59,10 @@ class Exprs:
         fail(e, "a value that is not a number" if e is None else None)
 
     def expr(self, e, env: dict, code: Code) -> str:
+        if self.memo and fuse.foldable(e):
+            hit = self.memo.get(fuse.memo_key(e, env))
+            if hit is not None:
+                return hit
         method = getattr(self, "x_" + type(e).__name__, None)
         if method is None:
             fail(e)
@@ -227,6 +241,14 @@ class Exprs:
     def x_Index(self, e, env, code):
         if e.obj.type == T.ZONE:  # its pieces in the order they came
             return f"s[ZON + {self.zone(e.obj, env, code)} * ZW + {self.expr(e.index, env, code)}]"
+        if isinstance(e.obj, ir.Call) and e.obj.fn == "line" and isinstance(e.obj.args[1], ir.AsDirset):
+            # the k-th cell of a line in one direction: from the table, no list made (-1 past its end)
+            self.lines_table()
+            c = self.cell(e.obj.args[0], env, code)
+            d, k = code.fresh("d"), code.fresh("k")
+            code(f"{d} = {self.expr(e.obj.args[1].operand, env, code)}")
+            code(f"{k} = {self.expr(e.index, env, code)} - 1")
+            return f"(LN[{d}, {c}, {k}] if 0 <= {k} < LNN[{d}, {c}] else -1)"
         if isinstance(e.obj, ir.Call) and e.obj.fn == "between":
             a, b = (self.expr(x, env, code) for x in e.obj.args)
             return f"between_at({a}, {b}, {self.expr(e.index, env, code)})"
@@ -374,6 +396,9 @@ class Exprs:
             self.lines_table()
             c, d, p = (self.expr(a, env, code) for a in e.args)
             return f"flank_len(s, {c}, {d}, {p})"
+        if isinstance(e, ir.Call) and e.fn == "line" and isinstance(e.args[1], ir.AsDirset):  # one direction's
+            self.lines_table()
+            return f"LNN[{self.expr(e.args[1].operand, env, code)}, {self.expr(e.args[0], env, code)}]"
         if isinstance(e, ir.Call) and e.fn in ("stack",):
             return f"s[HGT + {self.expr(e.args[0], env, code)}]"
         if e.type == T.ZONE:

@@ -16,6 +16,7 @@ from typing import Optional
 from ...dsl import ir
 from ...dsl import types as T
 from ..names import pyname
+from . import fuse
 from .code import Code, describe, fail
 
 
@@ -126,11 +127,13 @@ class Loops:
         else:  # any collection a loop can go over
             name = f"item#{code.fresh('')}"
             fors, elt = (ir.CompFor(name, e, None),), ir.Local(name, T.element(e.type) or T.INT)
-        opened = self.open_fors(fors, inner, code)
+        hoisted: list = []
+        opened = self.open_fors(fors, inner, code, elt, hoisted)
         code(f"{slot(n)} = {self.x.expr(elt, inner, code)}")
         code(f"{n} += 1")
         for levels in reversed(opened):
             self.close_loop(levels, code)
+        self.x.forget(hoisted)
 
     def materialize(self, e, env, code) -> str:
         """A buffer holding the list e (its own, if e names one)."""
@@ -160,51 +163,88 @@ class Loops:
             code(f"{first} = True")
         else:
             code(f"{acc} = 0")
-        inner = dict(env)
-        opened = self.open_fors(fors, inner, code)
-        value = self.x.expr(elt, inner, code)
-        if fn == "sum":
-            code(f"{acc} += {value}")
-        elif fn == "count":
-            code(f"if {value}:")
-            code(f"    {acc} += 1")
-        elif fn == "any":  # the answer known: out of the innermost loop here, of the others by `stop`
-            code(f"if {value}:")
-            code(f"    {acc} = True")
-            code(f"    {stop} = True")
-            code("    break")
-        elif fn == "all":
-            code(f"if not {value}:")
-            code(f"    {acc} = False")
-            code(f"    {stop} = True")
-            code("    break")
-        else:
-            v = code.fresh("v")
-            code(f"{v} = {value}")
-            code(f"if {first} or {v} {'<' if fn == 'min' else '>'} {acc}:")
-            code(f"    {acc} = {v}")
-            code(f"    {first} = False")
-        for k in range(len(opened) - 1, -1, -1):
-            self.close_loop(opened[k], code, stop)
-            if stop and k:  # the loop of the comprehension's previous `for` ends too
-                code(f"if {stop}:")
+        # a fold over `a + b`: over a, then over b, into the same result (no list made)
+        for j, part in enumerate(fuse.joined(fors[0].iter)):
+            if stop and j:
+                code(f"if not {stop}:")
+                code.depth += 1
+            parted = [ir.CompFor(fors[0].var, part, fors[0].cond, fors[0].pos)] + list(fors[1:])
+            inner = dict(env)
+            hoisted: list = []
+            opened = self.open_fors(parted, inner, code, elt, hoisted)
+            value = self.x.expr(elt, inner, code)
+            if fn == "sum":
+                code(f"{acc} += {value}")
+            elif fn == "count":
+                code(f"if {value}:")
+                code(f"    {acc} += 1")
+            elif fn == "any":  # the answer known: out of the innermost loop here, of the others by `stop`
+                code(f"if {value}:")
+                code(f"    {acc} = True")
+                code(f"    {stop} = True")
                 code("    break")
+            elif fn == "all":
+                code(f"if not {value}:")
+                code(f"    {acc} = False")
+                code(f"    {stop} = True")
+                code("    break")
+            else:
+                v = code.fresh("v")
+                code(f"{v} = {value}")
+                code(f"if {first} or {v} {'<' if fn == 'min' else '>'} {acc}:")
+                code(f"    {acc} = {v}")
+                code(f"    {first} = False")
+            for k in range(len(opened) - 1, -1, -1):
+                self.close_loop(opened[k], code, stop)
+                if stop and k:  # the loop of the comprehension's previous `for` ends too
+                    code(f"if {stop}:")
+                    code("    break")
+            self.x.forget(hoisted)
+            if stop and j:
+                code.depth -= 1
         return acc
 
-    def open_fors(self, fors, inner: dict, code: Code) -> list:
+    def open_fors(self, fors, inner: dict, code: Code, elt=None, hoisted: Optional[list] = None) -> list:
         """Open a comprehension's `for`s (each with its `where`) in code, one inside the other;
-        `inner` gains their variables. The levels opened, one list a `for` (see close_loop)."""
+        `inner` gains their variables. The levels opened, one list a `for` (see close_loop).
+        With `hoisted` (a list the caller forgets, `Exprs.forget`, when it closes the loops), the
+        folds a `where` and the rest (`elt`) read more than once are computed once (`Exprs.hoist`)."""
         opened = []
-        for f in fors:
+        for k, f in enumerate(fors):
             var = pyname(f.var)
-            levels = self.open_loop(f.iter, var, inner, code)
+            line = fuse.cells_by_line(f)  # `cells where c.rank == K and ...`: that rank's cells only
+            if line is not None:
+                levels = self.open_cells_of_line(*line[:2], var, inner, code)
+                f = ir.CompFor(f.var, f.iter, line[2])
+            else:
+                levels = self.open_loop(f.iter, var, inner, code)
             opened.append(levels)
             inner[f.var] = var
             if f.cond is not None:
+                if hoisted is not None:
+                    later = [x for g in fors[k + 1:] for x in (g.iter, g.cond) if x is not None] + [elt]
+                    hoisted += self.x.hoist(f.var, f.cond, later, inner, code)
                 code(f"if {self.x.expr(f.cond, inner, code)}:")
                 code.depth += 1
                 levels.append([])
         return opened
+
+    def open_cells_of_line(self, attr: str, key, var: str, env: dict, code: Code) -> list:
+        """A loop binding `var` to the cells whose .rank (or .file) is `key`, in the board's order,
+        from a table of each rank's (file's) cells."""
+        values = list(getattr(self.x.world, "RANK" if attr == "rank" else "FILE"))
+        size = max(values + [0]) + 1
+        rows = [[c for c, v in enumerate(values) if v == r] for r in range(size)]
+        width = max([len(r) for r in rows] + [1])
+        name = "RCELL" if attr == "rank" else "FCELL"
+        self.x.tables[name] = [r + [-1] * (width - len(r)) for r in rows]
+        self.x.tables[name + "N"] = [len(r) for r in rows]
+        r, j = code.fresh("r"), code.fresh("j")
+        code(f"{r} = {self.x.expr(key, env, code)}")
+        code(f"for {j} in range({name}N[{r}] if 0 <= {r} < {size} else 0):")
+        code.depth += 1
+        code(f"{var} = {name}[{r}, {j}]")
+        return [[]]
 
     def open_loop(self, it, var: str, env: dict, code: Code) -> list:
         """Write the loop header(s) binding `var` to each value of `it`; a list with, per level

@@ -17,6 +17,7 @@ from ...errors import Unsupported
 from .. import steps as P
 from ..names import pyname
 from ..facts import MAX_PASSES
+from . import fuse
 from .code import Code, fail
 from .layout import MOVE_BITS
 from .moves import Offset
@@ -50,6 +51,7 @@ class Legal:
         self.plan = None  # the action being written
         self.stage = 0  # the Stages open around the code being written
         self.in_after = False  # writing an after function: the action's part of the move is given
+        self.sink = None  # fn(m, code) writing a fused action's move (see fuse), else out[n]
         after = w.game.plan.after
         self.after_pos = after.pos if after is not None else None  # the after block's rules line
 
@@ -80,11 +82,7 @@ class Legal:
                     code("    if toolong:")
                     code("        s[OVER] = 2")
                 code("    return n")
-            for p in groups[key]:
-                self.plan = p
-                with code.at(p.pos):
-                    code(f"# action {p.spec.name}")
-                    self.gen(list(p.steps), 0, {}, code)
+            fuse.write_group(self, groups[key], code)  # each action in turn, some sharing a loop
         if lists:
             code("if toolong:")
             code("    s[OVER] = 2")
@@ -200,6 +198,9 @@ class Legal:
             if off.static is None:
                 code(f"if {off.var} > {MOVE_BITS}:")
                 code("    toolong = True")
+            if self.sink is not None:
+                self.sink(m, code)
+                return
             code("if n < MAXM:")
             code(f"    out[n] = {m}")
             code("n += 1")
