@@ -27,17 +27,24 @@ from ziggurat.errors import Unsupported
 from ziggurat.interpreter.native import code as native_code
 from ziggurat.interpreter.native import effects, module
 from ziggurat.interpreter.native import game as native_game
-from ziggurat.interpreter.native.game import source
 
 HERE = Path(__file__).parent.parent
 SNAPSHOT = HERE / "snapshots" / "stacktics_native.py.txt"
 RULESETS = Path(ziggurat.__file__).parent / "rulesets"
 
 
+@pytest.fixture(autouse=True)
+def write_anew(monkeypatch):
+    """Every module of these tests is written now: not one kept in the cache by an earlier
+    process (some tests change the writer, and must see what it writes)."""
+    monkeypatch.setattr(native_game, "_written_before", lambda game: None)
+    monkeypatch.setattr(native_game, "_keep_written", lambda game, written: None)
+
+
 def text_of(name: str, options=None) -> str:
-    """The module's text written now (not the one this process wrote before for these rules)."""
-    native_game._WRITTEN.clear()
-    return source(ziggurat.load(name, options))[0]
+    """The module's text written now (not the one this process, or the cache, kept for these
+    rules: some tests write it with the writer's settings changed)."""
+    return native_game._write(ziggurat.load(name, options))[0]
 
 
 def generated_part(text: str) -> str:
@@ -164,7 +171,8 @@ def test_numba_refusing_a_line_names_the_rules_line_it_was_written_for(monkeypat
     where = rules_line_of("clobber", "move(from, 1, to)")
     assert broken and f"clobber.rules:{broken[0]}" == where
     line = caught.value.line()
-    assert line.startswith(f"the native backend cannot compile this ruleset (Numba refused the code written for {where}: ")
+    assert line.startswith("the native backend cannot compile this ruleset (Numba refused the code written for "
+                           f"{where}: ")
     assert line.endswith("; using Python") and "\n" not in line
 
 
