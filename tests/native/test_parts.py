@@ -74,7 +74,8 @@ def test_stages_undone_in_place_list_the_moves_python_lists():
             assert native.perft(mid, 2) == perft(mid, 2), f"seed {seed}, ply {cut}"
 
 
-@pytest.mark.parametrize("name, options", [("amazons", {"board_size": 6}), (STAGES, {})])
+@pytest.mark.parametrize("name, options", [("amazons", {"board_size": 6}), (STAGES, {}),
+                                           (os.path.join(HERE, "after.rules"), {"each": True})])
 def test_moves_drawn_part_by_part_are_legal_and_games_end_as_python_says(name, options):
     game, native = fast(name, options)
     for seed in range(15):

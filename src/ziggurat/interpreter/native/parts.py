@@ -29,7 +29,7 @@ from ...dsl import types as T
 from .. import steps as P
 from ..names import pyname
 from .code import Code
-from .legal import Legal
+from .legal import Legal, count_stages
 
 
 def parts_of(plan, codec) -> list:
@@ -77,7 +77,7 @@ class PartsLegal(Legal):
         code("n = 0")
         code("found = False")
         lists = self.moves.lists
-        stages = max([self.count(p.steps) for p in self.w.plans] + [0])
+        stages = max([count_stages(p.steps) for p in self.w.plans] + [0])
         if lists:
             code("toolong = False")
         if stages:
@@ -114,11 +114,6 @@ class PartsLegal(Legal):
             code("    s[OVER] = 2")
         code("return n")
         return code.text()
-
-    @staticmethod
-    def count(steps) -> int:
-        from .legal import count_stages
-        return count_stages(steps)
 
     def choose(self, s: P.Choose, steps: list, i: int, env: dict, code: Code) -> None:
         k = self.part_index.get(s.name)
