@@ -65,10 +65,7 @@ class PartsLegal(Legal):
     def write(self) -> str:
         codec = self.moves.codec
         finals = [final_depth(p, codec) for p in self.w.plans]
-        code = Code(self.w.fresh)
-        code(f"PFINAL = np.array({finals or [0]!r}, dtype=np.int64)")
-        code("")
-        code("")
+        code = Code(self.w.fresh)  # its buffers go right after the def line (Code.text)
         code("@njit(cache=True)")
         code("def legal_parts(s, out, depth, fixed):")
         code.depth += 1
@@ -113,7 +110,7 @@ class PartsLegal(Legal):
             code("if toolong:")
             code("    s[OVER] = 2")
         code("return n")
-        return code.text()
+        return f"PFINAL = np.array({finals or [0]!r}, dtype=np.int64)\n\n\n" + code.text()
 
     def choose(self, s: P.Choose, steps: list, i: int, env: dict, code: Code) -> None:
         k = self.part_index.get(s.name)
