@@ -7,7 +7,9 @@ perft leaves/s driven from Python (`state.child(action)` per node), its random p
 from Python (`legal_actions` / `apply_action` per ply) and played whole inside C++
 (`pyspiel.evaluate_bots` with two uniform random bots), and the ratios Ziggurat / OpenSpiel;
 beside them the native backend's perft and playouts (`native_bench.native_rates`), where it
-compiles the game, and its ratio to OpenSpiel's all-C++ playouts.
+compiles the game, and its ratio to OpenSpiel's all-C++ playouts; and for games whose turns have
+several parts, its playouts with turns drawn part by part (`parts=True`, the rollout policy that
+OpenSpiel's own Amazons follows: a different random process from uniform over whole turns).
 Perft is counted in whole turns in both engines (an Amazons turn is three OpenSpiel actions, a Checkers jump chain one a jump), so
 both count the same leaves; the row says so when they differ. Without `pyspiel` installed,
 `rows` returns no rows and `available()` is false.
@@ -97,6 +99,19 @@ def zg_playouts(game, n: int) -> int:
     return plies
 
 
+def compound(game) -> bool:
+    """Whether some action of the game has more than one choice (a turn of several parts)."""
+    return any(len(a.choices) > 1 for a in game.actions)
+
+
+def native_parts_rate(game, playouts: int, repeats: int):
+    """Native random playouts/s with each turn drawn part by part (`parts=True`)."""
+    fast = native_bench.native_of(game)
+    start = game.new()
+    n = max(playouts, 100)
+    return n / native_bench.best(lambda: fast.playouts(start, n, 1, 10_000, parts=True), repeats)
+
+
 def rows(quick: bool = False) -> list:
     """One dict per game (see the module's doc); empty without pyspiel."""
     if pyspiel is None:
@@ -115,6 +130,7 @@ def rows(quick: bool = False) -> list:
         o_play_py, _ = best_rate(lambda: os_playouts_python(og, playouts), lambda plies: playouts, repeats)
         o_play_cpp, _ = best_rate(lambda: os_playouts_cpp(og, playouts), int, repeats)
         native = native_bench.native_rates(zg, depth, playouts * 10, repeats) if native_bench.available() else None
+        parts = native_parts_rate(zg, playouts * 10, repeats) if native and compound(zg) else None
         out.append({
             "game": label,
             "perft_depth": depth,
@@ -131,6 +147,8 @@ def rows(quick: bool = False) -> list:
             "native_perft_per_s": native[0] if native else None,
             "native_playouts_per_s": native[1] if native else None,
             "native_ratio_cpp": native[1] / o_play_cpp if native and o_play_cpp else None,
+            "native_parts_playouts_per_s": parts,
+            "native_parts_ratio_cpp": parts / o_play_cpp if parts and o_play_cpp else None,
         })
     return out
 
@@ -150,7 +168,7 @@ def table(rows: list):
     table = Table(title="Ziggurat and OpenSpiel, same machine, same run (ratio: Ziggurat / OpenSpiel)")
     for col in ("game", "perft d", "leaves", "zig leaves/s", "OS(py) leaves/s", "ratio",
                 "zig playouts/s", "OS(py) playouts/s", "OS(C++) playouts/s", "ratio py", "ratio C++",
-                "native leaves/s", "native playouts/s", "native / C++"):
+                "native leaves/s", "native playouts/s", "native / C++", "parts playouts/s", "parts / C++"):
         table.add_column(col, justify="left" if col == "game" else "right")
     for r in rows:
         table.add_row(r["game"], str(r["perft_depth"]),
@@ -160,7 +178,8 @@ def table(rows: list):
                       f"{r['os_cpp_playouts_per_s']:,.1f}", f"{r['playout_ratio_py']:.2f}",
                       f"{r['playout_ratio_cpp']:.3f}",
                       _number(r["native_perft_per_s"], ",.0f"), _number(r["native_playouts_per_s"], ",.1f"),
-                      _number(r["native_ratio_cpp"], ".2f"))
+                      _number(r["native_ratio_cpp"], ".2f"), _number(r["native_parts_playouts_per_s"], ",.1f"),
+                      _number(r["native_parts_ratio_cpp"], ".2f"))
     return table
 
 

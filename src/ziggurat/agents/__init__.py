@@ -22,7 +22,7 @@ AGENTS = {
     "random": (RandomAgent, {}),
     "greedy": (GreedyAgent, {"worlds": int}),
     "mcts": (MCTSAgent, {"iterations": int, "time": float, "c": float, "rollout": int, "worlds": int,
-                         "rollouts": str}),
+                         "rollouts": str, "rollout_policy": str}),
     "alphabeta": (AlphaBetaAgent, {"depth": int, "time": float, "worlds": int, "backend": str}),
 }
 

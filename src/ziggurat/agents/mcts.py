@@ -72,7 +72,8 @@ class MCTSAgent(Agent):
     name = "mcts"
 
     def __init__(self, seed=None, iterations: int = 200, time: Optional[float] = None,
-                 c: float = 1.4, rollout: int = 200, worlds: int = 8, rollouts: str = "python"):
+                 c: float = 1.4, rollout: int = 200, worlds: int = 8, rollouts: str = "python",
+                 rollout_policy: str = "whole"):
         super().__init__(seed)
         if iterations < 1:
             raise AgentError(f"mcts: iterations must be at least 1, not {iterations!r}")
@@ -84,7 +85,11 @@ class MCTSAgent(Agent):
             raise AgentError(f"mcts: worlds must be at least 1, not {worlds!r}")
         if rollouts not in ("python", "native"):
             raise AgentError(f"mcts: rollouts must be python or native, not {rollouts!r}")
-        self.rollouts = rollouts
+        if rollout_policy not in ("whole", "parts"):
+            raise AgentError(f"mcts: rollout_policy must be whole or parts, not {rollout_policy!r}")
+        if rollout_policy == "parts" and rollouts != "native":
+            raise AgentError("mcts: rollout_policy=parts is a policy of native playouts: add rollouts=native")
+        self.rollouts, self.rollout_policy = rollouts, rollout_policy
         self._native: dict = {}  # id(game) -> its NativeGame
         self._searches: dict = {}  # id(game) -> its NativeSearch, or None where it cannot search natively
         self._playouts: dict = {}  # id(game) -> its RolloutEvaluator
@@ -94,7 +99,8 @@ class MCTSAgent(Agent):
 
     def spec(self) -> str:
         budget = f"time={self.time:g}" if self.time is not None else f"iterations={self.iterations}"
-        return f"mcts:{budget}" + (":rollouts=native" if self.rollouts == "native" else "")
+        return (f"mcts:{budget}" + (":rollouts=native" if self.rollouts == "native" else "")
+                + (f":rollout_policy={self.rollout_policy}" if self.rollout_policy != "whole" else ""))
 
     def _new_node(self, st, move, parent, nseats):
         moves = list(st.game.legal(st))
@@ -217,7 +223,8 @@ class MCTSAgent(Agent):
         if playouts is None:
             playouts = PythonRollouts(game, ev, self.rollout, self.rng)
             if self.rollouts == "native":
-                playouts = NativeRollouts(self._fast(game), ev, self.rollout, self.rng, playouts)
+                playouts = NativeRollouts(self._fast(game), ev, self.rollout, self.rng, playouts,
+                                          self.rollout_policy == "parts")
             self._playouts[id(game)] = playouts
         return playouts
 
@@ -268,7 +275,8 @@ class MCTSAgent(Agent):
 
         try:
             make = search.ismcts if informed else search.mcts
-            tree = make(state, self.c, self.rollout, self.rng.getrandbits(64), iterations)
+            tree = make(state, self.c, self.rollout, self.rng.getrandbits(64), iterations,
+                        self.rollout_policy == "parts")
             if deadline is None:
                 tree.run(iterations)
             else:

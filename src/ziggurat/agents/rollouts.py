@@ -73,17 +73,18 @@ class NativeRollouts(RolloutEvaluator):
     """Playouts whole in the native backend (`fast`: the game's NativeGame); `fallback` plays the
     ones its vectors cannot hold."""
 
-    def __init__(self, fast, ev, plies: int, rng, fallback: RolloutEvaluator):
+    def __init__(self, fast, ev, plies: int, rng, fallback: RolloutEvaluator, parts: bool = False):
         from ..errors import Unsupported
 
         self.fast, self.ev, self.plies, self.rng, self.fallback = fast, ev, plies, rng, fallback
+        self.parts = parts  # turns drawn part by part (the rollout policy)
         self.nseats = len(fast.game.players)
         self._stopped = Unsupported
 
     def evaluate(self, st) -> tuple:
         fast = self.fast
         try:
-            run = fast.playout(st, self.rng.getrandbits(64), self.plies, history=False)
+            run = fast.playout(st, self.rng.getrandbits(64), self.plies, history=False, parts=self.parts)
         except self._stopped:
             return self.fallback.evaluate(st)
         if run.kind is not None:

@@ -96,6 +96,9 @@ def _parse_agents(ctx, param, value) -> tuple | None:
               help=f"Stop a game after this many plies (scored a draw, reason 'max plies (simulator)'); "
                    f"at most {study.MAX_PLIES_LIMIT:,}.")
 @backend_option
+@click.option("--rollout", type=click.Choice(["whole", "parts"]), default="whole", show_default=True,
+              help="How --backend native draws random agents' moves: uniform over whole turns, or a turn part "
+                   "by part (each choice uniform among the values that lead to a move: another random process).")
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
 @click.option("--csv", "csv_file", type=click.Path(dir_okay=False), default=None,
               help="Write one row per game to this CSV file.")
@@ -112,7 +115,8 @@ def _parse_agents(ctx, param, value) -> tuple | None:
               help="Go on with an interrupted study: the games in its journal are kept, the others played.")
 @click.pass_context
 def simulate(ctx, ruleset, games, agents, options, variants, others, seed, workers, cluster, scheduler_file,
-             worker_timeout, max_plies, backend, as_json, csv_file, plot_dir, report_file, title, journal_file, resume):
+             worker_timeout, max_plies, backend, rollout, as_json, csv_file, plot_dir, report_file, title, journal_file,
+             resume):
     """Play many games between agents and show balance statistics with 95% confidence intervals.
 
     Ctrl-C (or SIGTERM) stops at once: the games finished are written to the outputs, marked
@@ -120,6 +124,9 @@ def simulate(ctx, ruleset, games, agents, options, variants, others, seed, worke
     """
     if cluster and scheduler_file:
         raise click.UsageError("give --cluster or --scheduler-file, not both")
+    if rollout != "whole" and backend != "native":
+        raise click.UsageError(f"--rollout {rollout} is a policy of the native backend's random games: "
+                               "add --backend native")
     if max_plies > study.MAX_PLIES_LIMIT:  # a game's moves stay in memory until it ends
         raise ziggurat.GameError(f"--max-plies {max_plies:,} is over the limit of {study.MAX_PLIES_LIMIT:,} plies "
                                  "(a game's moves are kept in memory until it ends)")
@@ -150,7 +157,7 @@ def simulate(ctx, ruleset, games, agents, options, variants, others, seed, worke
         # that a page's command gives its games again whatever the machine's cache holds.
         if all(a == "random" for a in spec_agents) and choose(game, backend, games * GAME_SECONDS, quiet=as_json,
                                                                  loop="study_chunk", by_size=True) is not None:
-            spec = attrs.evolve(spec, backend="native")
+            spec = attrs.evolve(spec, backend="native", rollout=rollout)
         specs.append((spec, game))
 
     journal = Journal(journal_path, [spec for spec, _ in specs]) if journal_path is not None else None
@@ -282,6 +289,8 @@ def _command(a: dict) -> str:
     words += ["--seed", str(a["seed"]), "--max-plies", str(a["max_plies"])]
     if any(spec.backend == "native" for spec, _ in a["specs"]):  # the native backend's games are its own
         words += ["--backend", "native"]
+    if a["rollout"] != "whole":
+        words += ["--rollout", a["rollout"]]
     if a["plot_dir"]:
         words += ["--plot", a["plot_dir"]]
     words += ["--report", a["report_file"]]

@@ -30,7 +30,8 @@ def study_key(spec: StudySpec) -> dict:
         digest = None
     return {"ruleset": ref, "ruleset_sha256": digest, "options": {k: str(v) for k, v in spec.options.items()},
             "agents": list(spec.agents), "seed": spec.seed, "max_plies": spec.max_plies,
-            "version": ziggurat.__version__, **({"backend": spec.backend} if spec.backend != "python" else {})}
+            "version": ziggurat.__version__, **({"backend": spec.backend} if spec.backend != "python" else {}),
+            **({"rollout": spec.rollout} if spec.rollout != "whole" else {})}
 
 
 class JournalWriteError(GameError):

@@ -115,6 +115,7 @@ def summarize(spec: StudySpec, records: list, game=None) -> dict:
                   "options": {k: v for k, v in game.options.items()}, "set": dict(spec.options),
                   "agents": list(spec.agents), "games": len(records), "seed": spec.seed,
                   "max_plies": spec.max_plies, "players": list(game.players), "backend": spec.backend,
+                  **({"rollout": spec.rollout} if spec.rollout != "whole" else {}),
                   # an interrupted study: fewer games than planned ("partial: 37 of 200 games")
                   "planned_games": spec.games, "partial": partial_text(len(records), spec.games)},
         "agents": agents,

@@ -62,6 +62,7 @@ class StudySpec:
     max_plies: int = 1000
     label: str = ""
     backend: str = "python"  # or "native": random agents' whole games in the native backend
+    rollout: str = "whole"  # native random games: "whole" (uniform over turns) or "parts" (part by part)
 
     @property
     def name(self) -> str:
@@ -248,7 +249,8 @@ def play_game(game, agents: tuple, index: int, study_seed: int, max_plies: int) 
                       played.used.get("pass", 0), played.used, state.statistics())
 
 
-def play_native_chunk(game, fast, agents: tuple, indices: list, study_seed: int, max_plies: int) -> "NativeChunk":
+def play_native_chunk(game, fast, agents: tuple, indices: list, study_seed: int, max_plies: int,
+                      rollout: str = "whole") -> "NativeChunk":
     """The games `indices` of a study between random agents, played by one call of the native
     kernel (`fast`: the game's NativeGame, `study_chunk`); `records()` of what it returns are
     play_game's records marked backend "native". Game i starts from game.new(derived_seed(seed,
@@ -256,7 +258,8 @@ def play_native_chunk(game, fast, agents: tuple, indices: list, study_seed: int,
     seeded with the seed its first agent would have had (derived_seed(seed, i, 1)), so they are
     not the Python backend's games (see the pipeline page). A game the native loop could not hold
     (a stack past its room) is played by the Python backend instead. A Python state is made a
-    game only where the ruleset declares `statistic`s (measured on the last position)."""
+    game only where the ruleset declares `statistic`s (measured on the last position). `rollout`
+    "parts" draws each turn part by part (the kernel's rollout policy: another random process)."""
     import numpy as np
 
     from ..errors import Unsupported
@@ -277,7 +280,8 @@ def play_native_chunk(game, fast, agents: tuple, indices: list, study_seed: int,
         held = list(range(len(idx))) if held else []
         firsts = firsts * len(idx)
     cols = fast.study_chunk(np.stack(starts) if starts else np.zeros((1, fast.layout.size), np.int64),
-                            derived_seeds(study_seed, idx[held], 1), max_plies, finals=bool(game.statistic_texts))
+                            derived_seeds(study_seed, idx[held], 1), max_plies, finals=bool(game.statistic_texts),
+                            parts=rollout == "parts")
     keys, first = np.unique(cols.codes * 2 + (cols.who >= 0), return_index=True)
     endings = {int(key): _ending(fast, int(cols.codes[k]), cols.results[k], int(cols.who[k]))
                for key, k in zip(keys, first)}  # code * 2 + (whether a side is named) -> (kind, reason)
@@ -392,13 +396,13 @@ def _run_batch(args: tuple, seed: int, max_plies: int, indices: list):
         return _run_chunk(*args, indices, seed, max_plies)
 
 
-def _run_chunk(ruleset: str, options: dict, agents: tuple, backend: str, indices: list, seed: int,
+def _run_chunk(ruleset: str, options: dict, agents: tuple, backend: str, rollout: str, indices: list, seed: int,
                max_plies: int):
     """Play the games `indices` of a study (in a worker process, or on a Dask worker): their
     records, or a NativeChunk from which the parent makes them."""
     game = ziggurat.load(ruleset, options or None)
     if backend == "native":
-        return play_native_chunk(game, _native_of(game), agents, indices, seed, max_plies)
+        return play_native_chunk(game, _native_of(game), agents, indices, seed, max_plies, rollout)
     return [play_game(game, agents, i, seed, max_plies) for i in indices]
 
 
@@ -477,7 +481,7 @@ def run_study(spec: StudySpec, *, workers: Optional[int] = None, client=None,
     todo = [i for i in range(spec.games) if i not in skip]
     chunks = _chunks(todo, workers if client is None else max(1, dask_threads(client)),
                      NATIVE_CHUNK if spec.backend == "native" else PYTHON_CHUNK)
-    args = (ref, dict(spec.options), tuple(spec.agents), spec.backend)
+    args = (ref, dict(spec.options), tuple(spec.agents), spec.backend, spec.rollout)
     run = functools.partial(_run_batch, args, spec.seed, spec.max_plies)
     if spec.backend == "native" and client is None and min(workers, len(chunks)) > 1:
         _compile_chunk_loop(game)  # here, once: the workers load it from the cache instead of each compiling it

@@ -206,9 +206,9 @@ class NativeGame:
             out.append((m, n))
         return out
 
-    def playout(self, state, seed: int, max_plies: int = 1000, history: bool = True) -> Playout:
+    def playout(self, state, seed: int, max_plies: int = 1000, history: bool = True, parts: bool = False) -> Playout:
         """A random playout from `state` (left unchanged), seeded with `seed` (see `loops`);
-        `history`: see `start`."""
+        `history`: see `start`; `parts`: turns drawn part by part (the rollout policy, `loops`)."""
         v, hist0, nhist = self.start(state, history)
         hist = np.zeros(nhist + max_plies + 1, dtype=np.int64)
         hist[:nhist] = hist0[:nhist]
@@ -216,23 +216,23 @@ class NativeGame:
         res = np.zeros(self.layout.nplayers + 1)
         buf = np.empty(self.module.MAXM, dtype=np.int64)
         plies, code, branching, _ = self.module.playout(v, np.uint64(seed & 0xFFFFFFFFFFFFFFFF), int(max_plies),
-                                                        moves, res, hist, nhist, buf)
+                                                        moves, res, hist, nhist, buf, parts)
         self._check(code)
         kind, who, reason, results = self.ended(int(code), res)
         return Playout(moves[:plies], self.codec, int(plies), kind, who, reason, results,
                        int(branching), v)
 
-    def playouts(self, state, count: int, seed: int, max_plies: int = 1000) -> tuple:
+    def playouts(self, state, count: int, seed: int, max_plies: int = 1000, parts: bool = False) -> tuple:
         """(results per side as a count x players array, plies, outcome codes) of `count`
         playouts; playout i is `playout(state, seed + i)`."""
         v, hist, nhist = self.start(state)
         results, plies, codes = self.module.playouts(v, int(count), np.uint64(seed & 0xFFFFFFFFFFFFFFFF),
-                                                     int(max_plies), hist, nhist)
+                                                     int(max_plies), hist, nhist, parts)
         for c in set(codes.tolist()):
             self._check(c)
         return results[:, :self.layout.nplayers], plies, codes
 
-    def study_chunk(self, starts, seeds, max_plies: int, finals: bool = False) -> "ChunkColumns":
+    def study_chunk(self, starts, seeds, max_plies: int, finals: bool = False, parts: bool = False) -> "ChunkColumns":
         """`len(seeds)` random games in one call (a study's chunk): game i from the vector
         starts[i] (`start`'s; starts[0] for every game when there is one row), seeded with
         seeds[i] (it is `playout(state, seeds[i], max_plies)`), as columns (see ChunkColumns).
@@ -240,7 +240,8 @@ class NativeGame:
         starts = np.ascontiguousarray(np.atleast_2d(starts), dtype=np.int64)
         seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
         last = np.empty((len(seeds) if finals else 0, self.layout.size), np.int64)
-        plies, codes, results, branching, actions, seats = self.module.study_chunk(starts, seeds, int(max_plies), last)
+        plies, codes, results, branching, actions, seats = self.module.study_chunk(starts, seeds, int(max_plies), last,
+                                                                                   parts)
         n = self.layout.nplayers
         return ChunkColumns(plies, codes, results[:, :n], results[:, n].astype(np.int64), branching, actions, seats,
                             last if finals else None)

@@ -16,6 +16,13 @@ outcome (`pick_chance`). It is not Python's `random`: a native playout and a Pyt
 same seed are different games (both legal). Playout `i` of `playouts(n, seed)` is the playout
 seeded with `seed + i`; game i of `study_chunk(starts, seeds, ...)` is the playout seeded with
 `seeds[i]` (a study derives them from its seed and the game's index).
+
+The rollout policy: uniform over whole turns by default (`parts` false), as above. With `parts`
+true a turn is drawn part by part (`draw_parts`, over the generated `legal_parts`: see
+`parts.py`): the first part uniformly among those with at least one completion, then the next
+among the values left, and so on; nature's moves are drawn as before. It is a different random
+process (a part with few completions is as likely as one with many) from the same seed; the
+`branching` it counts is the first parts offered, not the moves. Whole turns stay the default.
 """
 
 import numpy as np
@@ -42,7 +49,32 @@ def pick_chance(s, buf, n, z):
     return 0
 
 
+def legal_parts(s, out, depth, fixed):
+    return 0
+
+
+PFINAL = np.zeros(1, np.int64)
+
+
 # ---- kernel: from here on, the same in every native module ----
+
+
+@njit(cache=True)
+def draw_parts(s, buf, n, z, x):
+    """A move drawn part by part (the rollout policy `parts`): buf holds the n > 0 first parts
+    (`legal_parts(s, buf, 0, 0)`), z the random word of the first draw; each later draw takes
+    one word more from x. (move, x); move -1 where a part's list does not fit (OVER says why, or
+    more than MAXM)."""
+    m = buf[np.int64(z % np.uint64(n))]
+    depth = 0
+    while depth < PFINAL[m & AMASK]:
+        depth += 1
+        n = legal_parts(s, buf, depth, m)
+        if n > MAXM or s[OVER] != 0:
+            return -1, x
+        x, z = next_word(x)
+        m = buf[np.int64(z % np.uint64(n))]
+    return m, x
 
 
 @njit(cache=True)
@@ -98,15 +130,15 @@ def perft(s0, depth, hist0, nhist0):
 
 
 @njit(cache=True)
-def playout(s, x, maxplies, moves_out, res, hist, nhist0, buf):
+def playout(s, x, maxplies, moves_out, res, hist, nhist0, buf, parts=False):
     """Random moves from s (changed in place) until the end or maxplies: (plies, outcome code,
     moves seen at the positions played from, generator state). Code 0: cut at maxplies; -1:
     too many moves; -2: a stack deeper than CAP or a zone fuller than ZCAP; -3: a move too long
-    to pack. The moves go into moves_out."""
+    to pack. The moves go into moves_out. `parts`: the rollout policy (see the module's text)."""
     plies = 0
     branching = 0
     while True:
-        n = legal(s, buf)
+        n = legal_parts(s, buf, 0, 0) if parts else legal(s, buf)
         if n > MAXM:
             return plies, -1, branching, x
         code = outcome(s, n, res, hist, nhist0 + plies)
@@ -118,7 +150,13 @@ def playout(s, x, maxplies, moves_out, res, hist, nhist0, buf):
             return plies, 0, branching, x
         x, z = next_word(x)
         if CHANCE and CHANCEACT[buf[0] & AMASK]:  # nature's move, drawn by its weights
+            if parts:
+                n = legal(s, buf)
             m = buf[pick_chance(s, buf, n, z)]
+        elif parts:
+            m, x = draw_parts(s, buf, n, z, x)
+            if m < 0:
+                return plies, -1 - s[OVER] if s[OVER] != 0 else -1, branching, x
         else:
             m = buf[np.int64(z % np.uint64(n))]
         if plies < moves_out.shape[0]:
@@ -133,9 +171,10 @@ def playout(s, x, maxplies, moves_out, res, hist, nhist0, buf):
 
 
 @njit(cache=True)
-def playouts(s0, count, seed, maxplies, hist0, nhist0):
+def playouts(s0, count, seed, maxplies, hist0, nhist0, parts=False):
     """`count` playouts from s0, playout i seeded with seed + i: results (count x players + 1:
-    the last column is the side an outcome names, -1 for none), plies, outcome codes."""
+    the last column is the side an outcome names, -1 for none), plies, outcome codes. `parts`:
+    the rollout policy."""
     results = np.zeros((count, NPLAYERS + 1), np.float64)
     plies = np.zeros(count, np.int64)
     codes = np.zeros(count, np.int64)
@@ -148,7 +187,7 @@ def playouts(s0, count, seed, maxplies, hist0, nhist0):
     for i in range(count):
         copy_into(s, s0, SIZE)
         res[:] = 0.0
-        n, code, _b, _x = playout(s, seed + np.uint64(i), maxplies, none, res, hist, nhist0, buf)
+        n, code, _b, _x = playout(s, seed + np.uint64(i), maxplies, none, res, hist, nhist0, buf, parts)
         copy_into(results[i], res, NPLAYERS + 1)
         plies[i] = n
         codes[i] = code
@@ -156,14 +195,15 @@ def playouts(s0, count, seed, maxplies, hist0, nhist0):
 
 
 @njit(cache=True)
-def study_chunk(starts, seeds, maxplies, finals):
+def study_chunk(starts, seeds, maxplies, finals, parts=False):
     """A chunk of a study's random games: game i from starts[i] (starts[0] for every game when
     starts has one row), its moves drawn as `playout` draws them from seeds[i] (the same loop,
     written out here: a loop that calls `playout` compiles it again inside itself, several
     seconds more). Per game: plies, outcome code (as `playout`'s), results (count x players + 1,
     as `playouts`), the moves seen at the positions played from, the moves of each action (count
     x NACTIONS), the seats at the end (count x players), and the last position into finals[i]
-    when finals has a row a game. One position and one history serve every game of the chunk."""
+    when finals has a row a game. One position and one history serve every game of the chunk.
+    `parts`: the rollout policy."""
     count = seeds.shape[0]
     plies = np.zeros(count, np.int64)
     codes = np.zeros(count, np.int64)
@@ -192,7 +232,7 @@ def study_chunk(starts, seeds, maxplies, finals):
         b = 0
         code = 0
         while True:  # `playout`'s loop
-            nm = legal(s, buf)
+            nm = legal_parts(s, buf, 0, 0) if parts else legal(s, buf)
             if nm > MAXM:
                 code = -1
                 break
@@ -204,7 +244,14 @@ def study_chunk(starts, seeds, maxplies, finals):
                 break
             x, z = next_word(x)
             if CHANCE and CHANCEACT[buf[0] & AMASK]:  # nature's move, drawn by its weights
+                if parts:
+                    nm = legal(s, buf)
                 m = buf[pick_chance(s, buf, nm, z)]
+            elif parts:
+                m, x = draw_parts(s, buf, nm, z, x)
+                if m < 0:
+                    code = -1 - s[OVER] if s[OVER] != 0 else -1
+                    break
             else:
                 m = buf[np.int64(z % np.uint64(nm))]
             apply(s, m)

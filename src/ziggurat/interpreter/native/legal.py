@@ -5,8 +5,9 @@ and returns how many there are (more than `MAXM`: too many to hold; the loop sto
 is a loop and each condition an `if`, in the order the action states them, as in the Python
 backend (`python.generate`), one `match` over the step kinds (`Legal.gen`); the actions are
 grouped by priority, nature's first and `otherwise` last. Effects that more choices follow
-(`Stage`) are made on the position and taken back from a copy; a repeated part's passes are
-searched with a stack of levels, not by recursion (Numba's cache and recursion do not mix).
+(`Stage`) are made on the position and taken back: by their inverse where `undo` can write one,
+else from a copy; a repeated part's passes are searched with a stack of levels, not by recursion
+(Numba's cache and recursion do not mix).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from . import fuse
 from .code import Code, fail
 from .layout import MOVE_BITS
 from .moves import Offset
+from .undo import Undo, invertible
 
 
 class Hook:
@@ -31,12 +33,13 @@ class Hook:
 
 
 def count_stages(steps) -> int:
-    """The most Stages one path through the steps passes (each saves a copy of the position)."""
+    """The most Stages one path through the steps passes that save a copy of the position (the
+    others are taken back by their inverse: `undo`)."""
     n = 0
     for s in steps:
         match s:
             case P.Stage():
-                n += 1
+                n += not invertible(s.body)
             case P.Repeat():
                 n += count_stages(s.steps)
     return n
@@ -48,6 +51,7 @@ class Legal:
     def __init__(self, w):
         self.w, self.x, self.loops, self.stmts, self.moves = w, w.x, w.x.loops, w.stmts, w.moves
         self.layout = w.layout
+        self.undo = Undo(w.stmts)
         self.plan = None  # the action being written
         self.stage = 0  # the Stages open around the code being written
         self.in_after = False  # writing an after function: the action's part of the move is given
@@ -114,6 +118,11 @@ class Legal:
                     self.choose(s, steps, i, env, code)
                 case P.Apply() | P.Measure():
                     self.gen(steps, i + 1, env, code)
+                case P.Stage() if invertible(s.body):  # made, the later choices listed, taken back
+                    back = self.undo.forward(s.body, env, code)
+                    self.gen(steps, i + 1, env, code)
+                    for line in back:
+                        code(line)
                 case P.Stage():
                     k = self.stage
                     self.stage += 1

@@ -65,14 +65,17 @@ class NativeSearch:
 
     # ---- the searches -------------------------------------------------------------------------
 
-    def mcts(self, state, c: float, rollout: int, seed: int, iterations: int = 0) -> "NativeTree":
-        """A tree at `state` (not over), sized for `iterations` (grown when more are run)."""
-        return NativeTree(self, state, c, rollout, seed, iterations)
+    def mcts(self, state, c: float, rollout: int, seed: int, iterations: int = 0,
+             parts: bool = False) -> "NativeTree":
+        """A tree at `state` (not over), sized for `iterations` (grown when more are run);
+        `parts`: its playouts draw turns part by part (the rollout policy, `kernel_loops`)."""
+        return NativeTree(self, state, c, rollout, seed, iterations, parts)
 
-    def ismcts(self, state, c: float, rollout: int, seed: int, iterations: int = 0) -> "NativeInfoTree":
+    def ismcts(self, state, c: float, rollout: int, seed: int, iterations: int = 0,
+               parts: bool = False) -> "NativeInfoTree":
         """An information-set tree for the mover of `state` (not over, not nature's turn), sized
         for `iterations`: each iteration deals the pieces the mover cannot see again."""
-        return NativeInfoTree(self, state, c, rollout, seed, iterations)
+        return NativeInfoTree(self, state, c, rollout, seed, iterations, parts)
 
     def tt(self) -> tuple:
         if self._tt is None:
@@ -131,10 +134,11 @@ class NativeAlphaBeta:
 class NativeTree:
     """One MCTS tree in native arrays (see search_kernel): made at a position, run in slices."""
 
-    def __init__(self, search: NativeSearch, state, c: float, rollout: int, seed: int, iterations: int):
+    def __init__(self, search: NativeSearch, state, c: float, rollout: int, seed: int, iterations: int,
+                 parts: bool = False):
         self.search, self.module = search, search.module
         self.root, self.hist, self.nhist = search.root(state)
-        self.c, self.rollout = float(c), int(rollout)
+        self.c, self.rollout, self.parts = float(c), int(rollout), bool(parts)
         self.x = np.uint64(seed & 0xFFFFFFFFFFFFFFFF)
         nodes = max(64, iterations + 2)
         width = max(8, len(state.game.legal(state)))
@@ -153,7 +157,7 @@ class NativeTree:
         while left > 0:
             done, status, x = self.module.mcts_run(self.root, self.hist, self.nhist, self.tree, self.visits,
                                                    self.totals, self.moves, self.kids, self.used, left,
-                                                   self.c, self.rollout, self.x)
+                                                   self.c, self.rollout, self.x, self.parts)
             self.x = np.uint64(x)  # Numba gives a Python int back, which it would take as an int64
             left -= done
             self.done += done
@@ -195,8 +199,10 @@ class NativeInfoTree:
     slices. The position's own pieces in the zones hidden from its mover are never searched: each
     iteration deals them again."""
 
-    def __init__(self, search: NativeSearch, state, c: float, rollout: int, seed: int, iterations: int):
+    def __init__(self, search: NativeSearch, state, c: float, rollout: int, seed: int, iterations: int,
+                 parts: bool = False):
         ng = search.ng
+        self.parts = bool(parts)
         self.search, self.module = search, search.module
         self.root, _hist, _n = ng.start(state, history=False)
         side = state.side
@@ -219,7 +225,8 @@ class NativeInfoTree:
         left = int(iterations)
         while left > 0:
             done, status, x = self.module.ismcts_run(self.root, self.hidden, self.tree, self.visits, self.avail,
-                                                     self.totals, self.used, left, self.c, self.rollout, self.x)
+                                                     self.totals, self.used, left, self.c, self.rollout, self.x,
+                                                     self.parts)
             self.x = np.uint64(x)
             left -= done
             self.done += done

@@ -89,7 +89,7 @@ def is_new_node(itree, visits, avail, totals, used, parent, move):
 
 
 @njit(cache=True)
-def ismcts_run(root, hidden, itree, visits, avail, totals, used, iterations, c, rollout, x):
+def ismcts_run(root, hidden, itree, visits, avail, totals, used, iterations, c, rollout, x, parts=False):
     """Up to `iterations` iterations of single-observer ISMCTS from `root` (the mover's position:
     its hidden zones are dealt again at each iteration). used[0]: nodes made (the root is node 0).
     Returns (iterations done, status, generator state) as `mcts_run` (MC_NEED_NODES: grow)."""
@@ -187,7 +187,7 @@ def ismcts_run(root, hidden, itree, visits, avail, totals, used, iterations, c, 
             if fresh:
                 break
         if not ended:
-            code, x = rollout_result(s, x, rollout, none, res, hist, nh, buf, result)
+            code, x = rollout_result(s, x, rollout, none, res, hist, nh, buf, result, parts)
             if code < 0:
                 return done, code, x
         back_up(node, itree[:, IS_PARENT], visits, totals, result)

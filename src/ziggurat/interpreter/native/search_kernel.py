@@ -92,12 +92,13 @@ def cut_result(s, out):
 
 
 @njit(cache=True, inline="always")
-def rollout_result(s, x, rollout, none, res, hist, nh, buf, result):
+def rollout_result(s, x, rollout, none, res, hist, nh, buf, result, parts):
     """A random playout from s (`rollout` plies at most) scored per seat into `result`: the
     game's result, or the cut-short score (`cut_result`). (code, x): code < 0 where the vectors
-    could not hold a position met (result then unset), x the generator's state after it."""
+    could not hold a position met (result then unset), x the generator's state after it.
+    `parts`: the rollout policy (turns drawn part by part, `kernel_loops`)."""
     res[:] = 0.0
-    _plies, code, _b, x = playout(s, x, rollout, none, res, hist, nh, buf)
+    _plies, code, _b, x = playout(s, x, rollout, none, res, hist, nh, buf, parts)
     if code > 0:
         results_by_seat(s, res, result)
     elif code == 0:
@@ -155,7 +156,7 @@ def mcts_new_node(tree, visits, totals, used, parent):
 
 
 @njit(cache=True)
-def mcts_run(root, hist0, nhist0, tree, visits, totals, moves, kids, used, iterations, c, rollout, x):
+def mcts_run(root, hist0, nhist0, tree, visits, totals, moves, kids, used, iterations, c, rollout, x, parts=False):
     """Up to `iterations` iterations from the position `root` (its history: hist0[:nhist0], the
     root's own hash last). used[0]: nodes made (1 or more: the root is node 0), used[1]: move
     slots taken. Returns (iterations done, status, generator state): status 0, or MC_NEED_NODES /
@@ -258,7 +259,7 @@ def mcts_run(root, hist0, nhist0, tree, visits, totals, moves, kids, used, itera
             if fresh:
                 break
         if not ended:
-            code, x = rollout_result(s, x, rollout, none, res, hist, nh, buf, result)
+            code, x = rollout_result(s, x, rollout, none, res, hist, nh, buf, result, parts)
             if code < 0:
                 return done, code, x
         back_up(node, tree[:, MC_PARENT], visits, totals, result)
