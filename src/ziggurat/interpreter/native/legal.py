@@ -316,14 +316,14 @@ class Legal:
         code(f"{last} = {path}[{d}]")
         self.gen(steps, i + 1, {**env, s.choice: path, s.var: last}, code)
         code.depth -= 1
-        code(f"s[:] = {sv}[{d}, :]")
+        code(f"copy_into(s, {sv}[{d}], SIZE)")
         code.depth -= 1
         # the next candidate: make the pass, then go on to the next level if the chain may
         code(f"if {ci}[{d}] < {nc}[{d}]:")
         code.depth += 1
         code(f"{v} = {cands}[{d}, {ci}[{d}]]")
         code(f"{ci}[{d}] += 1")
-        code(f"{sv}[{d}, :] = s")
+        code(f"copy_into({sv}[{d}], s, SIZE)")
         inner = {**pass_env(), choice.name: v}
         code(f"{ok} = True")
         for st in [b for b in body[:k] if isinstance(b, P.Bind)] + body[k + 1:]:
@@ -340,7 +340,7 @@ class Legal:
                         code(f"if {ok} and not {x.expr(st.cond, inner, code)}:")
                         code(f"    {ok} = False")
         code(f"if not {ok}:")
-        code(f"    s[:] = {sv}[{d}, :]")
+        code(f"    copy_into(s, {sv}[{d}], SIZE)")
         code("    continue")
         code(f"{path}[{d}] = {v}")
         for lst, local in s.earlier:
