@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from ..dsl.checks import check as check_ruleset
+from ..dsl.examples import counted
 from .options import echo_json, json_option, set_option
 
 
@@ -29,5 +30,14 @@ def check(ctx, files, options, as_json):
             if n_err:
                 click.echo(f"{name}: {n_err} error{'s' * (n_err != 1)}, {n_warn} warning{'s' * (n_warn != 1)}")
             else:
-                click.echo(f"{name}: ok" + (f" ({n_warn} warning{'s' * (n_warn != 1)})" if n_warn else ""))
+                click.echo(f"{name}: ok" + (f" ({n_warn} warning{'s' * (n_warn != 1)})" if n_warn else "")
+                           + _declared(name, options))
     ctx.exit(1 if errors else 0)
+
+
+def _declared(name: str, options) -> str:
+    """', 3 examples and 1 symmetry for ziggurat test' ('' when the ruleset declares none)."""
+    n_ex, n_sym = counted(name)
+    parts = [f"{n_ex} example{'s' * (n_ex != 1)}"] * bool(n_ex) + \
+        [f"{n_sym} symmetr{'ies' if n_sym != 1 else 'y'}"] * bool(n_sym)
+    return f"; {' and '.join(parts)} for ziggurat test" if parts else ""

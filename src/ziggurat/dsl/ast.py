@@ -588,3 +588,42 @@ class Ruleset:
     path: str = "<rules>"
     source: str = attrs.field(default="", repr=False)
     file: Optional[Reporter] = attrs.field(default=None, eq=False, repr=False)
+
+
+# ---- examples and symmetries: checked by `ziggurat test`, never part of the game ---------------
+
+
+@frozen
+class ExampleItem:
+    """One line of an example: `kind` is options, position, after, legal, illegal, moves, outcome
+    or perft; `values` what the line gives (texts, numbers, names), as written."""
+
+    kind: str
+    values: tuple
+    pos: Pos = NOWHERE
+
+
+@frozen
+class Example:
+    """`example "NAME":` a position (text or start, then moves) and what must hold there."""
+
+    name: str
+    items: tuple  # ExampleItem, in file order
+    pos: Pos = NOWHERE
+
+
+@frozen
+class SymmetryPart:
+    """One part of a symmetry: `mirror files`, `rotate 180`, `swap south north` (the words)."""
+
+    words: tuple
+    pos: Pos = NOWHERE
+
+
+@frozen
+class Symmetry:
+    """`symmetry "NAME": PART, PART`: a map of positions the rules must not tell apart."""
+
+    name: str
+    parts: tuple
+    pos: Pos = NOWHERE

@@ -16,6 +16,7 @@ from lark.indenter import DedentError, Indenter
 from lark.visitors import Transformer_NonRecursive
 
 from . import ast, budgets, surface, text_budgets
+from .example_syntax import ExampleTransforms
 from .. import cachedir
 from ..errors import Diagnostic, Reporter, RulesetError
 
@@ -113,7 +114,7 @@ def _flat(kind, items):
 
 
 @v_args(meta=True)
-class _ToAst(Transformer_NonRecursive):
+class _ToAst(ExampleTransforms):  # a Transformer_NonRecursive
     """Lark tree -> ast nodes. Single-child operator nodes collapse into their child; every
     position points at the file being parsed. Non-recursive: a deeply nested text (limited by
     budgets.MAX_NESTING only once it is an AST) cannot overflow Python's stack here."""
@@ -427,12 +428,12 @@ _TERMINAL_NAMES = {
 
 _DECLARATION_KEYWORDS = (
     "game extends option check players board surface piece control zone counter directions table "
-    "def setup action end invariant statistic heuristic remove override"
+    "def setup action end invariant statistic heuristic remove override example symmetry"
 ).split()
 
 
 _BLOCK_KEYWORDS = ("board surface piece table setup action end invariant statistic do if elif else for override "
-                   "repeat").split()
+                   "repeat example").split()
 
 
 def _expected_text(expected) -> str:
