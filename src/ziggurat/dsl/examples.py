@@ -53,9 +53,11 @@ def counted(name_or_path: str) -> tuple[int, int]:
 
 
 def check(model) -> None:
-    """Report, in each declaration's file, what is wrong with the examples and symmetries."""
+    """Report what is wrong with the examples and symmetries of the model's last file (a base's
+    are checked with the base, against its own players and options)."""
     names: dict = {}
-    for d in model.examples:
+    examples, symmetries = declared(model)
+    for d in examples + symmetries:
         rep = model.reporter_for(d)
         kind = "example" if isinstance(d, ast.Example) else "symmetry"
         first = names.get((kind, d.name, rep.path))
