@@ -14,7 +14,8 @@ options `game` was loaded at; it starts from `position:` (position text, or the 
   given (none: the game goes on); each side's result is compared, and the reason if given;
 - `perft D: N`: N leaves of the move tree to depth D.
 
-Symmetries are checked at `game`'s options, at every position of a few seeded random games.
+Symmetries are checked at `game`'s options, at every position of a few seeded random games (a
+quarter turn or a diagonal mirror only where the board is square).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from typing import Optional
 from ..errors import GameError, RulesetError
 from ..interpreter.runtime import Game, State, perft
 from .report import RulesFailure
-from .symmetry import SymmetryMap, check_symmetries
+from .symmetry import NotApplicable, SymmetryMap, check_symmetries
 
 MAX_MOVE_WORDS = 4  # a move's text may hold spaces: `after:` reads the longest that is a legal move
 
@@ -56,6 +57,8 @@ def run_symmetries(game: Game, *, games: int = 10, max_plies: int = 60, seed: in
     for sym in symmetries:
         try:
             maps.append(SymmetryMap(game, sym))
+        except NotApplicable:
+            continue
         except GameError as e:
             out.append(RulesFailure(path, sym.pos.line, sym.pos.col, f"symmetry {sym.name!r}", str(e)))
     for sym, moves, position, why in check_symmetries(game, maps, games=games, max_plies=max_plies, seed=seed):

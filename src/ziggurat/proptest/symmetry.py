@@ -32,6 +32,11 @@ VECTOR_MAPS = {
 }
 
 
+class NotApplicable(GameError):
+    """A symmetry that does not apply at these options (a quarter turn of a board that is not square):
+    not checked, and not a failure."""
+
+
 class SymmetryMap:
     """One declared symmetry at one game's options: maps of positions and of moves."""
 
@@ -50,7 +55,7 @@ class SymmetryMap:
                 board = tuple(part.words)
         vec, square = VECTOR_MAPS[board] if board else ((lambda x, y: (x, y)), False)
         if square and w.files != w.ranks:
-            raise GameError(f"{' '.join(board)} needs a square board, not {w.files}x{w.ranks}")
+            raise NotApplicable(f"{' '.join(board)} needs a square board, not {w.files}x{w.ranks}")
         F, R = w.files, w.ranks
         self.cells = []
         for c in range(w.ncells):
