@@ -52,7 +52,7 @@ def test(ctx, ruleset, examples, max_plies, seed, options):
     declared = _declared(report)
     if report.ok:
         click.echo(f"ok: {report.examples} examples, {report.positions} positions, no property failed"
-                   + (f"; the rules' {declared} hold" if declared else ""))
+                   + (f"; the rules' {declared} hold{'s' * (sum(report.declared) == 1)}" if declared else ""))
         ctx.exit(0)
     rules_failures = getattr(report, "rules_failures", [])
     for failure in rules_failures + report.failures:
