@@ -9,19 +9,19 @@ a 4 x 4 board, 10 moves each: the large 4 single steps, the medium 3, the small 
 
 from __future__ import annotations
 
+from importlib import resources
+
 import pytest
 from click.testing import CliRunner
 
 from ziggurat.cli.main import cli
-from ziggurat.dsl import ast
+from ziggurat.dsl import example_syntax as syntax
 from ziggurat.dsl.checks import check
 from ziggurat.dsl.loader import shipped_names
 from ziggurat.dsl.parser import parse
 from ziggurat.interpreter.games import load
 from ziggurat.proptest.examples import count, declarations, run_examples, run_symmetries
 from ziggurat.proptest.symmetry import SymmetryMap
-
-from importlib import resources
 
 STACKTICS = (resources.files("ziggurat") / "rulesets" / "stacktics.rules").read_text()
 BREAKTHROUGH = (resources.files("ziggurat") / "rulesets" / "breakthrough.rules").read_text()
@@ -66,7 +66,7 @@ class TestParsing:
                              '    outcome after "c4:3-d3": draw "why"\n'
                              '    perft 2: 400\n')
         ex = parse(text).decls[-1]
-        assert isinstance(ex, ast.Example) and ex.name == "all kinds"
+        assert isinstance(ex, syntax.Example) and ex.name == "all kinds"
         kinds = [(i.kind, i.values) for i in ex.items]
         assert kinds == [("options", (("size", 2), ("pie", "false"))), ("position", ("start",)),
                          ("after", ("b1:3-d3",)), ("legal", ("c4:3-d3", "swap")), ("illegal", ("c4:1-d3",)),
@@ -76,7 +76,7 @@ class TestParsing:
 
     def test_a_symmetry_parses_into_its_parts(self):
         sym = parse(with_examples('symmetry "turned": rotate 180, swap south north\n')).decls[-1]
-        assert isinstance(sym, ast.Symmetry)
+        assert isinstance(sym, syntax.Symmetry)
         assert [p.words for p in sym.parts] == [("rotate", "180"), ("swap", "south", "north")]
 
     def test_a_syntax_error_in_an_example_points_at_it(self):
@@ -96,7 +96,8 @@ class TestStaticChecks:
     @pytest.mark.parametrize("lines, needle, message", [
         ('    options: sise = 2\n    moves: 1\n', "options: sise", "no option 'sise'"),
         ('    options: size = 2, size = 3\n    moves: 1\n', "options: size", "sets option 'size' twice"),
-        ('    position: "start"\n    position: "south 0 |"\n    moves: 1\n', 'position: "south', "gives 'position' twice"),
+        ('    position: "start"\n    position: "south 0 |"\n    moves: 1\n', 'position: "south',
+         "gives 'position' twice"),
         ('    outcome: win east\n', "win east", "'east' is not a player"),
         ('    outcome: win\n', "outcome: win", "'win' names the player"),
         ('    outcome: draw south\n', "draw south", "'draw' names no player"),

@@ -5,7 +5,6 @@ from __future__ import annotations
 import click
 
 from ..dsl.checks import check as check_ruleset
-from ..dsl.examples import counted
 from .options import echo_json, json_option, set_option
 
 
@@ -37,7 +36,14 @@ def check(ctx, files, options, as_json):
 
 def _declared(name: str, options) -> str:
     """', 3 examples and 1 symmetry for ziggurat test' ('' when the ruleset declares none)."""
-    n_ex, n_sym = counted(name)
+    from ..dsl.examples import declared
+    from ..dsl.loader import load_model
+    from ..errors import GameError, RulesetError
+
+    try:
+        n_ex, n_sym = map(len, declared(load_model(name)))
+    except (GameError, RulesetError):  # only after a clean check: cannot happen, but never a traceback
+        return ""
     parts = [f"{n_ex} example{'s' * (n_ex != 1)}"] * bool(n_ex) + \
         [f"{n_sym} symmetr{'ies' if n_sym != 1 else 'y'}"] * bool(n_sym)
     return f"; {' and '.join(parts)} for ziggurat test" if parts else ""

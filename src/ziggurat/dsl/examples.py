@@ -14,7 +14,7 @@ whether the expectations hold, is for `ziggurat test`.
 
 from __future__ import annotations
 
-from . import ast
+from . import example_syntax as syntax
 from ..errors import did_you_mean
 
 EXPECTATIONS = ("legal", "illegal", "moves", "outcome", "perft")
@@ -37,19 +37,7 @@ def declared(model) -> tuple[list, list]:
     """(examples, symmetries) the model's last file declares (see the module's note on variants)."""
     last = model.files[-1] if model.files else None
     mine = [d for d in model.examples if model.reporter_for(d).path == last]
-    return ([d for d in mine if isinstance(d, ast.Example)], [d for d in mine if isinstance(d, ast.Symmetry)])
-
-
-def counted(name_or_path: str) -> tuple[int, int]:
-    """(examples, symmetries) a ruleset declares, (0, 0) if it cannot be read (`check` says why)."""
-    from ..errors import GameError, RulesetError
-    from .loader import load_model
-
-    try:
-        examples, symmetries = declared(load_model(name_or_path))
-    except (GameError, RulesetError):
-        return 0, 0
-    return len(examples), len(symmetries)
+    return ([d for d in mine if isinstance(d, syntax.Example)], [d for d in mine if isinstance(d, syntax.Symmetry)])
 
 
 def check(model) -> None:
@@ -59,18 +47,18 @@ def check(model) -> None:
     examples, symmetries = declared(model)
     for d in examples + symmetries:
         rep = model.reporter_for(d)
-        kind = "example" if isinstance(d, ast.Example) else "symmetry"
+        kind = "example" if isinstance(d, syntax.Example) else "symmetry"
         first = names.get((kind, d.name, rep.path))
         if first is not None:
             rep.error(d.pos, f"{kind} {d.name!r} is declared twice", hint=f"the first is on line {first.pos.line}")
         names.setdefault((kind, d.name, rep.path), d)
-        if isinstance(d, ast.Example):
+        if isinstance(d, syntax.Example):
             _check_example(model, d, rep)
         else:
             _check_symmetry(model, d, rep)
 
 
-def _check_example(model, d: ast.Example, rep) -> None:
+def _check_example(model, d: syntax.Example, rep) -> None:
     seen: dict = {}
     for item in d.items:
         if item.kind in ONCE and item.kind in seen:
@@ -96,7 +84,7 @@ def _check_example(model, d: ast.Example, rep) -> None:
                   hint="add a line: legal, illegal, moves, outcome or perft")
 
 
-def _check_outcome(model, d: ast.Example, item: ast.ExampleItem, rep) -> None:
+def _check_outcome(model, d: syntax.Example, item: syntax.ExampleItem, rep) -> None:
     _moves, kind, who, _reason = item.values
     if kind not in OUTCOMES:
         rep.error(item.pos, f"example {d.name!r}: {kind!r} is not an outcome",
@@ -110,7 +98,7 @@ def _check_outcome(model, d: ast.Example, item: ast.ExampleItem, rep) -> None:
                   expected="one of " + ", ".join(model.players), hint=did_you_mean(who, model.players))
 
 
-def _check_symmetry(model, d: ast.Symmetry, rep) -> None:
+def _check_symmetry(model, d: syntax.Symmetry, rep) -> None:
     board = None
     swapped: set = set()
     for part in d.parts:
@@ -133,8 +121,9 @@ def _check_symmetry(model, d: ast.Symmetry, rep) -> None:
             kinds = [_value_kind(model, w) for w in (a, b)]
             if None in kinds:
                 bad = (a, b)[kinds.index(None)]
+                known = list(model.players) + list(model.value_names())
                 rep.error(part.pos, f"symmetry {d.name!r}: {bad!r} is neither a player nor a value of a piece "
-                                    "attribute", hint=did_you_mean(bad, list(model.players) + list(model.value_names())))
+                                    "attribute", hint=did_you_mean(bad, known))
             elif kinds[0] != kinds[1] or a == b:
                 rep.error(part.pos, f"symmetry {d.name!r}: swap {a} {b} exchanges two players or two values of "
                                     "one attribute")

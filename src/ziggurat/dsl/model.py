@@ -11,6 +11,7 @@ from typing import Optional
 from attrs import define, field
 
 from . import ast, budgets, examples
+from . import example_syntax as syntax
 from ..errors import Reporter, did_you_mean
 
 PLAYER_VALUES = "players"  # `owner: players` makes an attribute whose values are the players
@@ -68,7 +69,7 @@ class Model:
     invariants: list = field(factory=list)
     statistics: list = field(factory=list)
     heuristic: Optional[ast.Heuristic] = None
-    examples: list = field(factory=list)  # ast.Example and ast.Symmetry: checked by `ziggurat test` (dsl.examples)
+    examples: list = field(factory=list)  # Example, Symmetry (dsl.example_syntax): for `ziggurat test`
     owner: dict = field(factory=dict)  # id(decl) -> Reporter of the file it came from
     files: list = field(factory=list)  # paths, base first
     sources: list = field(factory=list)  # (path, text as read), base first
@@ -189,7 +190,7 @@ def _add(m: Model, d, rep: Reporter, variant: bool) -> None:
         m.statistics.append(d)
     elif isinstance(d, ast.Heuristic):
         m.heuristic = d
-    elif isinstance(d, (ast.Example, ast.Symmetry)):
+    elif isinstance(d, (syntax.Example, syntax.Symmetry)):
         m.examples.append(d)
     elif isinstance(d, ast.Remove):
         kinds = {"action": "actions", "def": "defs", "table": "tables", "zone": "zones",

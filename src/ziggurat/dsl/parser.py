@@ -13,7 +13,6 @@ from lark import Lark, v_args
 from lark import __version__ as lark_version
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.indenter import DedentError, Indenter
-from lark.visitors import Transformer_NonRecursive
 
 from . import ast, budgets, surface, text_budgets
 from .example_syntax import ExampleTransforms
@@ -122,6 +121,8 @@ class _ToAst(ExampleTransforms):  # a Transformer_NonRecursive
     def __init__(self, file):
         super().__init__()
         self.file = file
+
+    _unquote = staticmethod(_unquote)  # for ExampleTransforms
 
     def _pos(self, meta):
         return _pos(meta, self.file)

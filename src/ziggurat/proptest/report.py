@@ -57,17 +57,12 @@ class PropertyReport:
         return not self.failures and not self.rules_failures
 
     def render(self) -> str:
-        head = (f"{self.ruleset}: {declared_text(self.declared)}{self.examples} games, {self.positions} positions "
-                f"checked, " + ("every property holds" if self.ok else
-                                f"{len(self.failures) + len(self.rules_failures)} failing"))
+        n_ex, n_sym = self.declared
+        head = (f"{self.ruleset}: {n_ex} examples and {n_sym} symmetries of the rules, {self.examples} games, "
+                f"{self.positions} positions checked, " + ("every property holds" if self.ok else
+                                                           f"{len(self.failures) + len(self.rules_failures)} failing"))
         return "\n\n".join([head] + [f.render() for f in self.rules_failures + self.failures])
 
-
-def declared_text(declared) -> str:
-    """'3 examples and 1 symmetry of the rules, ' ('' when the rules declare none)."""
-    n_ex, n_sym = declared
-    parts = [f"{n_ex} example{'s' * (n_ex != 1)}"] * bool(n_ex) + [f"{n_sym} symmetr{'ies' if n_sym != 1 else 'y'}"] * bool(n_sym)
-    return f"{' and '.join(parts)} of the rules, " if parts else ""
 
 
 class Failed(Exception):

@@ -46,7 +46,7 @@ class SymmetryMap:
         if w.surface is not None:
             raise GameError("a symmetry maps a board; this game is played on an open table")
         swaps = {}
-        board = None
+        board: tuple = ()
         for part in decl.parts:
             if part.words[0] == "swap":
                 a, b = part.words[1], part.words[2]
