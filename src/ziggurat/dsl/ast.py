@@ -588,4 +588,3 @@ class Ruleset:
     path: str = "<rules>"
     source: str = attrs.field(default="", repr=False)
     file: Optional[Reporter] = attrs.field(default=None, eq=False, repr=False)
-
