@@ -193,6 +193,14 @@ class TestExpectations:
         [f] = run_examples(game_of(text))
         assert f.line == line_of(text, "position:") and "the position cannot be read" in f.message
 
+    def test_a_rule_that_fails_as_the_game_is_played_is_a_failure_not_an_exception(self):
+        """A broken rule (a piece read above the top of its stack) fails the example's line: a
+        mutation run calls run_examples on such rulesets."""
+        rules = BASE.replace("let base = from[level]", "let base = from[level + 3]")
+        text = with_examples('example "x":\n    moves: 31\n', rules)
+        [f] = run_examples(game_of(text))
+        assert f.line == line_of(text, "moves: 31") and f.message.startswith("the rules failed")
+
     def test_options_out_of_range_fail_at_the_options_line(self):
         text = with_examples('example "x":\n    options: size = 9\n    moves: 3\n')
         [f] = run_examples(game_of(text))

@@ -95,13 +95,19 @@ def run_example(game: Game, ex) -> list:
         if "after" in items:
             _play(state, items["after"].values[0])
             where["position"] = state.text()
+    except (GameError, RulesetError) as e:  # a rule that fails while the example is set up
+        fail(ex, f"the rules failed: {e}")
+        return failures
     except _Failed as e:
         where["position"] = state.text() if "state" in locals() else ""
         item = next(i for i in ex.items if i.kind == e.args[1])
         fail(item, e.args[0])
         return failures
     for item in ex.items:
-        why = _expectation(state, item)
+        try:
+            why = _expectation(state, item)
+        except (GameError, RulesetError) as e:  # a rule that fails as the game is played (a broken ruleset)
+            why = f"the rules failed: {e}"
         if why is not None:
             fail(item, why)
     return failures
@@ -133,7 +139,7 @@ def _play(state: State, moves: str, kind: str = "after") -> None:
         for k in range(min(MAX_MOVE_WORDS, len(words) - i), 0, -1):
             try:
                 move = state.parse_move(" ".join(words[i:i + k]))
-            except GameError as e:
+            except GameError as e:  # (a RulesetError, a rule failing, ends the example)
                 if k == 1:
                     error = str(e)
                 continue

@@ -17,7 +17,7 @@ from typing import Optional
 
 from ..dsl import types as T
 from ..dsl.world import DIRECTION_NAMES
-from ..errors import GameError
+from ..errors import GameError, RulesetError
 from ..interpreter.runtime import Game, State
 
 # How each board map moves a vector (dx, dy) of the board (file, rank), and whether it needs a
@@ -186,13 +186,19 @@ def check_symmetries(game: Game, maps: list, *, games: int = 10, max_plies: int 
             for sym in maps:
                 if sym.name in failing:
                     continue
-                why = sym.differs(st)
+                try:
+                    why = sym.differs(st)
+                except (GameError, RulesetError) as e:  # a rule that fails on the mapped position
+                    why = f"the rules failed: {e}"
                 if why is not None:
                     failing[sym.name] = (sym, list(played), st.text(), why)
-            moves = st.moves()
-            if not moves or len(failing) == len(maps):
+            try:
+                moves = st.moves()
+                if not moves or len(failing) == len(maps):
+                    break
+                move = rng.choice(moves)
+                played.append(st.move_text(move))
+                st.push(move)
+            except (GameError, RulesetError):  # the game cannot go on: the properties' run says why
                 break
-            move = rng.choice(moves)
-            played.append(st.move_text(move))
-            st.push(move)
     return list(failing.values())
