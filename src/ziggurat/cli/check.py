@@ -29,5 +29,21 @@ def check(ctx, files, options, as_json):
             if n_err:
                 click.echo(f"{name}: {n_err} error{'s' * (n_err != 1)}, {n_warn} warning{'s' * (n_warn != 1)}")
             else:
-                click.echo(f"{name}: ok" + (f" ({n_warn} warning{'s' * (n_warn != 1)})" if n_warn else ""))
+                click.echo(f"{name}: ok" + (f" ({n_warn} warning{'s' * (n_warn != 1)})" if n_warn else "")
+                           + _declared(name, options))
     ctx.exit(1 if errors else 0)
+
+
+def _declared(name: str, options) -> str:
+    """', 3 examples and 1 symmetry for ziggurat test' ('' when the ruleset declares none)."""
+    from ..dsl.examples import declared
+    from ..dsl.loader import load_model
+    from ..errors import GameError, RulesetError
+
+    try:
+        n_ex, n_sym = map(len, declared(load_model(name)))
+    except (GameError, RulesetError):  # only after a clean check: cannot happen, but never a traceback
+        return ""
+    parts = [f"{n_ex} example{'s' * (n_ex != 1)}"] * bool(n_ex) + \
+        [f"{n_sym} symmetr{'ies' if n_sym != 1 else 'y'}"] * bool(n_sym)
+    return f"; {' and '.join(parts)} for ziggurat test" if parts else ""

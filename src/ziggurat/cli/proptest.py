@@ -22,7 +22,8 @@ from .test_reports import report_options, run_report
 @report_options
 @click.pass_context
 def test(ctx, ruleset, examples, max_plies, seed, options, coverage, design, as_json, budget, depth, agent):
-    """Property-test a ruleset: every invariant on reachable positions; exit 1 on a failure."""
+    """Property-test a ruleset: its examples and symmetries, and every invariant on reachable positions;
+    exit 1 on a failure."""
     if coverage or design:  # reports instead of the property tests (cli/test_reports.py)
         return run_report(ctx, ruleset, examples, max_plies, seed, options, coverage=coverage, design=design,
                           as_json=as_json, budget=budget, depth=depth, agent=agent)
@@ -50,13 +51,26 @@ def test(ctx, ruleset, examples, max_plies, seed, options, coverage, design, as_
         click.echo(f"interrupted ({interrupts.received or 'Ctrl-C'}): {seen['positions']} positions checked, "
                    "no property failed so far", err=True)
         ctx.exit(EXIT_CODES[interrupts.received or "Ctrl-C"])
+    declared = _declared(report)
     if report.ok:
-        click.echo(f"ok: {report.examples} examples, {report.positions} positions, no property failed")
+        click.echo(f"ok: {report.examples} examples, {report.positions} positions, no property failed"
+                   + (f"; the rules' {declared} hold{'s' * (sum(report.declared) == 1)}" if declared else ""))
         ctx.exit(0)
-    for failure in report.failures:
+    rules_failures = getattr(report, "rules_failures", [])
+    for failure in rules_failures + report.failures:
         click.echo(failure.render())
         click.echo()
     n = len(report.failures)
-    click.echo(f"FAILED: {n} propert{'ies' if n != 1 else 'y'} failed "
-               f"({report.examples} examples, {report.positions} positions)")
+    failed = [f"{n} propert{'ies' if n != 1 else 'y'}"] * bool(n or not rules_failures)
+    if rules_failures:
+        failed.append(f"{len(rules_failures)} line{'s' * (len(rules_failures) != 1)} of the rules' {declared}")
+    click.echo(f"FAILED: {' and '.join(failed)} failed ({report.examples} examples, {report.positions} positions)")
     ctx.exit(1)
+
+
+def _declared(report) -> str:
+    """'3 examples and 1 symmetry' that the ruleset declares ('' for none)."""
+    n_ex, n_sym = getattr(report, "declared", (0, 0))
+    parts = [f"{n_ex} example{'s' * (n_ex != 1)}"] * bool(n_ex) + \
+        [f"{n_sym} symmetr{'ies' if n_sym != 1 else 'y'}"] * bool(n_sym)
+    return " and ".join(parts)

@@ -10,7 +10,8 @@ from typing import Optional
 
 from attrs import define, field
 
-from . import ast, budgets
+from . import ast, budgets, examples
+from . import example_syntax as syntax
 from ..errors import Reporter, did_you_mean
 
 PLAYER_VALUES = "players"  # `owner: players` makes an attribute whose values are the players
@@ -69,6 +70,7 @@ class Model:
     invariants: list = field(factory=list)
     statistics: list = field(factory=list)
     heuristic: Optional[ast.Heuristic] = None
+    examples: list = field(factory=list)  # Example, Symmetry (dsl.example_syntax): for `ziggurat test`
     owner: dict = field(factory=dict)  # id(decl) -> Reporter of the file it came from
     files: list = field(factory=list)  # paths, base first
     sources: list = field(factory=list)  # (path, text as read), base first
@@ -116,6 +118,7 @@ def build_model(files) -> tuple[Model, list]:
             m.owner[id(d)] = rep
             _add(m, d, rep, variant)
     _finish(m, reporters[0] if reporters else None)
+    examples.check(m)
     return m, reporters
 
 
@@ -189,6 +192,8 @@ def _add(m: Model, d, rep: Reporter, variant: bool) -> None:
         m.statistics.append(d)
     elif isinstance(d, ast.Heuristic):
         m.heuristic = d
+    elif isinstance(d, (syntax.Example, syntax.Symmetry)):
+        m.examples.append(d)
     elif isinstance(d, ast.Remove):
         kinds = {"action": "actions", "def": "defs", "procedure": "procedures", "table": "tables", "zone": "zones",
                  "counter": "counters", "directions": "directions"}

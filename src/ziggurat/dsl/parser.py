@@ -13,9 +13,9 @@ from lark import Lark, v_args
 from lark import __version__ as lark_version
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.indenter import DedentError, Indenter
-from lark.visitors import Transformer_NonRecursive
 
 from . import ast, budgets, surface, text_budgets
+from .example_syntax import ExampleTransforms
 from .. import cachedir
 from ..errors import Diagnostic, Reporter, RulesetError
 
@@ -113,7 +113,7 @@ def _flat(kind, items):
 
 
 @v_args(meta=True)
-class _ToAst(Transformer_NonRecursive):
+class _ToAst(ExampleTransforms):  # a Transformer_NonRecursive
     """Lark tree -> ast nodes. Single-child operator nodes collapse into their child; every
     position points at the file being parsed. Non-recursive: a deeply nested text (limited by
     budgets.MAX_NESTING only once it is an AST) cannot overflow Python's stack here."""
@@ -121,6 +121,8 @@ class _ToAst(Transformer_NonRecursive):
     def __init__(self, file):
         super().__init__()
         self.file = file
+
+    _unquote = staticmethod(_unquote)  # for ExampleTransforms
 
     def _pos(self, meta):
         return _pos(meta, self.file)
@@ -434,12 +436,12 @@ _TERMINAL_NAMES = {
 
 _DECLARATION_KEYWORDS = (
     "game extends option check players board surface piece control zone counter directions table "
-    "def procedure setup action end invariant statistic heuristic remove override"
+    "def procedure setup action end invariant statistic heuristic remove override example symmetry"
 ).split()
 
 
 _BLOCK_KEYWORDS = ("board surface piece table setup action end invariant statistic do if elif else for override "
-                   "repeat procedure").split()
+                   "repeat procedure example").split()
 
 
 def _expected_text(expected) -> str:

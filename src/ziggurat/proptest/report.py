@@ -49,15 +49,20 @@ class PropertyReport:
     examples: int = 0  # games generated (the replays Hypothesis makes while shrinking not counted)
     positions: int = 0  # positions checked, in every game played
     failures: list = field(factory=list)
+    declared: tuple = (0, 0)  # the ruleset's examples and symmetries, checked first
+    rules_failures: list = field(factory=list)  # RulesFailure: those that do not hold
 
     @property
     def ok(self) -> bool:
-        return not self.failures
+        return not self.failures and not self.rules_failures
 
     def render(self) -> str:
-        head = (f"{self.ruleset}: {self.examples} games, {self.positions} positions checked, "
-                + ("every property holds" if self.ok else f"{len(self.failures)} failing"))
-        return "\n\n".join([head] + [f.render() for f in self.failures])
+        n_ex, n_sym = self.declared
+        head = (f"{self.ruleset}: {n_ex} examples and {n_sym} symmetries of the rules, {self.examples} games, "
+                f"{self.positions} positions checked, " + ("every property holds" if self.ok else
+                                                           f"{len(self.failures) + len(self.rules_failures)} failing"))
+        return "\n\n".join([head] + [f.render() for f in self.rules_failures + self.failures])
+
 
 
 class Failed(Exception):
@@ -70,3 +75,25 @@ class Failed(Exception):
 
 class Stop(Exception):
     """A property that is not being looked for failed: the example ends quietly."""
+
+
+@frozen
+class RulesFailure:
+    """An example or a declared symmetry that does not hold: where it is written (file:line:col
+    of the line that failed), what it is (`example 'NAME'`), what differed, and where."""
+
+    path: str
+    line: int
+    col: int
+    what: str  # example 'NAME' or symmetry 'NAME'
+    message: str  # what differed, expected against found
+    position: str = ""  # the position text where it was checked
+    moves: tuple = ()  # for a symmetry: the moves from the start that reached it
+
+    def render(self) -> str:
+        lines = [f"{self.path}:{self.line}:{self.col}: {self.what} does not hold", f"  why:      {self.message}"]
+        if self.moves:
+            lines.append(f"  moves:    {' '.join(self.moves)}")
+        if self.position:
+            lines.append(f"  position: {self.position}")
+        return "\n".join(lines)

@@ -20,6 +20,7 @@ from ..errors import GameError, RulesetError
 from ..interpreter.games import load
 from ..interpreter.runtime import SEED_OPTION, Game
 from .checks import GameUnderTest
+from .examples import count, run_examples, run_symmetries
 from .options import options_strategy
 from .report import Failed, PropertyFailure, PropertyReport, Stop
 
@@ -44,6 +45,9 @@ def run_properties(ruleset: str, *, options: Optional[dict] = None, examples: in
     fixed = dict(options or {})
     base = load(ruleset, fixed)
     report = PropertyReport(str(ruleset))
+    # The ruleset's own examples (at their options) and symmetries (at these), before the random games.
+    report.declared = count(base)
+    report.rules_failures = run_examples(base) + run_symmetries(base, max_plies=max_plies, seed=seed or 0)
     runner = Runner(ruleset, base, fixed, max_plies, report, progress)
     while len(report.failures) < MAX_FAILURES:
         failure = runner.search(examples, seed)
