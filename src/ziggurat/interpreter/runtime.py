@@ -218,6 +218,15 @@ class Game:
         """A choice's value as moves write it (its type from `spec.actions[i].choices`)."""
         return self._notation.value_text(typ, value)
 
+    def read_moves(self, text: str) -> list:
+        """Every move a move's text could mean, legal or not (a GameError for a text no action
+        of the game reads)."""
+        return [m for _, m in self._notation.decode(" ".join(text.split())) if isinstance(m, tuple)]
+
+    def holds_cell(self, slot: int) -> bool:
+        """Whether counter `slot` holds a cell (its value a cell's number, -1 for none)."""
+        return slot in self._notation.cell_counters
+
     def counter_text(self, slot: int, value: int) -> str:
         """A counter's value as positions write it: a number, or a cell's name ('-' for none)."""
         return self._notation._counter_text(slot, value)

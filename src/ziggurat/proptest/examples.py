@@ -164,7 +164,7 @@ def _expectation(state: State, item) -> Optional[str]:
     if kind == "illegal":
         bad = []
         for m in values:
-            read = [x for _, x in state.game._notation.decode(" ".join(m.split())) if isinstance(x, tuple)]
+            read = state.game.read_moves(m)
             if not read:
                 bad.append(f"{m!r} is not a move of this game, so it says nothing")
             elif any(x in state.legal_moves for x in read):

@@ -101,9 +101,8 @@ class SymmetryMap:
             out.cells[self.cells[c]] = tuple(self.pieces[p] for p in stack)
         for i, z in enumerate(st.zones):
             out.zones[self.zones[i]] = tuple(self.pieces[p] for p in z)
-        cell_slots = game._notation.cell_counters
         for i, v in enumerate(st.counters):
-            out.counters[self.counters[i]] = self.cells[v] if i in cell_slots and 0 <= v < len(self.cells) else v
+            out.counters[self.counters[i]] = self.cells[v] if game.holds_cell(i) and 0 <= v < len(self.cells) else v
         out.side, out.ply = self.sides[st.side], st.ply
         for side, seat in enumerate(st.seats):
             out.seats[self.sides[side]] = seat
