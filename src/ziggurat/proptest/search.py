@@ -45,9 +45,11 @@ def run_properties(ruleset: str, *, options: Optional[dict] = None, examples: in
     fixed = dict(options or {})
     base = load(ruleset, fixed)
     report = PropertyReport(str(ruleset))
-    # The ruleset's own examples (at their options) and symmetries (at these), before the random games.
+    # The ruleset's own examples (at their options) and symmetries (at these), before the random games:
+    # the symmetries on one game for every five asked for (10 at the default 50), so -n sets their cost too.
     report.declared = count(base)
-    report.rules_failures = run_examples(base) + run_symmetries(base, max_plies=max_plies, seed=seed or 0)
+    report.rules_failures = run_examples(base) + run_symmetries(base, games=max(1, min(10, examples // 5)),
+                                                                max_plies=max_plies, seed=seed or 0)
     runner = Runner(ruleset, base, fixed, max_plies, report, progress)
     while len(report.failures) < MAX_FAILURES:
         failure = runner.search(examples, seed)
