@@ -67,6 +67,13 @@ class Legal:
         code("mover = s[SIDE]")
         code("ply = s[PLY]")
         code("n = 0")
+        self.by_priority(code, lambda plans: fuse.write_group(self, plans, code))  # some sharing a loop
+        return code.text()
+
+    def by_priority(self, code: Code, write_group) -> None:
+        """The moves of every action into `out`, group by group of priority (`write_group(plans)`
+        writes one group's), nature's first and `otherwise` last: a group that has moves is the
+        answer; then `return n`."""
         lists = self.moves.lists
         stages = max([count_stages(p.steps) for p in self.w.plans] + [0])
         if lists:
@@ -86,12 +93,11 @@ class Legal:
                     code("    if toolong:")
                     code("        s[OVER] = 2")
                 code("    return n")
-            fuse.write_group(self, groups[key], code)  # each action in turn, some sharing a loop
+            write_group(groups[key])
         if lists:
             code("if toolong:")
             code("    s[OVER] = 2")
         code("return n")
-        return code.text()
 
     # ---- the walk: one step kind a case ---------------------------------------------------------
 

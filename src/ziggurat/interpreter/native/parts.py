@@ -29,7 +29,7 @@ from ...dsl import types as T
 from .. import steps as P
 from ..names import pyname
 from .code import Code
-from .legal import Legal, count_stages
+from .legal import Legal
 
 
 def parts_of(plan, codec) -> list:
@@ -73,44 +73,27 @@ class PartsLegal(Legal):
         code("ply = s[PLY]")
         code("n = 0")
         code("found = False")
-        lists = self.moves.lists
-        stages = max([count_stages(p.steps) for p in self.w.plans] + [0])
-        if lists:
-            code("toolong = False")
-        if stages:
-            code("nxt = NEXT[mover]")
-            code(f"saved = np.empty(({stages}, SIZE), np.int64)")
-        groups: dict = {}
-        for p in self.w.plans:
-            groups.setdefault(-1e18 if p.chance else 1e9 if p.fallback else -p.priority, []).append(p)
-        for gi, key in enumerate(sorted(groups)):
-            if gi:
-                code("if n > 0:")
-                if lists:
-                    code("    if toolong:")
-                    code("        s[OVER] = 2")
-                code("    return n")
-            for p in groups[key]:
-                self.plan = p
-                names = parts_of(p, codec)
-                self.part_index = {nm: k for k, nm in enumerate(names)}
-                self.final = final_depth(p, codec)
-                self.offsets, o = {}, codec.abits
-                for nm, f in zip(names, codec.fields[p.index]):
-                    self.offsets[nm] = (o, f.mask, f.bias)
-                    o += f.width
-                with code.at(p.pos):
-                    code(f"# action {p.spec.name}")
-                    code(f"if depth == 0 or (fixed & AMASK) == {p.index}:")
-                    code.depth += 1
-                    code("found = False")
-                    self.gen(list(p.steps), 0, {}, code)
-                    code.depth -= 1
-        if lists:
-            code("if toolong:")
-            code("    s[OVER] = 2")
-        code("return n")
+        self.by_priority(code, lambda plans: self.write_group(plans, code, codec))
         return f"PFINAL = np.array({finals or [0]!r}, dtype=np.int64)\n\n\n" + code.text()
+
+    def write_group(self, plans: list, code: Code, codec) -> None:
+        """One priority group's actions, each listed part by part."""
+        for p in plans:
+            self.plan = p
+            names = parts_of(p, codec)
+            self.part_index = {nm: k for k, nm in enumerate(names)}
+            self.final = final_depth(p, codec)
+            self.offsets, o = {}, codec.abits
+            for nm, f in zip(names, codec.fields[p.index]):
+                self.offsets[nm] = (o, f.mask, f.bias)
+                o += f.width
+            with code.at(p.pos):
+                code(f"# action {p.spec.name}")
+                code(f"if depth == 0 or (fixed & AMASK) == {p.index}:")
+                code.depth += 1
+                code("found = False")
+                self.gen(list(p.steps), 0, {}, code)
+                code.depth -= 1
 
     def choose(self, s: P.Choose, steps: list, i: int, env: dict, code: Code) -> None:
         k = self.part_index.get(s.name)
