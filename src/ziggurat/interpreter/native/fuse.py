@@ -182,8 +182,8 @@ def shared(lg, parts: list, i: int, envs: list, names: list, code) -> None:
                 code(f"if {lg.x.expr(heads[0].cond, inner[0], code)}:")
             code.depth += 1
             opened = 1
-        nxt = [p.steps[i + 1] if i + 1 < len(p.steps) else None for p in parts]
-        if all(loop_choice(s) for s in nxt) and all(
+        nxt = [p.steps[i + 1] for p in parts if i + 1 < len(p.steps) and loop_choice(p.steps[i + 1])]
+        if len(nxt) == len(parts) and all(
                 same_choice(nxt[0], s, inner_names[0], nm, False) for s, nm in zip(nxt[1:], inner_names[1:])):
             shared(lg, parts, i + 1, inner, inner_names, code)
         else:
@@ -304,9 +304,10 @@ def cells_by_line(f: ir.CompFor):
         return None
     cond, rest = f.cond, None
     if isinstance(cond, ir.BoolOp) and cond.op == "and":
-        cond = cond.values[0]
-        more = f.cond.values[1:]
-        rest = more[0] if len(more) == 1 else attrs.evolve(f.cond, values=tuple(more))
+        whole = cond
+        cond = whole.values[0]
+        more = whole.values[1:]
+        rest = more[0] if len(more) == 1 else attrs.evolve(whole, values=tuple(more))
     if not (isinstance(cond, ir.Compare) and cond.op == "=="):
         return None
     for side, key in ((cond.left, cond.right), (cond.right, cond.left)):

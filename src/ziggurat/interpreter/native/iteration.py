@@ -214,8 +214,9 @@ class Loops:
             var = pyname(f.var)
             line = fuse.cells_by_line(f)  # `cells where c.rank == K and ...`: that rank's cells only
             if line is not None:
-                levels = self.open_cells_of_line(*line[:2], var, inner, code)
-                f = ir.CompFor(f.var, f.iter, line[2])
+                attr, key, rest = line
+                levels = self.open_cells_of_line(attr, key, var, inner, code)
+                f = ir.CompFor(f.var, f.iter, rest)
             else:
                 levels = self.open_loop(f.iter, var, inner, code)
             opened.append(levels)
