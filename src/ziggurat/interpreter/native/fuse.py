@@ -1,8 +1,8 @@
 """Fused generation, for the native `legal`: two actions of one priority group that begin with the
 same choice (the same domain and `where`, up to the names they bind) go over it in one loop, each
-action's other steps inside it (Breakthrough's `step` and `capture` both choose `from: cells where
-mine(from)`). Where their next choices share a domain too, that loop is shared as well (Lines of
-Action's `to: landings(from)`, built once per `from` instead of once per action).
+action's other steps inside it (a step and a capture that both choose `from: cells where
+mine(from)`). Where their next choices share a domain too, that loop is shared as well (a
+`to: landings(from)` of both, built once per `from` instead of once per action).
 
 The moves stay in the order the actions make them one after the other, as the Python backend
 lists them (perft's counts do not depend on it; seeded playouts do): the first action's moves go
@@ -16,9 +16,9 @@ part or an after block reads `n` itself (`legal.Legal.repeat`, `after_part`).
 
 Inside a comprehension with a `where`, a fold (a count, a sum, `any`...) of the value just bound
 that the `where` always computes and the comprehension reads again is computed once, right where
-the value is bound, into a local the other readings use (`hoist`): Lines of Action's `reach(c, d)`,
-a def that `can_go` and `landings` read four times a direction, once for each cell of the line
-inside `all(...)`. Nothing changes the position inside an expression, so the value stays good
+the value is bound, into a local the other readings use (`hoist`): a def such as `reach(c, d)` that
+other defs read four times a direction is computed once for each cell of the line inside
+`all(...)`. Nothing changes the position inside an expression, so the value stays good
 until the comprehension's loop ends (`Exprs.forget`).
 """
 

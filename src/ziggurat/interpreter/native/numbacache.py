@@ -104,8 +104,8 @@ class SealedCache(caching.FunctionCache):
 class OneOverload(CPUDispatcher):
     """Numba's dispatcher, but a function called from compiled code is compiled for the types of
     its arguments, not for their values: Numba types a constant argument (`after_0(s, out, 0, m,
-    11)`) as a literal and compiles the callee again for each value met (RGB's after function
-    fourteen times, a third of its compile time). No function here reads an argument as a
+    11)`) as a literal and compiles the callee again for each value met (one after function
+    of a shipped ruleset fourteen times, a third of its compile time). No function here reads an argument as a
     constant, so one machine code serves every call."""
 
     def get_call_template(self, args, kws):
@@ -119,11 +119,11 @@ BIG = 300  # a function of more blocks than this (Numba's IR, before inlining) i
 def inline_unless_big(expr, caller, callee) -> bool:
     """`inline="always"`, but into a function of at most BIG blocks: Numba inlines a call by
     rewriting the caller and analysing it whole again (its variables' liveness, its SSA form),
-    so a large function with many calls to small helpers costs the square of its size (RGB's
-    `legal`, 359 blocks and 27 calls, took most of its compile time). Such a function calls
+    so a large function with many calls to small helpers costs the square of its size (a shipped
+    `legal` of 359 blocks and 27 calls took most of its compile time). Such a function calls
     them instead (LLVM still inlines what it finds worth it). Decided once per function, by
-    its size before anything was inlined into it. The legal moves of the classic games are far
-    below BIG (Lines of Action's, the largest, 257 blocks), so their code is unchanged."""
+    its size before anything was inlined into it. The legal moves of most shipped games are
+    below BIG (the largest of the classic games' has 257 blocks), so their code is unchanged."""
     decided = getattr(caller, "_ziggurat_inlines", None)
     if decided is None:
         decided = caller._ziggurat_inlines = len(caller.blocks) <= BIG

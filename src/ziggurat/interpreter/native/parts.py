@@ -16,7 +16,8 @@ So a first draw picks an action and its first part uniformly among those that le
 the next the second part among the values left, and so on; an action whose parts are all of one
 value each ends one draw earlier (its last part's values are its moves). This is a different
 random process from uniform over whole turns (a part with few completions is drawn as often as
-one with many): OpenSpiel's Amazons draws its queen, destination and shot that way.
+one with many): the way a game that takes a piece, its destination and a shot as three decisions
+draws them.
 
 The code is `legal.Legal`'s walk with three changes: a part's loop keeps only `fixed`'s value
 while depth is past it; under the part being drawn, each deeper part's loop stops once a
