@@ -6,7 +6,6 @@ mistake. Expression nodes are small and immutable; declarations keep their sourc
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Optional, TypeAlias
 
 import attrs
@@ -46,21 +45,6 @@ def walk(x):
             if f.name != "pos":
                 yield from walk(getattr(x, f.name))
 
-
-
-_WORD = r"(?<![A-Za-z0-9_]){}(?![A-Za-z0-9_])"
-
-
-def name_pos(pos, name: str):
-    """Where the name a binder binds is written: the first whole word `name` from `pos` on its
-    line (`for x in ...`, `let x = ...`), or pos itself when the line is not known."""
-    file = getattr(pos, "file", None)
-    if file is None or not getattr(pos, "line", 0):
-        return pos
-    found = re.compile(_WORD.format(re.escape(name))).search(file.line_text(pos.line), max(pos.col - 1, 0))
-    if found is None:
-        return pos
-    return Pos(pos.line, found.start() + 1, found.end() + 1, pos.line, file)
 
 # ---- expressions --------------------------------------------------------------------------
 

@@ -11,6 +11,7 @@ keywords.)
 from __future__ import annotations
 
 from . import ast
+from .binder_pos import name_pos
 
 KEYWORDS = frozenset("""
     and as by def do draw elif else for if in let lose not of or otherwise per priority repeat
@@ -40,7 +41,7 @@ def check(files) -> None:
         for node in ast.walk(list(rules.decls)):
             for name, what in _bound(node):
                 if name in KEYWORDS:
-                    rep.error(ast.name_pos(node.pos, name), f"{name!r} is a keyword of the rules language, so it "
+                    rep.error(name_pos(node.pos, name), f"{name!r} is a keyword of the rules language, so it "
                               f"cannot name a {what}",
                               hint=f"call the {what} something else, such as {name}_ or my_{name}")
 

@@ -13,7 +13,7 @@ from typing import NoReturn, Optional
 
 from attrs import define, evolve, field, frozen
 
-from .. import ast, ir
+from .. import ast, binder_pos, ir
 from .. import types as T
 from ..model import BUILTIN_DIRSETS, Model
 
@@ -316,7 +316,7 @@ class Resolver:
         return handler(self, s, ctx)
 
 
-name_pos = ast.name_pos  # where a binder's name is written (kept here for the resolver's modules)
+name_pos = binder_pos.name_pos  # where a binder's name is written (kept here for the resolver's modules)
 
 
 # Handlers by AST node type, filled by the modules of this package as the package is imported

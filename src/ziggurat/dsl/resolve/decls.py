@@ -9,7 +9,7 @@ from .. import ast, ir
 from .. import types as T
 from ..model import Model
 from .actions import after_fmt, check_notation_clash, resolve_action
-from .core import CheckError, Ctx, Resolver, ScopeError, Where
+from .core import CheckError, Ctx, Resolver, ScopeError, Where, name_pos
 from .names import counter_type, option_type
 from .calls import CELL_FUNCS, EFFECTS, OTHER_FUNCS
 from .procedures import unused_procedures
@@ -246,7 +246,7 @@ def procedure_names(r: Resolver) -> None:
         else:
             what = None
         if what is not None:
-            r.report(ast.name_pos(d.pos, d.name), f"the procedure {d.name!r} would hide {what}",
+            r.report(name_pos(d.pos, d.name), f"the procedure {d.name!r} would hide {what}",
                      hint="give it another name")
         for p in d.params:
             r.warn_if_global(p, d, "parameter")
