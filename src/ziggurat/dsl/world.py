@@ -87,8 +87,9 @@ class World:
         return self.dirsets.index(names)
 
     def single_dirsets(self) -> tuple:
-        """Register the eight one-direction sets; DIRSET1[d] is then the set holding d alone."""
-        return tuple(self.dirset((d,)) for d in DIRECTION_NAMES)
+        """Register the eight one-direction sets and the empty one; DIRSET1[d] is then the set
+        holding d alone, and DIRSET1[-1] (the direction `none`) the empty set."""
+        return tuple(self.dirset((d,)) for d in DIRECTION_NAMES) + (self.dirset(()),)
 
     def neighbours(self, dirs, c: int) -> tuple:
         """The cells next to c in the given directions (names), in their order."""
@@ -155,8 +156,11 @@ class World:
 
     @cached_property
     def LINE1(self):
-        """LINE1[direction][cell]: the cells from cell to the edge in one direction, nearest first."""
-        return tuple(tuple(self.ray_cells(c, d) for c in range(self.ncells)) for d in DIRECTION_NAMES)
+        """LINE1[direction][cell]: the cells from cell to the edge in one direction, nearest first.
+        A ninth row, empty, is the direction `none` (-1, as `direction(a, b)` gives it): a line or a
+        step along `none` meets no cell, as tables indexed by -1 read their last row."""
+        return (tuple(tuple(self.ray_cells(c, d) for c in range(self.ncells)) for d in DIRECTION_NAMES)
+                + (tuple(() for _ in range(self.ncells)),))
 
     @cached_property
     def STEPK(self):
@@ -168,12 +172,15 @@ class World:
 
     @property
     def DIRSET1(self):
-        return tuple(self.dirsets.index((d,)) for d in DIRECTION_NAMES)
+        """DIRSET1[direction]: the direction set holding that direction alone; the last entry, read
+        for `none` (-1), is the empty set."""
+        return tuple(self.dirsets.index((d,)) for d in DIRECTION_NAMES) + (self.dirsets.index(()),)
 
     @cached_property
     def STEP(self):
+        """STEP[direction][cell]: the next cell, -1 off the board; the last row (`none`) is all -1."""
         return tuple(tuple((self.ray_cells(c, d) or (-1,))[0] for c in range(self.ncells))
-                     for d in DIRECTION_NAMES)
+                     for d in DIRECTION_NAMES) + ((-1,) * self.ncells,)
 
     @cached_property
     def DIST(self):

@@ -150,7 +150,7 @@ class NativeWriter:
     def row_names(self, table: str) -> Optional[list]:
         """What each first-level row of a geometry table is for: a direction, or a direction set."""
         if table in ("LN", "LNN", "STEP"):
-            return list(DIRECTION_NAMES)
+            return list(DIRECTION_NAMES) + ["none"]
         if table in ("DS", "NB", "NBN"):
             return ["directions " + " ".join(ds) for ds in self.game.world.dirsets]
         return None
