@@ -204,3 +204,14 @@ def test_direction_is_a_direction_and_compares_with_none():
     text = edit("to: neighbours(from, adjacent) where not mine(to)",
                 "to: cells where direction(from, to) == 1")
     assert "comparing a direction with a number is always false" in the_error(text).message
+
+
+def test_a_mistake_in_a_body_called_twice_is_one_error_naming_the_first_call():
+    """capture() is called from two actions; its wrong line is one mistake, reported once."""
+    text = edit("    taken[p] += 1\n", "    taken[p] += true\n")
+    text = text.replace("end:\n", 'action jump "{from}*{to}":\n    from: cells where mine(from)\n'
+                                  "    to: cells where theirs(to)\n    do:\n        capture(to, mover)\n\nend:\n")
+    errs = [d for d in check("edited.rules", text=text) if d.severity == "error"]
+    assert len(errs) == 1, [d.message for d in errs]
+    assert errs[0].line == 12 and "a counter's value must be a number" in errs[0].message
+    assert "called on line 25" in errs[0].message

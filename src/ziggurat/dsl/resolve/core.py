@@ -143,6 +143,7 @@ class Resolver:
         self.expanded = 0  # the nodes that the uses of defs outside any def expand to, so far
         self.called: set[str] = set()  # the procedures some rule calls (resolve.procedures)
         self.procedure_nodes = 0  # the nodes of rules the calls of procedures are written out to, so far
+        self.procedure_mistakes: set = set()  # (procedure, line, col, message) reported once already
 
     # ---- errors and types -------------------------------------------------------------------
 
@@ -151,9 +152,12 @@ class Resolver:
 
     def report(self, pos, message: str, hint: Optional[str] = None, severity: str = "error",
                expected: Optional[str] = None) -> None:
-        """A mistake that does not stop the part it is in from being checked further."""
+        """A mistake that does not stop the part it is in from being checked further (an empty
+        message: one reported already, as a procedure's mistake met through a second call)."""
         from ...errors import diagnostic_at
 
+        if not message:
+            return
         self.diagnostics.append(diagnostic_at(pos, message, hint=hint, severity=severity, expected=expected))
 
     def attempt(self, fn, *args):

@@ -80,10 +80,23 @@ def call_procedure(r: Resolver, d: ast.Procedure, call: ast.Call, ctx: Ctx) -> l
         out += r.block(d.body, inner)
     except CheckError as e:
         if e.message and f"called on line {call.pos.line}" not in e.message:
-            e.message = f"{e.message} (in {d.name}(), called on line {call.pos.line})"
-            e.args = (e.message,)
+            _once_per_body(r, d, call, e)
         raise
     return out
+
+
+def _once_per_body(r: Resolver, d: ast.Procedure, call: ast.Call, e: CheckError) -> None:
+    """Name the call in the message of a mistake inside d's body; the same mistake at the same
+    place, met again through another call, is left unsaid (an empty message: reported already), so
+    a wrong line in a procedure called five times is one error, not five."""
+    key = (d.name, getattr(e.pos, "line", None), getattr(e.pos, "col", None), e.message)
+    seen = r.procedure_mistakes
+    if key in seen and e.pos is not None and e.pos != call.pos:
+        e.message = ""
+    else:
+        seen.add(key)
+        e.message = f"{e.message} (in {d.name}(), called on line {call.pos.line})"
+    e.args = (e.message,)
 
 
 def not_a_value(r: Resolver, d: ast.Procedure, call: ast.Call):
