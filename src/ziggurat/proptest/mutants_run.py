@@ -120,7 +120,7 @@ def run_mutants(ruleset: str, *, options: Optional[dict] = None, settings: Setti
     chosen = pick(found, settings.limit, settings.mutants_seed)
     report = MutantsReport(str(ruleset), path, settings, total=len(found), journal=journal)
     context = _Context(path, text, options, settings, baseline(base, settings), pins(path, settings.nodes))
-    report.depths = {label: depth for label, _, _, depth, _ in context.baseline}
+    report.depths = {row[0]: row[4] for row in context.baseline}
     done: dict = _read_journal(journal, context.header()) if (journal and resume) else {}
     report.resumed = sum(1 for m in chosen if m.key in done)
     todo = [m for m in chosen if m.key not in done]
@@ -161,39 +161,49 @@ def _here(fn, batches, *, workers=None, progress=None) -> None:
 
 
 def positions(game) -> list:
-    """(label, options, position text) of the start and of every example's position (after its moves)."""
-    from .examples import _game, _play, _start, declarations
+    """(label, options, position item, moves item) of the start and of every example: where each
+    example's expectations are checked, set up again in a mutant by `_setup` (so that a mutant that
+    changes the setup or the moves starts from its own position, not the original's)."""
+    from .examples import declarations
 
-    path, text = game.rules[-1]
-    out = [("start", dict(game.options), game.new().text())]
+    out = [("start", dict(game.options), None, None)]
     examples, _ = declarations(game)
     for ex in examples:
         items = {i.kind: i for i in ex.items}
-        try:
-            g = _game(game, path, text, items.get("options"))
-            st = _start(g, items.get("position"))
-            if "after" in items:
-                _play(st, items["after"].values[0])
-        except Exception:  # an example that does not set up in the original: nothing to compare there
-            continue
-        out.append((f"example {ex.name!r}", dict(g.options), st.text()))
+        opts = {k: str(v) for k, v in items["options"].values} if "options" in items else {}
+        out.append((f"example {ex.name!r}", {**game.options, **opts}, items.get("position"), items.get("after")))
     return out
 
 
+def _setup(path: str, text: str, options: dict, position, after):
+    """The state an example's expectations are checked at, in the game of `text`."""
+    from .examples import _play, _start
+
+    g = load(path, options, text=text)
+    st = _start(g, position)
+    if after is not None:
+        _play(st, after.values[0])
+    return st
+
+
 def baseline(game, settings: Settings) -> list:
-    """(label, options, position text, depth, signature) per position: the deepest depth up to
-    settings.depth whose tree fits the node budget (0: not even depth 1)."""
+    """(label, options, position item, moves item, depth, signature) per position: the deepest
+    depth up to settings.depth whose tree fits the node budget (0: not even depth 1)."""
+    path, text = game.rules[-1]
     out = []
-    for label, opts, text in positions(game):
-        g = load(game.rules[-1][0], opts, text=game.rules[-1][1])
+    for label, opts, position, after in positions(game):
         sig, depth = None, 0
+        try:
+            st = _setup(path, text, opts, position, after)
+        except Exception:  # an example that does not set up in the original: nothing to compare there
+            continue
         for d in range(1, settings.depth + 1):
             try:
-                s = signature(g.position(text), d, settings.nodes)
+                s = signature(st.copy(), d, settings.nodes)
             except (_TooMany, ZigguratError):
                 break
             sig, depth = s, d
-        out.append((label, opts, text, depth, sig))
+        out.append((label, opts, position, after, depth, sig))
     return out
 
 
@@ -400,14 +410,14 @@ def _pins(context: _Context, text: str) -> Optional[str]:
 def _same_trees(context: _Context, text: str) -> int:
     """The smallest depth compared, when every position's tree is the original's; else 0."""
     depths = []
-    for _, opts, position, depth, sig in context.baseline:
+    for _, opts, position, after, depth, sig in context.baseline:
         if depth == 0:
             continue
         try:
-            g = load(context.path, opts, text=text)
-            if signature(g.position(position), depth, 4 * context.settings.nodes) != sig:
+            st = _setup(context.path, text, opts, position, after)
+            if signature(st, depth, 4 * context.settings.nodes) != sig:
                 return 0
-        except (_TooMany, ZigguratError):
+        except Exception:  # the example does not set up in the mutant, or its tree is too large: it differs
             return 0
         depths.append(depth)
     return min(depths) if depths else 0
