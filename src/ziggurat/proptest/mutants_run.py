@@ -119,7 +119,7 @@ def run_mutants(ruleset: str, *, options: Optional[dict] = None, settings: Setti
     found = mutants(text, path)
     chosen = pick(found, settings.limit, settings.mutants_seed)
     report = MutantsReport(str(ruleset), path, settings, total=len(found), journal=journal)
-    context = _Context(path, text, options, settings, baseline(base, settings), pins(path, settings.nodes))
+    context = _Context(path, text, options, settings, baseline(base, settings, options), pins(path, settings.nodes))
     report.depths = {row[0]: row[4] for row in context.baseline}
     done: dict = _read_journal(journal, context.header()) if (journal and resume) else {}
     report.resumed = sum(1 for m in chosen if m.key in done)
@@ -160,18 +160,20 @@ def _here(fn, batches, *, workers=None, progress=None) -> None:
 # ---- what the original gives: perft from each position, the pinned counts ------------------------
 
 
-def positions(game) -> list:
+def positions(game, options: dict) -> list:
     """(label, options, position item, moves item) of the start and of every example: where each
     example's expectations are checked, set up again in a mutant by `_setup` (so that a mutant that
-    changes the setup or the moves starts from its own position, not the original's)."""
+    changes the setup or the moves starts from its own position, not the original's). The options
+    are those asked for (`options`) and the example's, never the original's defaults: a mutant
+    that changes a default is compared at its own."""
     from .examples import declarations
 
-    out = [("start", dict(game.options), None, None)]
+    out = [("start", dict(options), None, None)]
     examples, _ = declarations(game)
     for ex in examples:
         items = {i.kind: i for i in ex.items}
         opts = {k: str(v) for k, v in items["options"].values} if "options" in items else {}
-        out.append((f"example {ex.name!r}", {**game.options, **opts}, items.get("position"), items.get("after")))
+        out.append((f"example {ex.name!r}", {**options, **opts}, items.get("position"), items.get("after")))
     return out
 
 
@@ -186,12 +188,12 @@ def _setup(path: str, text: str, options: dict, position, after):
     return st
 
 
-def baseline(game, settings: Settings) -> list:
+def baseline(game, settings: Settings, options: dict) -> list:
     """(label, options, position item, moves item, depth, signature) per position: the deepest
     depth up to settings.depth whose tree fits the node budget (0: not even depth 1)."""
     path, text = game.rules[-1]
     out = []
-    for label, opts, position, after in positions(game):
+    for label, opts, position, after in positions(game, options):
         sig, depth = None, 0
         try:
             st = _setup(path, text, opts, position, after)
