@@ -8,8 +8,8 @@ fails kills the mutant (its kind and its message are kept):
 2. `invariant`: its declared invariants at every position of a few seeded random games (a rule
    that fails as the game is played, an error of the rules, kills as `rules error`);
 3. `symmetry`: its declared symmetries on one seeded random game;
-4. `perft pin`: the pinned counts of tests/perft/<ruleset>.perft, when the ruleset is run from a
-   checkout that has one (the counts within the node budget).
+4. `perft pin`: the pinned counts of tests/perft/*.perft for the ruleset (by its file's stem), when
+   it is run from a checkout that has them (the counts within the node budget).
 
 A mutant no test kills is *equivalent* when its move tree to depth D (perft, and the outcomes met
 on the way) equals the original's from the start and from every example's position, as far as a
@@ -243,14 +243,14 @@ def signature(state, depth: int, nodes: int) -> tuple:
 
 
 def pins(path: str, nodes: int) -> list:
-    """(options, position, depth, count) of tests/perft/<stem>.perft for this ruleset, counts of at
-    most `nodes`: looked for in the current folder and beside the package's checkout."""
+    """(options, position, depth, count) of the records of tests/perft/*.perft for this ruleset
+    (by its file's stem), counts of at most `nodes`: looked for in the current folder, then beside
+    the package's checkout."""
     stem = Path(path).stem
     here = Path(__file__).resolve()
     for folder in (Path.cwd() / "tests" / "perft", here.parents[3] / "tests" / "perft"):
-        f = folder / f"{stem}.perft"
-        if f.is_file():
-            return _read_pins(f, stem, nodes)
+        if folder.is_dir():
+            return [pin for f in sorted(folder.glob("*.perft")) for pin in _read_pins(f, stem, nodes)]
     return []
 
 
