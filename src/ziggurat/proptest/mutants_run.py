@@ -214,23 +214,25 @@ class _TooMany(Exception):
 
 
 def signature(state, depth: int, nodes: int) -> tuple:
-    """(leaves to `depth`, the outcomes met on the way by depth), within `nodes` visits (_TooMany)."""
+    """(leaves to `depth`, the outcomes met on the way by depth), within `nodes` positions
+    (_TooMany). As perft: the last ply's moves are counted, not made, and a finished game has
+    nothing below it."""
     game = state.game
     legal, apply, undo, outcome = game.legal, game.apply, game.undo, game.outcome
     ends: Counter = Counter()
     seen = [0]
 
     def rec(d: int) -> int:
-        seen[0] += 1
+        moves = legal(state)
+        seen[0] += 1 + (len(moves) if d == 1 else 0)
         if seen[0] > nodes:
             raise _TooMany
-        moves = legal(state)
         o = outcome(state, moves)
         if o is not None:
             ends[(depth - d, repr(o))] += 1
             return 0
-        if d == 0:
-            return 1
+        if d == 1:
+            return len(moves)
         n = 0
         for m in moves:
             apply(state, m)
@@ -300,8 +302,8 @@ class _Context:
                 "settings": {k: v for k, v in asdict(self.settings).items() if k not in ("limit", "mutants_seed")}}
 
 
-class _Timeout(Exception):
-    pass
+class _Timeout(BaseException):
+    """A mutant's tests ran out of time (a BaseException: no `except Exception` of a test keeps it)."""
 
 
 def _run_one(context: _Context, deadline: Optional[float], mutant: Mutant) -> Optional[dict]:
