@@ -111,8 +111,9 @@ def test_an_equivalent_mutant_is_shown_as_such_and_not_counted(report):
 
 
 def test_a_surviving_mutant_changes_the_game_where_no_test_looks(report):
-    # Stepping back one less each move: no example counts the steps, but the tree differs.
-    r = row(report, "effect", at("steps[mover] += 1", "steps"), "steps[mover] += 1")
+    # Without the move, a stone never leaves its cell: no example plays a move and looks after it,
+    # but the move tree differs from the second ply on.
+    r = row(report, "effect", at("move(from, 1, to)", "move"), "move(from, 1, to)")
     assert r["status"] == "survived"
 
 
@@ -154,7 +155,7 @@ def test_the_command_prints_the_score_the_kills_and_the_survivors_with_their_lin
     assert result.exit_code == 0, result.output
     out = result.output
     assert "mutation score of walk.rules:" in out and "killed by" in out and "example" in out
-    line, col = at("steps[mover] += 1", "steps")
+    line, col = at("move(from, 1, to)", "move")
     assert f"walk.rules:{line}:{col}" in out  # a survivor, with its place
     assert "equivalent (same perft to depth D)" in out and "stillborn" in out
 
