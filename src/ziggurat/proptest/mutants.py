@@ -184,7 +184,8 @@ class _Maker:
                 yield self.change(t, "direction", DIRECTION_NEIGHBOUR[name])
             elif name in self.values:
                 yield self.change(t, "piece", self.values[name])
-        elif t.type == "NAME" and kind == "call" and parent.children[0] is t and str(t) in PLAYER_CALLS:
+        elif (t.type == "NAME" and kind == "call" and parent is not None and parent.children[0] is t
+              and str(t) in PLAYER_CALLS):
             yield self.change(t, "player", PLAYER_CALLS[str(t)])
 
     def constant(self, t: Token) -> Iterator[Mutant]:
@@ -194,13 +195,13 @@ class _Maker:
             yield self.change(t, "constant", str(n - 1))
 
     def change(self, t: Token, operator: str, new: str) -> Mutant:
-        return Mutant(operator, t.line, t.column, t.start_pos, t.end_pos, str(t), new)
+        return Mutant(operator, _n(t.line), _n(t.column), _n(t.start_pos), _n(t.end_pos), str(t), new)
 
     def drop(self, node: Tree, operator: str) -> Mutant:
         """The statement `node` taken out to the end of its last line (a closing bracket is not in
         the tree), its line breaks kept."""
         start = node.meta.start_pos
-        end = self.text.find("\n", max(t.end_pos for t in _tokens(node)))
+        end = self.text.find("\n", max(_n(t.end_pos) for t in _tokens(node)))
         end = len(self.text) if end < 0 else end
         gone = self.text[start:end]
         return Mutant(operator, node.meta.line, node.meta.column, start, end, gone, "\n" * gone.count("\n"))
@@ -218,7 +219,12 @@ class _Maker:
 
 def _end(node) -> int:
     """Where an expression ends in the text (its closing brackets included)."""
-    return node.end_pos if isinstance(node, Token) else node.meta.end_pos
+    return _n(node.end_pos) if isinstance(node, Token) else node.meta.end_pos
+
+
+def _n(x: Optional[int]) -> int:
+    """A token's place (Lark types it optional; a parsed token always has it)."""
+    return int(x or 0)
 
 
 __all__ = ["Mutant", "OPERATORS", "RulesetError", "mutants", "parse_tree", "pick"]

@@ -257,7 +257,9 @@ def pins(path: str, nodes: int) -> list:
 
 
 def _read_pins(f: Path, stem: str, nodes: int) -> list:
-    out, fields, counts = [], {}, []
+    out: list = []
+    fields: dict = {}
+    counts: list = []
 
     def flush():
         if fields.get("ruleset") == stem:
@@ -384,7 +386,7 @@ def _invariants(game, s: Settings) -> Optional[str]:
     for i in range(s.games):
         rng = random.Random(s.seed * 1000 + i)
         st = game.new(rng.randrange(1 << 30))
-        played = []
+        played: list = []
         for _ in range(s.max_plies + 1):
             bad = st.invariant_failures()
             if bad:
