@@ -176,3 +176,23 @@ def test_bad_options_give_a_message_not_a_traceback(args, message):
     result = CliRunner().invoke(cli, ["test", WALK, "--mutants", "-w", "1", *args])
     assert result.exit_code in (1, 2) and message in result.output
     assert "Traceback" not in result.output and not isinstance(result.exception, (TypeError, AttributeError))
+
+
+def test_an_interrupt_keeps_what_was_done_for_resume(tmp_path):
+    journal = str(tmp_path / "walk.jsonl")
+
+    def spread(fn, batches, *, workers=None, progress=None):
+        for i, b in enumerate(batches):
+            if i == 2:
+                raise KeyboardInterrupt  # as cli.interrupts raises Ctrl-C
+            progress(i, fn(b))
+
+    first = run_mutants(WALK, settings=Settings(limit=5), journal=journal, spread=spread)
+    assert first.interrupted and len(first.rows) == 2 and first.undone == 3
+    again = run_mutants(WALK, settings=Settings(limit=5), journal=journal, resume=True)
+    assert not again.interrupted and again.resumed == 2 and len(again.rows) == 5
+
+
+def test_no_mutant_starts_after_the_budget():
+    report = run_mutants(WALK, settings=Settings(limit=3), budget=1e-9)
+    assert report.rows == [] and report.undone == 3
