@@ -1,7 +1,7 @@
 """Search speed: MCTS iterations per CPU second, native against OpenSpiel's C++ `MCTSBot`, and
 alpha-beta nodes per CPU second, native against Python, side by side in one run.
 
-    python benchmarks/search_bench.py [--quick] [--json]
+    python benchmarks/search_bench.py [--quick] [--json] [--split]
 
 MCTS: from Breakthrough's start, one move's search of the same number of iterations with the same
 exploration constant (c = 1.4) and random rollouts to the end, by
@@ -11,6 +11,12 @@ exploration constant (c = 1.4) and random rollouts to the end, by
 - the `mcts` agent with its Python tree and Python rollouts (fewer iterations: it is slow),
 interleaved, best of several repetitions (CPU seconds: `time.process_time`, so that a loaded
 machine slows each alike), and the ratio native / OpenSpiel (above 1.0: native is faster).
+
+Where an iteration goes (`--split`; not in benchmarks/run.py): the native tree from Breakthrough's
+start run directly (`NativeSearch.mcts`, no agent) with playouts to the end, and again with playouts
+cut at once (`rollout=0`: the walk down, the new node, the one listing and end test a cut playout
+makes, the scoring and the backing up), beside the kernel's random playouts from the start
+(`playouts`), in CPU microseconds; the tree's share is the second over the first.
 
 Alpha-beta: the `alphabeta` agent's search of Breakthrough's start to a fixed depth, native
 (`backend=native`) and Python, nodes per CPU second and the ratio.
@@ -77,6 +83,45 @@ def mcts_row(quick: bool) -> dict:
     return row
 
 
+def split_row(quick: bool) -> dict:
+    """CPU microseconds per native MCTS iteration, with playouts to the end and cut at once, and per
+    random playout from the start (see the module's text); best of interleaved repetitions."""
+    from ziggurat.interpreter.native import NativeSearch, native
+
+    game = ziggurat.load("breakthrough")
+    state = game.new()
+    ng = native(game, ("playout", "playouts"))
+    search = NativeSearch(ng)
+    iterations = 2000 if quick else 20000
+
+    def tree(rollout: int, seed: int):
+        return lambda: search.mcts(state, C, rollout, seed, iterations).run(iterations)
+
+    tree(1000, 0)()  # compiled (or loaded) first
+    ng.playouts(state, 2, 0)
+    full, cut, playout = [], [], []
+    for r in range(2 if quick else 4):
+        full.append(cpu(tree(1000, r)))
+        cut.append(cpu(tree(0, r)))
+        playout.append(cpu(lambda seed=r: ng.playouts(state, iterations, seed)))
+    us = 1e6 / iterations
+    return {"iterations": iterations, "iteration_us": min(full) * us, "tree_us": min(cut) * us,
+            "playout_us": min(playout) * us}
+
+
+def split_table(row: dict):
+    from rich.table import Table
+
+    t = Table(title=f"Where a native MCTS iteration goes (breakthrough start, {row['iterations']} iterations; "
+                    "CPU microseconds, best of interleaved runs)")
+    for c in ("iteration (playout to the end)", "tree alone (playout cut at once)", "tree's share",
+              "random playout from the start"):
+        t.add_column(c, justify="right")
+    t.add_row(f"{row['iteration_us']:.2f}", f"{row['tree_us']:.2f}", f"{row['tree_us'] / row['iteration_us']:.1%}",
+              f"{row['playout_us']:.2f}")
+    return t
+
+
 def alphabeta_row(quick: bool) -> dict:
     game = ziggurat.load("breakthrough")
     depth = 3 if quick else 4
@@ -88,7 +133,7 @@ def alphabeta_row(quick: bool) -> dict:
     for _ in range(2 if quick else 3):
         for name, agent in (("native", native), ("python", python)):
             agent.nodes = 0
-            seconds = cpu(lambda: agent.choose(state))
+            seconds = cpu(lambda a=agent: a.choose(state))
             rates[name] = max(rates[name], agent.nodes / seconds)
     return {"what": f"alpha-beta nodes / CPU s (breakthrough start, depth {depth})", "iterations": None,
             **rates, "ratio_python": rates["native"] / rates["python"]}
@@ -121,16 +166,21 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer iterations and repeats (a smoke test)")
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
+    parser.add_argument("--split", action="store_true", help="also where a native MCTS iteration goes")
     args = parser.parse_args(argv)
     out = rows(args.quick)
+    split = split_row(args.quick) if out and args.split else None
     if not out:
         print("Search benchmark skipped: Numba is not installed (pip install -e '.[native]')")
     elif args.json:
-        print(json.dumps(out, indent=2))
+        print(json.dumps(out + ([split] if split else []), indent=2))
     else:
         from rich.console import Console
 
-        Console(width=140).print(table(out))
+        console = Console(width=140)
+        console.print(table(out))
+        if split:
+            console.print(split_table(split))
     return 0
 
 
