@@ -1,9 +1,10 @@
 """Search speed: MCTS iterations per CPU second, native against OpenSpiel's C++ `MCTSBot`, and
 alpha-beta nodes per CPU second, native against Python, side by side in one run.
 
-    python benchmarks/search_bench.py [--quick] [--json] [--split]
+    python benchmarks/search_bench.py [--quick] [--json] [--split] [--game NAME ...]
 
-MCTS: from Breakthrough's start, one move's search of the same number of iterations with the same
+MCTS: from Breakthrough's start (`--game` for Clobber or Othello, OpenSpiel's game of the same
+size), one move's search of the same number of iterations with the same
 exploration constant (c = 1.4) and random rollouts to the end, by
 - the `mcts` agent with `rollouts=native` (the whole search in the native kernel, through
   `choose`: what a game pays, the Python around it included),
@@ -49,8 +50,16 @@ def cpu(fn) -> float:
     return time.process_time() - t
 
 
-def openspiel_mcts(iterations: int, seed: int):
-    game = pyspiel.load_game("breakthrough")
+def openspiel_params(name: str) -> dict:
+    """OpenSpiel's parameters for its game of the size of the shipped ruleset (as search_match)."""
+    if name == "othello":
+        return {}
+    world = ziggurat.load(name).world
+    return {"rows": world.ranks, "columns": world.files}
+
+
+def openspiel_mcts(iterations: int, seed: int, name: str = "breakthrough"):
+    game = pyspiel.load_game(name, openspiel_params(name))
     evaluator = pyspiel.RandomRolloutEvaluator(1, seed)
     bot = pyspiel.MCTSBot(game, evaluator, C, iterations, 4000, False, seed, False)
     state = game.new_initial_state()
@@ -63,8 +72,8 @@ def ziggurat_mcts(game, iterations: int, seed: int, rollouts: str):
     return lambda: agent.choose(state)
 
 
-def mcts_row(quick: bool) -> dict:
-    game = ziggurat.load("breakthrough")
+def mcts_row(quick: bool, name: str = "breakthrough") -> dict:
+    game = ziggurat.load(name)
     iterations = 2000 if quick else 20000
     python_iterations = 100 if quick else 400
     repeats = 2 if quick else 4
@@ -73,9 +82,9 @@ def mcts_row(quick: bool) -> dict:
     for r in range(repeats):  # interleaved, so that all three see the same machine
         native.append(cpu(ziggurat_mcts(game, iterations, r, "native")))
         if pyspiel is not None:
-            spiel.append(cpu(openspiel_mcts(iterations, r)))
+            spiel.append(cpu(openspiel_mcts(iterations, r, name)))
         python.append(cpu(ziggurat_mcts(game, python_iterations, r, "python")))
-    row = {"what": "MCTS iterations / CPU s (breakthrough start)", "iterations": iterations,
+    row = {"what": f"MCTS iterations / CPU s ({name} start)", "iterations": iterations,
            "native": iterations / min(native), "python": python_iterations / min(python)}
     if spiel:
         row["openspiel"] = iterations / min(spiel)
@@ -139,12 +148,12 @@ def alphabeta_row(quick: bool) -> dict:
             **rates, "ratio_python": rates["native"] / rates["python"]}
 
 
-def rows(quick: bool = False) -> list:
+def rows(quick: bool = False, games: tuple = ("breakthrough",)) -> list:
     try:
         import numba  # noqa: F401
     except ImportError:
         return []
-    return [mcts_row(quick), alphabeta_row(quick)]
+    return [mcts_row(quick, name) for name in games] + [alphabeta_row(quick)]
 
 
 def table(rows: list):
@@ -167,8 +176,10 @@ def main(argv=None) -> int:
     parser.add_argument("--quick", action="store_true", help="fewer iterations and repeats (a smoke test)")
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
     parser.add_argument("--split", action="store_true", help="also where a native MCTS iteration goes")
+    parser.add_argument("--game", action="append", choices=("breakthrough", "clobber", "othello"),
+                        help="MCTS from this game's start (repeat for several; default breakthrough)")
     args = parser.parse_args(argv)
-    out = rows(args.quick)
+    out = rows(args.quick, tuple(args.game or ("breakthrough",)))
     split = split_row(args.quick) if out and args.split else None
     if not out:
         print("Search benchmark skipped: Numba is not installed (pip install -e '.[native]')")
