@@ -1,9 +1,10 @@
 """Search speed: MCTS iterations per CPU second, native against OpenSpiel's C++ `MCTSBot`, and
 alpha-beta nodes per CPU second, native against Python, side by side in one run.
 
-    python benchmarks/search_bench.py [--quick] [--json]
+    python benchmarks/search_bench.py [--quick] [--json] [--split] [--game NAME ...]
 
-MCTS: from Breakthrough's start, one move's search of the same number of iterations with the same
+MCTS: from Breakthrough's start (`--game` for Clobber or Othello, OpenSpiel's game of the same
+size), one move's search of the same number of iterations with the same
 exploration constant (c = 1.4) and random rollouts to the end, by
 - the `mcts` agent with `rollouts=native` (the whole search in the native kernel, through
   `choose`: what a game pays, the Python around it included),
@@ -11,6 +12,12 @@ exploration constant (c = 1.4) and random rollouts to the end, by
 - the `mcts` agent with its Python tree and Python rollouts (fewer iterations: it is slow),
 interleaved, best of several repetitions (CPU seconds: `time.process_time`, so that a loaded
 machine slows each alike), and the ratio native / OpenSpiel (above 1.0: native is faster).
+
+Where an iteration goes (`--split`; not in benchmarks/run.py): the native tree from Breakthrough's
+start run directly (`NativeSearch.mcts`, no agent) with playouts to the end, and again with playouts
+cut at once (`rollout=0`: the walk down, the new node, the one listing and end test a cut playout
+makes, the scoring and the backing up), beside the kernel's random playouts from the start
+(`playouts`), in CPU microseconds; the tree's share is the second over the first.
 
 Alpha-beta: the `alphabeta` agent's search of Breakthrough's start to a fixed depth, native
 (`backend=native`) and Python, nodes per CPU second and the ratio.
@@ -43,8 +50,16 @@ def cpu(fn) -> float:
     return time.process_time() - t
 
 
-def openspiel_mcts(iterations: int, seed: int):
-    game = pyspiel.load_game("breakthrough")
+def openspiel_params(name: str) -> dict:
+    """OpenSpiel's parameters for its game of the size of the shipped ruleset (as search_match)."""
+    if name == "othello":
+        return {}
+    world = ziggurat.load(name).world
+    return {"rows": world.ranks, "columns": world.files}
+
+
+def openspiel_mcts(iterations: int, seed: int, name: str = "breakthrough"):
+    game = pyspiel.load_game(name, openspiel_params(name))
     evaluator = pyspiel.RandomRolloutEvaluator(1, seed)
     bot = pyspiel.MCTSBot(game, evaluator, C, iterations, 4000, False, seed, False)
     state = game.new_initial_state()
@@ -57,8 +72,8 @@ def ziggurat_mcts(game, iterations: int, seed: int, rollouts: str):
     return lambda: agent.choose(state)
 
 
-def mcts_row(quick: bool) -> dict:
-    game = ziggurat.load("breakthrough")
+def mcts_row(quick: bool, name: str = "breakthrough") -> dict:
+    game = ziggurat.load(name)
     iterations = 2000 if quick else 20000
     python_iterations = 100 if quick else 400
     repeats = 2 if quick else 4
@@ -67,14 +82,53 @@ def mcts_row(quick: bool) -> dict:
     for r in range(repeats):  # interleaved, so that all three see the same machine
         native.append(cpu(ziggurat_mcts(game, iterations, r, "native")))
         if pyspiel is not None:
-            spiel.append(cpu(openspiel_mcts(iterations, r)))
+            spiel.append(cpu(openspiel_mcts(iterations, r, name)))
         python.append(cpu(ziggurat_mcts(game, python_iterations, r, "python")))
-    row = {"what": "MCTS iterations / CPU s (breakthrough start)", "iterations": iterations,
+    row = {"what": f"MCTS iterations / CPU s ({name} start)", "iterations": iterations,
            "native": iterations / min(native), "python": python_iterations / min(python)}
     if spiel:
         row["openspiel"] = iterations / min(spiel)
         row["ratio"] = row["native"] / row["openspiel"]
     return row
+
+
+def split_row(quick: bool) -> dict:
+    """CPU microseconds per native MCTS iteration, with playouts to the end and cut at once, and per
+    random playout from the start (see the module's text); best of interleaved repetitions."""
+    from ziggurat.interpreter.native import NativeSearch, native
+
+    game = ziggurat.load("breakthrough")
+    state = game.new()
+    ng = native(game, ("playout", "playouts"))
+    search = NativeSearch(ng)
+    iterations = 2000 if quick else 20000
+
+    def tree(rollout: int, seed: int):
+        return lambda: search.mcts(state, C, rollout, seed, iterations).run(iterations)
+
+    tree(1000, 0)()  # compiled (or loaded) first
+    ng.playouts(state, 2, 0)
+    full, cut, playout = [], [], []
+    for r in range(2 if quick else 4):
+        full.append(cpu(tree(1000, r)))
+        cut.append(cpu(tree(0, r)))
+        playout.append(cpu(lambda seed=r: ng.playouts(state, iterations, seed)))
+    us = 1e6 / iterations
+    return {"iterations": iterations, "iteration_us": min(full) * us, "tree_us": min(cut) * us,
+            "playout_us": min(playout) * us}
+
+
+def split_table(row: dict):
+    from rich.table import Table
+
+    t = Table(title=f"Where a native MCTS iteration goes (breakthrough start, {row['iterations']} iterations; "
+                    "CPU microseconds, best of interleaved runs)")
+    for c in ("iteration (playout to the end)", "tree alone (playout cut at once)", "tree's share",
+              "random playout from the start"):
+        t.add_column(c, justify="right")
+    t.add_row(f"{row['iteration_us']:.2f}", f"{row['tree_us']:.2f}", f"{row['tree_us'] / row['iteration_us']:.1%}",
+              f"{row['playout_us']:.2f}")
+    return t
 
 
 def alphabeta_row(quick: bool) -> dict:
@@ -88,18 +142,18 @@ def alphabeta_row(quick: bool) -> dict:
     for _ in range(2 if quick else 3):
         for name, agent in (("native", native), ("python", python)):
             agent.nodes = 0
-            seconds = cpu(lambda: agent.choose(state))
+            seconds = cpu(lambda a=agent: a.choose(state))
             rates[name] = max(rates[name], agent.nodes / seconds)
     return {"what": f"alpha-beta nodes / CPU s (breakthrough start, depth {depth})", "iterations": None,
             **rates, "ratio_python": rates["native"] / rates["python"]}
 
 
-def rows(quick: bool = False) -> list:
+def rows(quick: bool = False, games: tuple = ("breakthrough",)) -> list:
     try:
         import numba  # noqa: F401
     except ImportError:
         return []
-    return [mcts_row(quick), alphabeta_row(quick)]
+    return [mcts_row(quick, name) for name in games] + [alphabeta_row(quick)]
 
 
 def table(rows: list):
@@ -121,16 +175,23 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer iterations and repeats (a smoke test)")
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
+    parser.add_argument("--split", action="store_true", help="also where a native MCTS iteration goes")
+    parser.add_argument("--game", action="append", choices=("breakthrough", "clobber", "othello"),
+                        help="MCTS from this game's start (repeat for several; default breakthrough)")
     args = parser.parse_args(argv)
-    out = rows(args.quick)
+    out = rows(args.quick, tuple(args.game or ("breakthrough",)))
+    split = split_row(args.quick) if out and args.split else None
     if not out:
         print("Search benchmark skipped: Numba is not installed (pip install -e '.[native]')")
     elif args.json:
-        print(json.dumps(out, indent=2))
+        print(json.dumps(out + ([split] if split else []), indent=2))
     else:
         from rich.console import Console
 
-        Console(width=140).print(table(out))
+        console = Console(width=140)
+        console.print(table(out))
+        if split:
+            console.print(split_table(split))
     return 0
 
 

@@ -236,13 +236,13 @@ def mcts_run(root, hist0, nhist0, tree, visits, totals, moves, kids, used, itera
                 tree[node, MC_NEXP] += 1
             else:  # UCB1 for the seat to move (the first best)
                 seat = tree[node, MC_SEAT]
-                logn = np.log(np.float64(visits[node]))
+                cl = c * np.sqrt(np.log(np.float64(visits[node])))  # c sqrt(ln N), once a node
                 best = -1.0
                 j = first
                 for i in range(first, first + n):
                     ch = kids[i]
-                    vc = np.float64(visits[ch])
-                    score = totals[ch, seat] / vc + c * np.sqrt(logn / vc)
+                    inv = 1.0 / np.float64(visits[ch])  # one division a child: mean + c sqrt(ln N / n)
+                    score = totals[ch, seat] * inv + cl * np.sqrt(inv)
                     if score > best:
                         best = score
                         j = i
