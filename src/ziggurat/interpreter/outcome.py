@@ -50,12 +50,12 @@ def outcome_of(raw: tuple, n: int) -> Outcome:
     """The Outcome of a raw outcome (kind, who, reason) of `Game.outcome` in a game of n sides:
     the one place a game's end becomes results per side (a study, an agent, a match read it here).
     In a game scored in points a raw win, loss or draw has a fourth item, what it is worth (see
-    `shares`), and `win by points` is ("points", points per side, reason)."""
+    `shares`), and `win by points` is ("points", (points,) per side, reason)."""
     kind, who, reason = raw[:3]
     if kind == "rank":
         return ranked(who, reason)
     if kind == "points":
-        return ranked(tuple((k,) for k in who), reason, points=True)
+        return ranked(who, reason, points=True)
     if kind == Kind.DRAW:
         results = tuple(0.5 for _ in range(n))
     elif kind == Kind.WIN:

@@ -257,7 +257,7 @@ def points_results(kind: str, who: int, points: tuple) -> tuple:
     from ..outcome import outcome_of
 
     if kind == "rank":  # `win by NAME`
-        return outcome_of(("points", points, None), len(points)).results
+        return outcome_of(("points", tuple((p,) for p in points), None), len(points)).results
     return outcome_of((kind, who if who >= 0 else None, None), len(points)).results
 
 
