@@ -102,8 +102,8 @@ def summarize(spec: StudySpec, records: list, game=None) -> dict:
     agents = []
     for j, label in enumerate(labels):
         res = [r.results_by_seat[r.seat_agents.index(j)] for r in records]
-        agents.append({"agent": label, **_tally(res),
-                       **_points(game, [r.scores_by_seat[r.seat_agents.index(j)] for r in records if r.scores_by_seat])})
+        points = [r.scores_by_seat[r.seat_agents.index(j)] for r in records if r.scores_by_seat]
+        agents.append({"agent": label, **_tally(res), **_points(game, points)})
     seats = [{"seat": s, **_tally([r.results_by_seat[s] for r in records]),
               **_points(game, [r.scores_by_seat[s] for r in records if r.scores_by_seat])} for s in range(players)]
     sides = [{"side": game.players[p], **_tally([r.results_by_side[p] for r in records]),

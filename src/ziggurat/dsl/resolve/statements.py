@@ -86,7 +86,7 @@ def outcome(r: Resolver, s: ast.Outcome, ctx: Ctx):
     points = None
     if s.points is not None:
         points = r.expect(r.expr(s.points, ctx), T.INT, s.points, f"the points of '{s.kind} ... by'")
-        if isinstance(points, ir.Const) and points.value <= 0:
+        if isinstance(points, ir.Const) and isinstance(points.value, int) and points.value <= 0:
             r.fail(s.points, f"'{s.kind} ... by {points.value}': a result is worth 1 point or more",
                    hint=f"{s.kind} ... by 1 is the same as a plain '{s.kind}'; the other players share "
                         "what it is worth")
