@@ -163,7 +163,8 @@ def test_the_native_backend_gives_the_python_backends_points_and_results():
 # ---- what reads them --------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("spec", ["alphabeta:depth=3", "mcts:iterations=400"])
+@pytest.mark.parametrize("spec", ["alphabeta:depth=3", "mcts:iterations=400", "alphabeta:depth=3:backend=native",
+                                  "mcts:iterations=400:rollouts=native"])
 def test_agents_maximise_expected_points_not_the_chance_of_winning(spec):
     """In gamble.rules the coin is worth 1.5 points on average and the safe play 1: an agent that
     maximised its chance of winning would play safe (1 against 1/2)."""

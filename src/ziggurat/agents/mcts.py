@@ -173,6 +173,7 @@ class MCTSAgent(Agent):
         root = Node(None, None, mover_seat(st), list(root_moves), nseats)
         rng.shuffle(root.untried)
         log_c = self.c
+        points, lo, hi = bool(game.points), 0.0, 0.0  # results in points: exploration scaled to their spread
         done = 0
         while True:
             if deadline is not None:
@@ -188,7 +189,7 @@ class MCTSAgent(Agent):
                     node = rng.choices(node.children, weights=node.weights)[0]
                 else:
                     seat, logn = node.seat, math.log(node.visits)
-                    best, best_score = None, -1.0
+                    best, best_score = None, -math.inf
                     for ch in node.children:
                         score = ch.totals[seat] / ch.visits + log_c * math.sqrt(logn / ch.visits)
                         if score > best_score:
@@ -207,6 +208,9 @@ class MCTSAgent(Agent):
                 node = child
             # simulation
             result = playouts.evaluate(st)
+            if points:
+                lo, hi = min(lo, *result), max(hi, *result)
+                log_c = self.c * max(1.0, hi - lo)
             for _ in range(depth):
                 undo(st)
             # backpropagation
@@ -252,6 +256,8 @@ class MCTSAgent(Agent):
 
             fast = self._fast(game)
             try:
+                if game.points:  # the native tree scores in [0, 1] (UCB's floor, cut playouts at 1/2): Python's
+                    raise Unsupported("results in points")
                 search = NativeSearch(fast)
                 start = game.new()
                 if start is not None and start.moves():  # compiled (or loaded) now, not in a move's time
