@@ -256,8 +256,6 @@ class MCTSAgent(Agent):
 
             fast = self._fast(game)
             try:
-                if game.points:  # the native tree scores in [0, 1] (UCB's floor, cut playouts at 1/2): Python's
-                    raise Unsupported("results in points")
                 search = NativeSearch(fast)
                 start = game.new()
                 if start is not None and start.moves():  # compiled (or loaded) now, not in a move's time
@@ -266,6 +264,20 @@ class MCTSAgent(Agent):
                 search = None
             self._searches[id(game)] = search
         return self._searches[id(game)]
+
+    def _spread(self, state) -> float:
+        """How far apart the points of 32 native playouts from `state` fall (from a world the
+        mover cannot tell from it, where pieces are hidden), 1 at least: the native tree's
+        exploration is scaled by it in a game of points, as the Python tree's is as it goes."""
+        fast, st = self._fast(state.game), state
+        if state.game.has_secrets:
+            st = state.determinized(state.side, self.rng)
+        lo = hi = 0.0
+        for _ in range(32):
+            run = fast.playout(st, self.rng.getrandbits(64), self.rollout, history=False)
+            if run.scores:
+                lo, hi = min(lo, *run.scores), max(hi, *run.scores)
+        return max(1.0, hi - lo)
 
     def _native_visits(self, search, state, root_moves, iterations: int, deadline,
                        informed: bool = False) -> Optional[dict]:
@@ -281,7 +293,8 @@ class MCTSAgent(Agent):
 
         try:
             make = search.ismcts if informed else search.mcts
-            tree = make(state, self.c, self.rollout, self.rng.getrandbits(64), iterations,
+            c = self.c * self._spread(state) if state.game.points else self.c
+            tree = make(state, c, self.rollout, self.rng.getrandbits(64), iterations,
                         self.rollout_policy == "parts")
             if deadline is None:
                 tree.run(iterations)
