@@ -176,6 +176,35 @@ def test_agents_maximise_expected_points_not_the_chance_of_winning(spec):
     assert picks == ["gamble"] * 5
 
 
+def test_a_native_study_keeps_the_points_and_results_of_a_python_replay():
+    """points.rules studied by the native backend: each game, replayed move by move in the Python
+    backend (the native playout of its seed), ends with the points and results the study kept."""
+    pytest.importorskip("numba")
+    from ziggurat.agents.base import by_seat
+    from ziggurat.interpreter.native.game import native
+    from ziggurat.lab.seeds import derived_seed
+    from ziggurat.lab.study import StudySpec, run_study
+
+    game = ziggurat.load(POINTS)
+    spec = StudySpec(POINTS, ("random",) * 3, 40, {}, seed=4, max_plies=100, backend="native")
+    records = run_study(spec, workers=1)
+    fast = native(game, ("playout",))
+    kinds = set()
+    for r in records:
+        assert r.backend == "native"
+        run = fast.playout(game.new(r.seed), derived_seed(spec.seed, r.index, 1), spec.max_plies)
+        st = game.new(r.seed)
+        for m in run.moves:
+            st.push(m)
+        out = st.outcome()
+        assert r.scores_by_side == tuple(float(x) for x in out.scores)
+        assert r.results_by_side == tuple(float(x) for x in out.results)
+        assert r.scores_by_seat == by_seat(st, out.scores)
+        kinds.add(r.reason)
+    assert len(kinds) >= 3  # several kinds of ending met, `win by points` among them
+    assert "every player has had two turns" in kinds
+
+
 def test_a_study_gives_the_mean_points_with_their_interval_beside_the_win_rates():
     """Random play in Kuhn poker: the first player's expected chips are +1/8 (worked out from the
     five betting lines, each pass or bet equally likely: it gains 1 when the second folds, a

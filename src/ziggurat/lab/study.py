@@ -308,12 +308,26 @@ def play_native_chunk(game, fast, agents: tuple, indices: list, study_seed: int,
     if game.points:  # the kernel's results are points: the results (wins, losses) come from the outcomes
         n = len(game.players)
         points = np.where((cols.codes <= 0)[:, None], 0.0, cols.results)  # cut short: no points
-        results = np.array([fast.ended(int(c), list(r) + [int(w)])[3] if c > 0 else (0.5,) * n
-                            for c, r, w in zip(cols.codes.tolist(), cols.results, cols.who.tolist())],
+        known: dict = {}  # (code, who) -> the results of a win, loss or draw
+        results = np.array([_points_results(fast, c, r, w, n, known)
+                            for c, r, w in zip(cols.codes.tolist(), cols.results.tolist(), cols.who.tolist())],
                            dtype=float).reshape(len(cols.codes), n)
     return NativeChunk(list(indices), setup, firsts, len(game.players), tuple(a.name for a in game.actions),
                        endings, cols.plies, cols.codes, results, cols.who, cols.branching, cols.actions,
                        cols.seats, stats, others, points)
+
+
+def _points_results(fast, code: int, points: list, who: int, n: int, known: dict) -> tuple:
+    """The results of a native game of points (its outcome code, points per side and side named):
+    a win, loss or draw's depend on the code and the side only, and are worked out once."""
+    if code <= 0:
+        return (0.5,) * n
+    got = known.get((code, who))
+    if got is None:
+        got = fast.ended(code, points + [who])[3]
+        if fast.outcomes[code - 1][0] != "rank":  # `win by NAME`: the points decide, not the code
+            known[code, who] = got
+    return got
 
 
 @frozen(eq=False)
