@@ -23,7 +23,7 @@ Header keys: `ruleset` (a shipped name or a path), `options` (every option, NAME
 spaces), `seed` (of the random setup; `none` for none), `start` (`start` or a position text),
 `agent.<side>` (who played the seat that began as that side: `human` or an agent spec), `result`
 (`<side> wins`, `<side> loses`, `draw`, `draw between <side>, <side>` or `unfinished`), `reason`
-(the deciding rule's words), `scores` (per side, when the outcome ranks the players by score),
+(the deciding rule's words), `scores` (per side, when the outcome ranks the players by score or the results are points),
 `plies`, `final` (the position text at the end) and `date`; lines starting with `#` are comments.
 `ruleset` and `plies` are required (a record cut short before its moves is refused, not read
 as a game of no moves). Each move line is `<number>. <side> <move>`: the number counts plies
@@ -141,7 +141,8 @@ def result_text(state) -> str:
 
 
 def scores_text(state) -> str:
-    """'black=12 green=9 white=3' when the outcome ranks the players by score, else ''."""
+    """'black=12 green=9 white=3' when the outcome ranks the players by score or gives them points
+    (`win P by K`: 'first=2 second=-2'), else ''."""
     outcome = state.outcome()
     if outcome is None or not getattr(outcome, "scores", ()):
         return ""

@@ -131,3 +131,42 @@ def test_a_game_stopped_at_its_length_limit_is_a_draw():
     while not state.is_terminal():
         state.apply_action(state.legal_actions()[0])
     assert len(state.history()) == 6 and state.returns() == [0.0, 0.0]
+
+
+def test_kuhn_poker_returns_its_chips_without_a_payoff_function():
+    """kuhn-poker.rules ends with `win p by chips[p]` / `lose p by chips[p]`: the bridge's returns
+    are those chips, the same as OpenSpiel's own kuhn_poker's for the same cards and actions."""
+    ours, theirs = load_game("kuhn-poker"), pyspiel.load_game("kuhn_poker")
+    assert ours.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
+    seen = set()
+    for cards in [(0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1)]:
+        for plays in [(0, 0), (0, 1, 0), (0, 1, 1), (1, 0), (1, 1)]:  # 0 pass, 1 bet
+            a, b = theirs.new_initial_state(), ours.new_initial_state()
+            for card in cards:
+                a.apply_action(card)
+                # our deal: the card dealt is named by its action string ("deal J" ...)
+                b.apply_action(next(i for i in b.legal_actions() if b.action_to_string(b.current_player(), i)
+                                    .endswith("JQK"[card])))
+            for play in plays:
+                a.apply_action(play)
+                b.apply_action(next(i for i in b.legal_actions()
+                                    if b.action_to_string(b.current_player(), i).startswith(("pass", "bet")[play])))
+            assert a.is_terminal() and b.is_terminal()
+            assert b.returns() == a.returns(), (cards, plays)
+            seen.add(tuple(a.returns()))
+    assert seen == {(1.0, -1.0), (-1.0, 1.0), (2.0, -2.0), (-2.0, 2.0)}
+
+
+def test_cfr_solves_kuhn_poker_from_the_rules_points_alone():
+    """CFR over the bridge, with no payoff function, reaches Kuhn's published game value: -1/18 for
+    the first player (Kuhn 1950), with exploitability falling towards 0."""
+    from open_spiel.python.algorithms import cfr, expected_game_score, exploitability
+
+    game = load_game("kuhn-poker")
+    solver = cfr.CFRSolver(game)
+    for _ in range(60):
+        solver.evaluate_and_update_policy()
+    value = expected_game_score.policy_value(game.new_initial_state(), [solver.average_policy()] * 2)
+    assert value[0] == pytest.approx(-1 / 18, abs=0.01)
+    assert value[0] + value[1] == pytest.approx(0, abs=1e-9)
+    assert exploitability.exploitability(game, solver.average_policy()) < 0.02

@@ -40,11 +40,13 @@ def os_action(state, move) -> int:
 
 
 def same_result(out, os) -> None:
-    """Ziggurat's win, loss or draw is the sign of OpenSpiel's returns (a split pot is a draw)."""
+    """Ziggurat's win, loss or draw is the sign of OpenSpiel's returns (a split pot is a draw), and
+    its points (`win p by chips[p]`, `lose p by chips[p]`) are OpenSpiel's returns, chip for chip."""
     assert out is not None
     r = os.returns()
     expected = (1, 0) if r[0] > 0 else (0, 1) if r[0] < 0 else (0.5, 0.5)
     assert tuple(out.results) == expected, (out, r)
+    assert out.points and tuple(out.scores) == tuple(r), (out, r)
 
 
 # ---- against OpenSpiel ----------------------------------------------------------------------------

@@ -141,6 +141,8 @@ class AlphaBetaAgent(Agent):
             from numba.core.errors import NumbaError
 
             try:
+                if game.points:  # the native negamax values wins and losses, not points: Python's searches
+                    raise Unsupported("results in points")
                 search = NativeSearch(fast)
                 start = game.new()
                 moves = start.moves() if start is not None and not start.is_chance else []

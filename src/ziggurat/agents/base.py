@@ -19,6 +19,7 @@ from ..errors import AgentError  # noqa: F401 (re-exported: agents raise it)
 from ..interpreter.outcome import outcome_of
 
 WIN = 1_000_000  # the value of a won position, far above any heuristic
+POINT = WIN // 1000  # the value of one point in a game scored in points (`win P by K`)
 
 
 class Agent:
@@ -48,8 +49,9 @@ def mover_seat(st) -> int:
 
 def results_by_side(raw, nsides: int) -> tuple:
     """The per-side results of a raw outcome (kind, who, reason), as `State.outcome()` gives them:
-    1 win, 0 loss, 0.5 draw; k sides sharing the top of a `rank by` get 1/k each."""
-    return tuple(float(r) for r in outcome_of(raw, nsides).results)
+    1 win, 0 loss, 0.5 draw; k sides sharing the top of a `rank by` get 1/k each; in a game
+    scored in points (`win P by K`), the points: agents maximise expected points there."""
+    return tuple(float(r) for r in outcome_of(raw, nsides).values())
 
 
 def by_seat(st, per_side) -> tuple:
@@ -110,7 +112,10 @@ class Evaluator:
 
     def terminal(self, st, raw, seat: int, depth: int = 0) -> float:
         """The value of a finished game for `seat`: a win is worth more the sooner it comes."""
-        r = by_seat(st, results_by_side(raw, self.nsides))[seat]
+        end = outcome_of(raw, self.nsides)
+        if end.points:  # points are the result: their expectation is what a search maximises
+            return by_seat(st, end.scores)[seat] * POINT
+        r = by_seat(st, end.results)[seat]
         if r == 1:
             return WIN - depth
         if r == 0:

@@ -173,6 +173,7 @@ class MCTSAgent(Agent):
         root = Node(None, None, mover_seat(st), list(root_moves), nseats)
         rng.shuffle(root.untried)
         log_c = self.c
+        points, lo, hi = bool(game.points), 0.0, 0.0  # results in points: exploration scaled to their spread
         done = 0
         while True:
             if deadline is not None:
@@ -188,7 +189,7 @@ class MCTSAgent(Agent):
                     node = rng.choices(node.children, weights=node.weights)[0]
                 else:
                     seat, logn = node.seat, math.log(node.visits)
-                    best, best_score = None, -1.0
+                    best, best_score = None, -math.inf
                     for ch in node.children:
                         score = ch.totals[seat] / ch.visits + log_c * math.sqrt(logn / ch.visits)
                         if score > best_score:
@@ -207,6 +208,9 @@ class MCTSAgent(Agent):
                 node = child
             # simulation
             result = playouts.evaluate(st)
+            if points:
+                lo, hi = min(lo, *result), max(hi, *result)
+                log_c = self.c * max(1.0, hi - lo)
             for _ in range(depth):
                 undo(st)
             # backpropagation
@@ -261,6 +265,20 @@ class MCTSAgent(Agent):
             self._searches[id(game)] = search
         return self._searches[id(game)]
 
+    def _spread(self, state) -> float:
+        """How far apart the points of 32 native playouts from `state` fall (from a world the
+        mover cannot tell from it, where pieces are hidden), 1 at least: the native tree's
+        exploration is scaled by it in a game of points, as the Python tree's is as it goes."""
+        fast, st = self._fast(state.game), state
+        if state.game.has_secrets:
+            st = state.determinized(state.side, self.rng)
+        lo = hi = 0.0
+        for _ in range(32):
+            run = fast.playout(st, self.rng.getrandbits(64), self.rollout, history=False)
+            if run.scores:
+                lo, hi = min(lo, *run.scores), max(hi, *run.scores)
+        return max(1.0, hi - lo)
+
     def _native_visits(self, search, state, root_moves, iterations: int, deadline,
                        informed: bool = False) -> Optional[dict]:
         """{move: visits} of a native search from `state` (`iterations`, or until the deadline):
@@ -275,7 +293,8 @@ class MCTSAgent(Agent):
 
         try:
             make = search.ismcts if informed else search.mcts
-            tree = make(state, self.c, self.rollout, self.rng.getrandbits(64), iterations,
+            c = self.c * self._spread(state) if state.game.points else self.c
+            tree = make(state, c, self.rollout, self.rng.getrandbits(64), iterations,
                         self.rollout_policy == "parts")
             if deadline is None:
                 tree.run(iterations)

@@ -29,6 +29,8 @@ class RolloutEvaluator:
 def cut_short(st, ev, nseats: int) -> tuple:
     """The result per seat of a playout cut short at `st` (see the module docstring)."""
     result = (0.5,) * nseats
+    if st.game.points:  # results in points: a game cut short scores nothing
+        return (0.0,) * nseats
     if ev.has_heuristic:
         per_side = ev.heuristic_by_side(st)
         leaders = [i for i, v in enumerate(per_side) if v == max(per_side)]
@@ -89,9 +91,10 @@ class NativeRollouts(RolloutEvaluator):
             return self.fallback.evaluate(st)
         if run.kind is not None:
             out = [0.0] * self.nseats
+            values = run.scores if fast.game.points else run.results  # points: what the agents maximise
             for side, seat in enumerate(fast.seats(run.final)):
-                out[seat] = run.results[side]
+                out[seat] = values[side]
             return tuple(out)
         if not self.ev.has_heuristic:
-            return (0.5,) * self.nseats
+            return (0.0 if fast.game.points else 0.5,) * self.nseats
         return cut_short(fast.state(run.final), self.ev, self.nseats)

@@ -9,9 +9,10 @@ loads it too. Its states hold Ziggurat states (`progress.Progress`); its actions
 nature, whose probabilities are split over them); its observation tensor is
 `observations.Observer`'s and its strings are the engine's observation and information state.
 
-Returns are -1 / 1 (0 a draw) for two players, the results (0 to 1) for more; `payoff` replaces
-them with any function of the final state (`load_game(RULESET, payoff=chips,
-payoff_range=(-2, 2), zero_sum=True)`). Needs the `openspiel` extra (`pip install
+Returns are -1 / 1 (0 a draw) for two players, the results (0 to 1) for more, and the points of a
+ruleset whose results are points (`win P by K`: Kuhn poker's chips); `payoff` replaces them with
+any function of the final state (`load_game(RULESET, payoff=chips, payoff_range=(-2, 2),
+zero_sum=True)`). Needs the `openspiel` extra (`pip install
 'ziggurat[openspiel]'`).
 """
 
@@ -33,6 +34,7 @@ from .progress import MAX_LENGTH, Progress
 pyspiel = need("pyspiel", "openspiel", "open-spiel")
 
 _REGISTERED: dict = {}  # short name -> the ruleset's path
+POINTS_RANGE = 1e6  # the utility bound stated for results in points when no payoff_range is given
 
 
 def short_name(ruleset: str) -> str:
@@ -52,8 +54,11 @@ def load_game(ruleset: str, *, payoff: Optional[Callable] = None, payoff_range: 
     name = register(ruleset)
     params = dict(options, max_game_length=max_game_length)
     if payoff is None:
-        if payoff_range is not None or zero_sum:
-            raise GameError("payoff_range and zero_sum go with a payoff function")
+        if zero_sum or payoff_range is not None and not load(ruleset, params).points:
+            raise GameError("payoff_range and zero_sum go with a payoff function (or payoff_range with "
+                            "a ruleset whose results are points)")
+        if payoff_range is not None:
+            return ZigguratGame(_REGISTERED[name], params, payoff_range=tuple(payoff_range))
         return pyspiel.load_game(name, params)
     if payoff_range is None or len(payoff_range) != 2:
         raise GameError("a payoff function needs payoff_range=(min, max)")
@@ -83,7 +88,7 @@ def register(ruleset: str) -> str:
 def _game_type(game, name: str, parameters: dict, zero_sum: bool = False):
     n = len(game.players)
     T = pyspiel.GameType
-    utility = T.Utility.ZERO_SUM if n == 2 or zero_sum else T.Utility.GENERAL_SUM
+    utility = T.Utility.ZERO_SUM if zero_sum or n == 2 and game.points != "general-sum" else T.Utility.GENERAL_SUM
     return T(
         short_name=name, long_name=f"Ziggurat {game.title}",
         dynamics=T.Dynamics.SEQUENTIAL,
@@ -114,9 +119,13 @@ class ZigguratGame(pyspiel.Game):
         seed = self.zgame.options.get("seed")
         self.seed = None if isinstance(seed, int) else 0  # a random setup is fixed: the seed option, or 0
         n = len(self.zgame.players)
+        points = self.zgame.points
         if payoff is not None:
             low, high = payoff_range
             utility_sum = 0.0 if zero_sum else None
+        elif points:  # the rules' points are the returns; their range is not known ahead unless given
+            low, high = payoff_range or (-POINTS_RANGE, POINTS_RANGE)
+            utility_sum = 0.0 if points == "zero-sum" else None
         elif n == 2:
             low, high, utility_sum = -1.0, 1.0, 0.0
         else:

@@ -6,8 +6,9 @@ vector over the game's action ids (`actions.ActionSpace`: 1 where the id is lega
 the agent whose turn it is). A move made of several ids is several steps of the same agent.
 Nature's moves are drawn by the environment (seeded by `reset(seed=...)`), so an agent only ever
 sees its own turns. At the end every agent is terminated with its return as reward (-1 / 0 / 1
-for two players, the results 0 to 1 for more, or `payoff(state)`); past `max_length` ids the game
-is truncated. Needs the `pettingzoo` extra (`pip install 'ziggurat[pettingzoo]'`).
+for two players, the results 0 to 1 for more, the points of a ruleset whose results are points, or
+`payoff(state)`); past `max_length` ids the game is truncated. Needs the `pettingzoo` extra
+(`pip install 'ziggurat[pettingzoo]'`).
 """
 
 from __future__ import annotations

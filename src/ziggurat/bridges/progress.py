@@ -4,8 +4,9 @@
 `actions`). It answers what a framework asks: who decides next (a side, nature, or nobody when the
 game is over), which ids are legal (with their probabilities at nature's turn), what an id does,
 and the returns at the end. Returns are the game's results (`Outcome.results`: 1 a win, 0 a loss,
-1/2 a draw), as `2 * result - 1` for two players (zero-sum, -1 to 1), or a `payoff` function of
-the final state when one is given (chips won, say). A game longer than `max_length` ids
+1/2 a draw), as `2 * result - 1` for two players (zero-sum, -1 to 1), or the points of a game
+whose results are points (`win P by K`, `win by NAME`: `Outcome.scores`), or a `payoff` function
+of the final state when one is given. A game longer than `max_length` ids
 (nature's included) is stopped there as a draw.
 """
 
@@ -162,6 +163,8 @@ class Progress:
         if self.payoff is not None:
             return [float(x) for x in self.payoff(self.state)]
         outcome = self.outcome()
+        if self.space.game.points:  # results in points: the points are the returns (0 each when stopped)
+            return [0.0] * n if outcome is None else [float(x) for x in outcome.scores]
         results = [0.5] * n if outcome is None else list(outcome.results)  # stopped at max_length: a draw
         if n == 2:
             return [2.0 * r - 1.0 for r in results]

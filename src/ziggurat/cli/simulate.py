@@ -310,6 +310,8 @@ def _show_one(out: Console, s: dict) -> None:
     partial = f" [bold red]({escape(st['partial'])})[/bold red]" if st.get("partial") else ""
     out.print(f"[bold]{escape(st['title'])}[/bold] ({options}): {st['games']} games, seed {st['seed']}{partial}")
     cols = ["games", "wins", "draws", "losses", "score", "win rate [95% CI]"]
+    points = "points" in s["agents"][0] if s["agents"] else False  # results in points: their mean too
+    cols += ["points [95% CI]"] if points else []
     for heading, key, rows in (("Agents", "agent", s["agents"]), ("Seats (seat 0 moves first)", "seat", s["seats"]),
                                ("Sides (armies)", "side", s["sides"])):
         table = Table(title=heading, title_justify="left")
@@ -317,7 +319,7 @@ def _show_one(out: Console, s: dict) -> None:
         for c in cols:
             table.add_column(c, justify="right")
         for r in rows:
-            table.add_row(Text(str(r[key])), *_rate_cells(r))
+            table.add_row(Text(str(r[key])), *_rate_cells(r), *([report.mean_text(r["points"])] if points else []))
         out.print(table)
     fp = s["first_player"]
     table = Table(title="Balance and shape", title_justify="left")

@@ -215,6 +215,7 @@ class Outcome:
     who: Optional[Expr]
     reason: Optional[str]
     pos: Pos = NOWHERE
+    points: Optional[Expr] = None  # `win P by 2`: the points the win is worth
 
 
 @frozen
@@ -224,6 +225,7 @@ class Rank:
     keys: tuple  # Name nodes: defs of one player (or per-player counters), most important first
     reason: Optional[str]
     pos: Pos = NOWHERE
+    scored: bool = False  # `win by points`: the one key is each player's points, the game's result
 
 
 # ---- declarations -------------------------------------------------------------------------

@@ -417,7 +417,7 @@ class Folder:
         if isinstance(s, ir.Effect):
             return [evolve(s, args=tuple(self.expr(a) for a in s.args))]
         if isinstance(s, ir.Outcome):
-            return [evolve(s, who=self.expr(s.who))]
+            return [evolve(s, who=self.expr(s.who), points=self.expr(s.points))]
         if isinstance(s, ir.RankBy):
             return [evolve(s, keys=tuple(self.expr(k) for k in s.keys))]
         raise AssertionError(f"unknown statement {s!r}")

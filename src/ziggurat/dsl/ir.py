@@ -306,6 +306,7 @@ class Outcome:
     who: Optional[Expr]
     reason: Optional[str]
     pos: Pos = _pos
+    points: Optional[Expr] = None  # `win P by 2`: what the win (or loss) is worth, an int
 
 
 @frozen
@@ -316,10 +317,18 @@ class RankBy:
     keys: tuple[Expr, ...]
     reason: Optional[str]
     pos: Pos = _pos
+    scored: bool = False  # `win by points`: the one key is each player's points, the game's result
 
 
 Stmt: TypeAlias = Let | If | For | SetCounter | Effect | Outcome | RankBy
 """A statement of a block (setup, a move's `do:`, the end block)."""
+
+
+def scores_points(end) -> bool:
+    """Whether an end block makes points the game's result: some `win P by K`, `lose P by K` or
+    `win by points` in it (then every outcome of the game gives each player points)."""
+    return any(isinstance(n, Outcome) and n.points is not None or isinstance(n, RankBy) and n.scored
+               for n in walk(end or ()))
 
 
 # ---- the parts of an action -----------------------------------------------------------------

@@ -227,10 +227,17 @@ class _ToAst(ExampleTransforms):  # a Transformer_NonRecursive
         return ast.ExprStmt(c[0], self._pos(meta))
 
     def win(self, meta, c):
-        return ast.Outcome("win", c[0], _unquote(c[1]) if c[1] else None, self._pos(meta))
+        return ast.Outcome("win", c[0], _unquote(c[2]) if c[2] else None, self._pos(meta), c[1])
 
     def lose(self, meta, c):
-        return ast.Outcome("lose", c[0], _unquote(c[1]) if c[1] else None, self._pos(meta))
+        return ast.Outcome("lose", c[0], _unquote(c[2]) if c[2] else None, self._pos(meta), c[1])
+
+    def by_points(self, meta, c):
+        return c[0]
+
+    def win_by(self, meta, c):
+        key = ast.Name(str(c[0]), self._pos(c[0]))
+        return ast.Rank((key,), _unquote(c[1]) if c[1] else None, self._pos(meta), scored=True)
 
     def draw(self, meta, c):
         return ast.Outcome("draw", None, _unquote(c[0]) if c[0] else None, self._pos(meta))

@@ -57,6 +57,7 @@ def compile_model(model: Model, overrides: dict, name: str) -> CompiledModule:
         creates_pieces=_effects(folded.plan, ("place", "add"), moves_only=True),
         hashing=writer.hashing, uses_last=writer.last, tables=tuple(tables), sources=sources,
         linemap=_compress(linemap, sources), statistic_texts=tuple(s.text for s in folded.plan.statistics),
+        points=points_kind(folded.plan.end),
         nonnegative=nonnegative_counters(folded.plan),  # positions read from text are held to it
         surface=folded.world.surface,
         bookkeeping=tuple(c.name for c in plan.counters.values() if c.bookkeeping),
@@ -153,3 +154,12 @@ def _compress(linemap: list, sources: tuple) -> tuple:
             out.append((line,) + (key or (-1, 0, 0, 0)))
             last = key
     return tuple(out)
+
+
+def points_kind(end) -> Optional[str]:
+    """None for results won and lost; for results in points (ir.scores_points), "zero-sum" when
+    they come from `win P by K` / `lose P by K` only (the others share what P wins or loses),
+    else "general-sum" (`win by NAME` gives each player NAME(p))."""
+    if not ir.scores_points(end):
+        return None
+    return "general-sum" if any(isinstance(n, ir.RankBy) for n in ir.walk(end)) else "zero-sum"

@@ -47,6 +47,7 @@ class Game:
         self.has_chance = any(a.chance for a in spec.actions)  # whether nature ever moves
         self.invariant_texts = list(spec.invariant_texts)
         self.has_heuristic = spec.has_heuristic
+        self.points = spec.points  # None, or how its results in points add up: "zero-sum" / "general-sum"
         self.heuristic_per_mover = spec.heuristic_per_mover
         self.changes_pieces = spec.changes_pieces
         self.creates_pieces = spec.creates_pieces

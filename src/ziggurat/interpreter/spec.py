@@ -119,6 +119,8 @@ class GameSpec:
     # (generated line, source index, line, col, end col), where the rules position changes
     linemap: tuple[tuple[int, int, int, int, int], ...] = ()
     statistic_texts: tuple[str, ...] = ()  # the ruleset's `statistic` declarations, in order
+    # results in points (`win P by K`, `win by NAME`): "zero-sum" (wins and losses by K only), "general-sum"
+    points: Optional[str] = None
     nonnegative: tuple[str, ...] = ()  # the number counters the rules never make negative (nonnegative_counters)
     # the open table: (lattice step, widths, lengths per piece code), or None
     surface: Optional[tuple[int, tuple[int, ...], tuple[int, ...]]] = None

@@ -116,7 +116,7 @@ def _save(fig, stem: Path) -> list:
 
 
 CSV_FIELDS = ["study", "index", "seed", "agents_by_seat", "first_seat", "results_by_seat", "results_by_side",
-              "kind", "reason", "plies", "branching", "positions", "passes"]
+              "scores_by_seat", "kind", "reason", "plies", "branching", "positions", "passes"]
 
 
 def csv_rows(spec: StudySpec, records: list) -> list:
@@ -129,6 +129,7 @@ def csv_rows(spec: StudySpec, records: list) -> list:
             "first_seat": r.first_seat,
             "results_by_seat": ";".join(f"{x:g}" for x in r.results_by_seat),
             "results_by_side": ";".join(f"{x:g}" for x in r.results_by_side),
+            "scores_by_seat": ";".join(f"{x:g}" for x in r.scores_by_seat),
             "kind": r.kind, "reason": r.reason, "plies": r.plies,
             "branching": r.branching, "positions": r.positions, "passes": r.passes,
         })
@@ -183,6 +184,11 @@ def comparison_rows(summaries: list) -> list:
     for label in labels:
         rows.append((f"{label} wins", [next((pct(a["win_rate"]) for a in s["agents"] if a["agent"] == label), "-")
                                        for s in summaries]))
+    for label in labels:  # results in points: the mean points of each agent
+        cells = [next((mean_text(a["points"]) for a in s["agents"] if a["agent"] == label and "points" in a), "-")
+                 for s in summaries]
+        if any(c != "-" for c in cells):
+            rows.append((f"{label} points", cells))
     if max(len(s["seats"]) for s in summaries) > 2:  # with two, the first player's row says it
         for k in range(max(len(s["seats"]) for s in summaries)):
             rows.append((f"seat {k + 1} wins", [pct(s["seats"][k]["win_rate"]) if k < len(s["seats"]) else "-"

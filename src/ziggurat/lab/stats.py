@@ -82,6 +82,11 @@ def _tally(results: list) -> dict:
             "win_rate": proportion(wins, len(results))}
 
 
+def _points(game, values: list) -> dict:
+    """{"points": mean and 95% interval} of a game whose results are points (`win P by K`), else {}."""
+    return {"points": mean_interval(values)} if getattr(game, "points", None) else {}
+
+
 def partial_text(done: int, planned: int) -> Optional[str]:
     """'partial: 37 of 200 games' for a study stopped part way, else None."""
     return f"partial: {done} of {planned} games" if done < planned else None
@@ -97,9 +102,12 @@ def summarize(spec: StudySpec, records: list, game=None) -> dict:
     agents = []
     for j, label in enumerate(labels):
         res = [r.results_by_seat[r.seat_agents.index(j)] for r in records]
-        agents.append({"agent": label, **_tally(res)})
-    seats = [{"seat": s, **_tally([r.results_by_seat[s] for r in records])} for s in range(players)]
-    sides = [{"side": game.players[p], **_tally([r.results_by_side[p] for r in records])}
+        points = [r.scores_by_seat[r.seat_agents.index(j)] for r in records if r.scores_by_seat]
+        agents.append({"agent": label, **_tally(res), **_points(game, points)})
+    seats = [{"seat": s, **_tally([r.results_by_seat[s] for r in records]),
+              **_points(game, [r.scores_by_seat[s] for r in records if r.scores_by_seat])} for s in range(players)]
+    sides = [{"side": game.players[p], **_tally([r.results_by_side[p] for r in records]),
+              **_points(game, [r.scores_by_side[p] for r in records if r.scores_by_side])}
              for p in range(players)]
     first = [r.results_by_seat[r.first_seat] for r in records]
     decisive = [x for x in first if x in (0, 1)] if players == 2 else []

@@ -118,6 +118,8 @@ class GameResult:
     actions: dict  # action name -> moves made of it (nature's included), for the actions used
     statistics: dict  # the ruleset's `statistic`s on the last position
     backend: str = "python"  # or "native": the game was played whole by the native backend
+    scores_by_seat: tuple = ()  # per seat, the points of a game whose results are points (else empty)
+    scores_by_side: tuple = ()  # the same per side
 
     def as_json(self) -> dict:
         """The record as plain data, ready for JSON: the journal's line (format 2), where the
@@ -130,6 +132,8 @@ class GameResult:
                "statistics": dict(self.statistics)}
         if self.backend != "python":
             out["backend"] = self.backend
+        if self.scores_by_side:
+            out["scores_by_seat"], out["scores_by_side"] = list(self.scores_by_seat), list(self.scores_by_side)
         return out
 
     def __reduce__(self):
@@ -151,7 +155,9 @@ class GameResult:
                    reason=_text(data["reason"]), plies=_whole(data["plies"]), branching=_whole(data["branching"]),
                    positions=_whole(data["positions"]), passes=_whole(data["passes"]),
                    actions={_text(k): _whole(v) for k, v in data["actions"].items()},
-                   statistics=dict(data["statistics"]), backend=_text(data.get("backend", "python")))
+                   statistics=dict(data["statistics"]), backend=_text(data.get("backend", "python")),
+                   scores_by_seat=tuple(float(x) for x in data.get("scores_by_seat", ())),
+                   scores_by_side=tuple(float(x) for x in data.get("scores_by_side", ())))
 
 
 _FIELDS = attrgetter(*(a.name for a in attrs.fields(GameResult)))  # a record's fields as a tuple, in order
@@ -244,9 +250,12 @@ def play_game(game, agents: tuple, index: int, study_seed: int, max_plies: int) 
     end = outcome_of(raw, players)  # a `rank by` becomes a win or a draw here, as State.outcome() says
     per_side = tuple(float(r) for r in end.results)
     kind = kind_text(end.kind)
+    points = tuple(float(x) for x in end.scores) if game.points and end.scores else (0.0,) * players
+    points = points if game.points else ()  # a game cut short at max plies scores nothing
     return GameResult(index, seed, seat_agent, first_seat, by_seat(state, per_side), per_side, tuple(state.seats),
                       kind, end.reason or kind, played.plies, played.branching, played.positions,
-                      played.used.get("pass", 0), played.used, state.statistics())
+                      played.used.get("pass", 0), played.used, state.statistics(), "python",
+                      by_seat(state, points) if points else (), points)
 
 
 def play_native_chunk(game, fast, agents: tuple, indices: list, study_seed: int, max_plies: int,
@@ -295,9 +304,30 @@ def play_native_chunk(game, fast, agents: tuple, indices: list, study_seed: int,
         indices, setup, firsts = [indices[k] for k in held], [setup[k] for k in held], [firsts[k] for k in held]
     else:
         others = {}
+    results, points = cols.results, None
+    if game.points:  # the kernel's results are points: the results (wins, losses) come from the outcomes
+        n = len(game.players)
+        points = np.where((cols.codes <= 0)[:, None], 0.0, cols.results)  # cut short: no points
+        known: dict = {}  # (code, who) -> the results of a win, loss or draw
+        results = np.array([_points_results(fast, c, r, w, n, known)
+                            for c, r, w in zip(cols.codes.tolist(), cols.results.tolist(), cols.who.tolist())],
+                           dtype=float).reshape(len(cols.codes), n)
     return NativeChunk(list(indices), setup, firsts, len(game.players), tuple(a.name for a in game.actions),
-                       endings, cols.plies, cols.codes, cols.results, cols.who, cols.branching, cols.actions,
-                       cols.seats, stats, others)
+                       endings, cols.plies, cols.codes, results, cols.who, cols.branching, cols.actions,
+                       cols.seats, stats, others, points)
+
+
+def _points_results(fast, code: int, points: list, who: int, n: int, known: dict) -> tuple:
+    """The results of a native game of points (its outcome code, points per side and side named):
+    a win, loss or draw's depend on the code and the side only, and are worked out once."""
+    if code <= 0:
+        return (0.5,) * n
+    got = known.get((code, who))
+    if got is None:
+        got = fast.ended(code, points + [who])[3]
+        if fast.outcomes[code - 1][0] != "rank":  # `win by NAME`: the points decide, not the code
+            known[code, who] = got
+    return got
 
 
 @frozen(eq=False)
@@ -321,6 +351,7 @@ class NativeChunk:
     seats: object
     statistics: Optional[list]  # a dict a game where the ruleset declares statistics
     others: dict  # index -> GameResult of the games the Python backend played (not held by the kernel)
+    points: object = None  # per side (a row a game), the points of a game whose results are points
 
     def records(self) -> list:
         """The GameResults, in the order of the indices."""
@@ -364,6 +395,11 @@ def _native_records(chunk: NativeChunk) -> list:
     passes = chunk.actions[:, names.index("pass")].tolist() if "pass" in names else [0] * len(codes)
     used = [{names[a]: c for a, c in enumerate(row) if c} for row in zip(*chunk.actions.T.tolist())]
     stats = chunk.statistics if chunk.statistics is not None else [{} for _ in keys]
+    scored = [((), ())] * len(codes)  # (by seat, by side) points of each game
+    if chunk.points is not None:
+        by_seat_points = np.empty_like(chunk.points)
+        by_seat_points[np.arange(len(codes))[:, None], seats] = chunk.points
+        scored = list(zip(map(tuple, by_seat_points.tolist()), map(tuple, chunk.points.tolist())))
     seatings = [seating(i, n) for i in range(n)]
     shared: dict = {}  # one tuple for equal rows (results and seats take few values)
     setup, firsts, endings = chunk.setup, chunk.firsts, chunk.endings
@@ -377,7 +413,7 @@ def _native_records(chunk: NativeChunk) -> list:
         kind, reason = endings[key]
         out.append(GameResult(i, setup[k], seatings[i % n], firsts[k], shared.setdefault(by, by),
                               shared.setdefault(sides, sides), shared.setdefault(("seats",) + final, final),
-                              kind, reason, p, b, p, passes[k], used[k], stats[k], "native"))
+                              kind, reason, p, b, p, passes[k], used[k], stats[k], "native", *scored[k]))
     return out
 
 

@@ -91,6 +91,7 @@ def resolve_model(model: Model) -> tuple[ir.Plan, list]:
         if plan.end is None:
             plan.broken.add(("end", ""))
             plan.end = ()
+        check_points(r, plan.end)
     for inv in m.invariants:
         e = r.attempt(lambda i: r.expect(r.expr(i.expr, Ctx(Where.INVARIANT)), T.BOOL, i.expr, "an invariant"), inv)
         if e is not None:
@@ -265,3 +266,14 @@ def unused_defs(r: Resolver) -> None:
         except CheckError as e:
             if isinstance(e, ScopeError) or e.message.startswith("unknown "):
                 r.report(e.pos, e.message, hint=e.hint)
+
+
+def check_points(r, end) -> None:
+    """A game whose results are points (`win P by K`, `win by points`) ends in points only: a
+    `rank by` there gives an order, not points."""
+    if not ir.scores_points(end):
+        return
+    for n in ir.walk(end):
+        if isinstance(n, ir.RankBy) and not n.scored:
+            r.report(n.pos, "'rank by' in a game whose results are points ('win ... by' elsewhere in the end block)",
+                     hint="write 'win by NAME': each player scores NAME(p) and the most points win")

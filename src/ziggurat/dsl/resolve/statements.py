@@ -83,37 +83,47 @@ def outcome(r: Resolver, s: ast.Outcome, ctx: Ctx):
     who = None
     if s.who is not None:
         who = r.expect(r.expr(s.who, ctx), T.PLAYER, s.who, f"who '{s.kind}'s")
-    return ir.Outcome(s.kind, who, s.reason, s.pos)
+    points = None
+    if s.points is not None:
+        points = r.expect(r.expr(s.points, ctx), T.INT, s.points, f"the points of '{s.kind} ... by'")
+        if isinstance(points, ir.Const) and isinstance(points.value, int) and points.value <= 0:
+            r.fail(s.points, f"'{s.kind} ... by {points.value}': a result is worth 1 point or more",
+                   hint=f"{s.kind} ... by 1 is the same as a plain '{s.kind}'; the other players share "
+                        "what it is worth")
+    return ir.Outcome(s.kind, who, s.reason, s.pos, points)
 
 
 @handles(STATEMENTS, ast.Rank)
 def rank(r: Resolver, s: ast.Rank, ctx: Ctx):
+    word = "win by" if s.scored else "rank by"
     if ctx.where != Where.END:
-        r.fail(s, "'rank by' ends the game, so it belongs in the end block")
+        r.fail(s, f"'{word}' ends the game, so it belongs in the end block")
     var = r.fresh("p")
     player = ir.Local(var, T.PLAYER, s.pos)
-    keys = tuple(rank_key(r, key.id, key, player, ctx) for key in s.keys)
-    return ir.RankBy(var, keys, s.reason, s.pos)
+    keys = tuple(rank_key(r, key.id, key, player, ctx, word) for key in s.keys)
+    return ir.RankBy(var, keys, s.reason, s.pos, s.scored)
 
 
-def rank_key(r: Resolver, name: str, s, player: ir.Local, ctx: Ctx):
-    """One key of `rank by` for one player: a def of one player, or a per-player counter."""
+def rank_key(r: Resolver, name: str, s, player: ir.Local, ctx: Ctx, word: str = "rank by"):
+    """One key of `rank by` (or the points of `win by`) for one player: a def of one player, or a
+    per-player counter."""
     m = r.m
     if name in m.counters and m.counters[name].per_player:
         c = m.counters[name]
         if c.bookkeeping:
-            r.fail(s, f"'rank by' ranks the players by counter {name!r}, which is marked bookkeeping: "
+            r.fail(s, f"'{word}' ranks the players by counter {name!r}, which is marked bookkeeping: "
                       "players must see what they are ranked by",
                    hint=f"remove 'bookkeeping' from counter {name} (line {c.pos.line})")
         return ir.CounterRef(name, player, T.INT, s.pos)
     if name not in m.defs:
-        r.fail(s, f"'rank by' needs a def of one player (or a per-player counter), and {name!r} is neither",
-               hint=did_you_mean(name, list(m.defs)) or f"declare one: def {name}(p): ...")
+        r.fail(s, f"'{word}' needs a def of one player (or a per-player counter), and {name!r} is neither",
+               hint=did_you_mean(name, list(m.defs) + [k for k, c in m.counters.items() if c.per_player])
+               or f"declare one: def {name}(p): ...")
     d = m.defs[name]
     if len(d.params) != 1:
-        r.fail(s, f"'rank by' calls {name}() with one player, but it takes {len(d.params)} arguments",
+        r.fail(s, f"'{word}' calls {name}() with one player, but it takes {len(d.params)} arguments",
                hint=f"def {name}(p): ... (line {d.pos.line})")
     call = ast.Call(name, (ast.Name("_rp", s.pos),), s.pos)
     c = inline(r, d, call, ctx.bind("_rp", player))
-    r.expect(c, T.INT, s, f"{name}(), a key of 'rank by',")
+    r.expect(c, T.INT, s, f"{name}(), a key of '{word}',")
     return c

@@ -50,6 +50,7 @@ class Statements:
         self.x = x
         self.loops = x.loops
         self.outcomes: list = []  # (kind, reason) of each outcome statement, code = index + 1
+        self.points = ir.scores_points(x.game.plan.end)  # results in points: res holds each side's points
         self.hash = HashRecord()
 
     # ---- writing the position ---------------------------------------------------------------------
@@ -133,8 +134,14 @@ class Statements:
         who = x.expr(st.who, env, code) if st.who is not None else "-1"
         w = code.fresh("who")
         code(f"{w} = {who}")
+        if self.points:  # `win P by K`: P scores K, the others share -K (a loss: the signs swapped)
+            worth = "0.0" if st.kind == "draw" else x.expr(st.points, env, code) if st.points is not None else "1"
+            sign = "-" if st.kind == "lose" else ""
+            code(f"_worth = {sign}float({worth})")
         code("for _q in range(NPLAYERS):")
-        if st.kind == "win":
+        if self.points:
+            code(f"    res[_q] = _worth if _q == {w} else 0.0 - _worth / max(1, NPLAYERS - 1)")
+        elif st.kind == "win":
             code(f"    res[_q] = 1.0 if _q == {w} else 0.0")
         elif st.kind == "lose":
             code(f"    res[_q] = 0.0 if _q == {w} else 1.0")
@@ -157,6 +164,9 @@ class Statements:
             code(f"{keys}[{var}, {j}] = {x.expr(key, inner, code)}")
         code.depth -= 1
         code(f"rank_results({keys}, res)")
+        if st.scored:  # `win by NAME`: res holds the points, res[NPLAYERS] still the one at the top
+            code("for _q in range(NPLAYERS):")
+            code(f"    res[_q] = {keys}[_q, 0]")
         code(f"return {k}")
 
     # ---- effects ----------------------------------------------------------------------------------

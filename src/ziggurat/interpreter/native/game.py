@@ -69,6 +69,7 @@ class Playout:
     results: tuple  # per side (empty when cut)
     branching: int  # the legal moves summed over the positions played from
     final: object  # the position vector at the end
+    scores: tuple = ()  # per side, the points of a game whose results are points (empty when cut)
 
     @property
     def moves(self) -> tuple:
@@ -152,6 +153,8 @@ class NativeGame:
         n = self.layout.nplayers
         results = tuple(float(r) for r in res[:n])
         who = int(res[n])
+        if self.game.points:  # res holds points: the results are those of the outcome they came from
+            results = points_results(kind, who, results)
         if kind == "rank":
             kind = "win" if who >= 0 else "draw"
         results = tuple(int(r) if r in (0.0, 1.0) else r for r in results)
@@ -219,8 +222,9 @@ class NativeGame:
                                                         moves, res, hist, nhist, buf, parts)
         self._check(code)
         kind, who, reason, results = self.ended(int(code), res)
+        scores = tuple(float(r) for r in res[:self.layout.nplayers]) if self.game.points and kind else ()
         return Playout(moves[:plies], self.codec, int(plies), kind, who, reason, results,
-                       int(branching), v)
+                       int(branching), v, scores)
 
     def playouts(self, state, count: int, seed: int, max_plies: int = 1000, parts: bool = False) -> tuple:
         """(results per side as a count x players array, plies, outcome codes) of `count`
@@ -245,6 +249,16 @@ class NativeGame:
         n = self.layout.nplayers
         return ChunkColumns(plies, codes, results[:, :n], results[:, n].astype(np.int64), branching, actions, seats,
                             last if finals else None)
+
+
+def points_results(kind: str, who: int, points: tuple) -> tuple:
+    """The results (1 a win, 0 a loss, shares of a draw) of an outcome of a game whose results
+    are points, from its kind, the side it names (-1 none) and the points per side."""
+    from ..outcome import outcome_of
+
+    if kind == "rank":  # `win by NAME`
+        return outcome_of(("points", tuple((p,) for p in points), None), len(points)).results
+    return outcome_of((kind, who if who >= 0 else None, None), len(points)).results
 
 
 @frozen

@@ -36,9 +36,10 @@ def minus_one(e: ast.expr) -> ast.expr:
 class Statements:
     """Writes blocks of statements (setup, effects, the end block) for one game."""
 
-    def __init__(self, exprs: Exprs, hashing: bool):
+    def __init__(self, exprs: Exprs, hashing: bool, points: bool = False):
         self.x = exprs
         self.hashing = hashing
+        self.points = points  # the game's results are points (ir.scores_points): outcomes carry theirs
 
     def block(self, stmts, env: Env, fresh: Fresh) -> list:
         out: list[ast.stmt] = []
@@ -83,15 +84,17 @@ class Statements:
             return env
         if isinstance(s, ir.Outcome):
             who = x.expr(s.who, env) if s.who is not None else ast.Constant(None)
-            out.append(at(ast.Return(ast.Tuple([ast.Constant(s.kind), who, ast.Constant(s.reason)], ast.Load())),
-                          s.pos))
+            items = [ast.Constant(s.kind), who, ast.Constant(s.reason)]
+            if self.points:  # the game's results are points: every outcome says what it is worth
+                items.append(x.expr(s.points, env) if s.points is not None else ast.Constant(int(s.kind != "draw")))
+            out.append(at(ast.Return(ast.Tuple(items, ast.Load())), s.pos))
             return env
         if isinstance(s, ir.RankBy):
             var = pyname(s.var)
             inner = env.bind(s.var, Var(var, T.PLAYER))
             keys = ast.Tuple([x.expr(k, inner) for k in s.keys], ast.Load())
-            out.append(at(S("return ('rank', tuple((_0 for _1 in ALLPLAYERS)), _2)", keys, var, ast.Constant(s.reason)),
-                          s.pos))
+            out.append(at(S("return (_3, tuple((_0 for _1 in ALLPLAYERS)), _2)", keys, var, ast.Constant(s.reason),
+                            ast.Constant("points" if s.scored else "rank")), s.pos))
             return env
         raise AssertionError(f"no Python for the statement {s!r}")
 

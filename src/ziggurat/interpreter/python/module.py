@@ -110,7 +110,8 @@ class ModuleWriter:
     def outcome(self) -> ast.FunctionDef:
         fn = self._fn("outcome", ("st", "moves"), self.game.plan.end_pos)
         fn.body = self._state()
-        fn.body += Statements(self.x, self.hashing).block(self.game.plan.end or (), Env(), Fresh())
+        end = self.game.plan.end or ()
+        fn.body += Statements(self.x, self.hashing, ir.scores_points(end)).block(end, Env(), Fresh())
         if not isinstance(fn.body[-1], ast.Return):  # an end block that always ends the game has said so
             fn.body.append(S("return None"))
         drop_unused_loads(fn, 8)

@@ -1,0 +1,235 @@
+"""Results in points (`win P by K`, `lose P by K`, `win by NAME`): how they parse, each mistake at
+its line and column with a hint, what each outcome is worth in both backends, and what reads them:
+the agents (expected points), the studies (mean points with intervals) and the records."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+import ziggurat
+from ziggurat.dsl import ast
+from ziggurat.dsl.checks import check
+from ziggurat.dsl.parser import parse
+
+HERE = os.path.join(os.path.dirname(__file__), "points")
+POINTS = os.path.join(HERE, "points.rules")
+GAMBLE = os.path.join(HERE, "gamble.rules")
+TEXT = open(POINTS).read()
+
+
+def edit(old: str, new: str, text: str = TEXT) -> str:
+    assert text.count(old) == 1, old
+    return text.replace(old, new)
+
+
+def at(text: str, needle: str) -> tuple:
+    i = text.index(needle)
+    return text.count("\n", 0, i) + 1, i - (text.rfind("\n", 0, i) + 1) + 1
+
+
+def the_error(text: str):
+    errs = [d for d in check("edited.rules", text=text) if d.severity == "error"]
+    assert len(errs) == 1, "\n\n".join(d.render() for d in errs) or "no error reported"
+    return errs[0]
+
+
+def play(game, moves: list):
+    st = game.new()
+    for m in moves:
+        st.play(st.parse_move(m))
+    return st
+
+
+# ---- the language -------------------------------------------------------------------------------
+
+
+def test_win_and_lose_by_parse_to_their_points_and_win_by_to_a_scored_ranking():
+    end = next(d for d in parse(TEXT).decls if isinstance(d, ast.End))
+    found = [n for n in ast_walk(end.body) if isinstance(n, (ast.Outcome, ast.Rank))]
+    win, lose, draw, by = found
+    assert (win.kind, win.points.value) == ("win", 2)
+    assert (lose.kind, lose.points.value) == ("lose", 3)
+    assert (draw.kind, draw.points) == ("draw", None)
+    assert by.scored and [k.id for k in by.keys] == ["points"] and by.reason == "every player has had two turns"
+
+
+def ast_walk(stmts):
+    for s in stmts:
+        yield s
+        for name in ("body", "orelse"):
+            inner = getattr(s, name, None)
+            if isinstance(inner, (list, tuple)):
+                yield from ast_walk(inner)
+        for part in getattr(s, "elifs", ()) or ():
+            yield from ast_walk(part.body)
+
+
+def test_the_test_games_check_clean():
+    assert check(POINTS) == [] and check(GAMBLE) == []
+
+
+def test_a_win_by_no_points_is_reported_at_the_points():
+    text = edit("win p by 2", "win p by 0")
+    d = the_error(text)
+    assert (d.line, d.col) == at(text, "0 \"four\"")
+    assert "a result is worth 1 point or more" in d.message
+
+
+def test_points_that_are_not_a_number_are_reported():
+    text = edit("lose p by 3", "lose p by p")
+    d = the_error(text)
+    assert (d.line, d.col) == at(text, "p \"nothing\"")
+    assert "points of 'lose ... by'" in d.message
+
+
+def test_win_by_an_unknown_name_suggests_the_def_meant():
+    text = edit("win by points", "win by pionts")
+    d = the_error(text)
+    assert (d.line, d.col) == at(text, "pionts")
+    assert "'win by' needs a def of one player" in d.message and "points" in d.hint
+
+
+def test_win_by_outside_the_end_block_is_reported():
+    text = edit("        turns += 1\n", "        turns += 1\n        win by points\n")
+    d = the_error(text)
+    assert (d.line, d.col) == at(text, "win by points\n")
+    assert "'win by' ends the game, so it belongs in the end block" in d.message
+
+
+def test_rank_by_in_a_game_of_points_is_reported_with_the_fix():
+    text = edit('win by points "every', 'rank by points "every')
+    d = the_error(text)
+    assert (d.line, d.col) == at(text, "rank by points")
+    assert "'rank by' in a game whose results are points" in d.message and "win by" in d.hint
+
+
+def test_a_game_without_by_keeps_plain_results():
+    text = edit("win p by 2", "win p").replace("lose p by 3", "lose p").replace('win by points "every',
+                                                                               'rank by points "every')
+    game = ziggurat.load(os.path.join(HERE, "plain.rules"), text=text)
+    assert game.points is None
+    out = play(game, ["+2", "+2", "+1", "+0", "+0", "+0"]).outcome()  # first 2, second 2, third 1
+    assert not out.points and out.values() == out.results
+
+
+# ---- what each outcome is worth, in both backends --------------------------------------------------
+
+# Plies go first, second, third, first, second, third; the points are worked out by hand from the rules.
+CASES = [
+    (["+2", "+1", "+1", "+2", "+1", "+2"], "win", "four", (2, -1, -1)),  # first reaches 4: the others share -2
+    (["+1", "+0", "+1", "+1", "+0", "+1"], "lose", "nothing", (1.5, -3, 1.5)),  # second at 0: the others share 3
+    (["+1", "+1", "+1", "+1", "+1", "+1"], "draw", "all level", (0, 0, 0)),
+    (["+2", "+1", "+1", "+1", "+1", "+1"], "win", "every player has had two turns", (3, 2, 2)),
+    (["+1", "+2", "+2", "+1", "+1", "+0"], "win", "every player has had two turns", (2, 3, 2)),
+]
+
+
+@pytest.mark.parametrize("moves, kind, reason, scores", CASES)
+def test_each_outcome_gives_its_points_in_the_python_backend(moves, kind, reason, scores):
+    out = play(ziggurat.load(POINTS), moves).outcome()
+    assert (out.kind, out.reason, out.scores, out.points) == (kind, reason, scores, True)
+
+
+def test_win_by_points_wins_for_the_most_and_shares_a_tie():
+    game = ziggurat.load(POINTS)
+    assert play(game, CASES[3][0]).outcome().results == (1, 0, 0)
+    assert play(game, ["+2", "+2", "+1", "+1", "+1", "+1"]).outcome().results == (0.5, 0.5, 0)  # 3, 3, 2
+
+
+def test_the_native_backend_gives_the_python_backends_points_and_results():
+    """Native random playouts of the test game and of Kuhn poker, replayed in the Python backend:
+    the same outcome, results and points for every one."""
+    pytest.importorskip("numba")
+    from ziggurat.interpreter.native.game import native
+
+    for name in (POINTS, "kuhn-poker"):
+        game = ziggurat.load(name)
+        fast = native(game, ("playout",))
+        seen = set()
+        for seed in range(60):
+            run = fast.playout(game.new(0), seed, 100)
+            st = game.new(0)
+            for m in run.moves:
+                st.push(m)
+            out = st.outcome()
+            assert (run.kind, run.reason, run.results) == (out.kind, out.reason, out.results), seed
+            assert run.scores == tuple(float(x) for x in out.scores), seed
+            seen.add(out.reason)
+        assert len(seen) >= 2
+
+
+# ---- what reads them --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("spec", ["alphabeta:depth=3", "mcts:iterations=400", "alphabeta:depth=3:backend=native",
+                                  "mcts:iterations=400:rollouts=native"])
+def test_agents_maximise_expected_points_not_the_chance_of_winning(spec):
+    """In gamble.rules the coin is worth 1.5 points on average and the safe play 1: an agent that
+    maximised its chance of winning would play safe (1 against 1/2)."""
+    from ziggurat.agents import make_agent
+
+    game = ziggurat.load(GAMBLE)
+    st = game.new()
+    picks = [st.move_text(make_agent(spec, seed).choose(st)) for seed in range(5)]
+    assert picks == ["gamble"] * 5
+
+
+def test_a_native_study_keeps_the_points_and_results_of_a_python_replay():
+    """points.rules studied by the native backend: each game, replayed move by move in the Python
+    backend (the native playout of its seed), ends with the points and results the study kept."""
+    pytest.importorskip("numba")
+    from ziggurat.agents.base import by_seat
+    from ziggurat.interpreter.native.game import native
+    from ziggurat.lab.seeds import derived_seed
+    from ziggurat.lab.study import StudySpec, run_study
+
+    game = ziggurat.load(POINTS)
+    spec = StudySpec(POINTS, ("random",) * 3, 40, {}, seed=4, max_plies=100, backend="native")
+    records = run_study(spec, workers=1)
+    fast = native(game, ("playout",))
+    kinds = set()
+    for r in records:
+        assert r.backend == "native"
+        run = fast.playout(game.new(r.seed), derived_seed(spec.seed, r.index, 1), spec.max_plies)
+        st = game.new(r.seed)
+        for m in run.moves:
+            st.push(m)
+        out = st.outcome()
+        assert r.scores_by_side == tuple(float(x) for x in out.scores)
+        assert r.results_by_side == tuple(float(x) for x in out.results)
+        assert r.scores_by_seat == by_seat(st, out.scores)
+        kinds.add(r.reason)
+    assert len(kinds) >= 3  # several kinds of ending met, `win by points` among them
+    assert "every player has had two turns" in kinds
+
+
+def test_a_study_gives_the_mean_points_with_their_interval_beside_the_win_rates():
+    """Random play in Kuhn poker: the first player's expected chips are +1/8 (worked out from the
+    five betting lines, each pass or bet equally likely: it gains 1 when the second folds, a
+    quarter of the games, and loses 1 when it folds, an eighth; showdowns are even)."""
+    from ziggurat.lab.stats import summarize
+    from ziggurat.lab.study import StudySpec, run_study
+
+    spec = StudySpec("kuhn-poker", ("random", "random"), 400, {}, seed=3, max_plies=100)
+    records = run_study(spec, workers=1)
+    summary = summarize(spec, records)
+    first, second = summary["sides"]
+    assert first["points"]["n"] == 400 and first["points"]["lo"] < 1 / 8 < first["points"]["hi"]
+    assert first["points"]["mean"] == pytest.approx(-second["points"]["mean"])  # chips are zero-sum
+    assert "win_rate" in first and "points" in summary["agents"][0]
+    for r in records:  # each record's points are its game's: a win is worth 1 or 2 chips, the loss the same
+        assert sorted(r.scores_by_side) in ([-1, 1], [-2, 2])
+        assert (r.scores_by_side[0] > 0) == (r.results_by_side[0] == 1)
+
+
+def test_a_game_record_keeps_the_points():
+    from ziggurat.records import make_record, replay, scores_text
+
+    st = play(ziggurat.load(POINTS), CASES[1][0])
+    assert scores_text(st) == "first=1.5 second=-3 third=1.5"
+    record = make_record(POINTS, CASES[1][0], date=None)
+    assert record.scores == "first=1.5 second=-3 third=1.5"
+    assert "scores: first=1.5 second=-3 third=1.5" in record.dumps()
+    assert scores_text(replay(record)) == record.scores
