@@ -176,6 +176,28 @@ def test_agents_maximise_expected_points_not_the_chance_of_winning(spec):
     assert picks == ["gamble"] * 5
 
 
+@pytest.mark.parametrize("spec", ["mcts:iterations=400", "mcts:iterations=400:rollouts=native"])
+def test_agents_pick_the_lesser_loss_when_every_result_is_below_minus_one(spec, tmp_path):
+    """gamble.rules with every ending a loss: safe (listed first) loses by 50, the coin by 20 or 40
+    (30 on average). Every move's value is below -1, the old floor of the search's best score, which
+    left the first move chosen whatever its value."""
+    from ziggurat.agents import make_agent
+
+    text = open(GAMBLE).read()
+    for old, new in [('win first by 1 "safe"', 'lose first by 50 "safe"'),
+                     ('win first by 4 "heads"', 'lose first by 20 "heads"'),
+                     ('lose first by 1 "tails"', 'lose first by 40 "tails"')]:
+        assert old in text
+        text = text.replace(old, new)
+    path = tmp_path / "losses.rules"
+    path.write_text(text, encoding="utf-8")
+    game = ziggurat.load(path)
+    st = game.new()
+    assert [st.move_text(m) for m in st.moves()][0] == "safe"
+    picks = [st.move_text(make_agent(spec, seed).choose(st)) for seed in range(3)]
+    assert picks == ["gamble"] * 3
+
+
 def test_a_native_study_keeps_the_points_and_results_of_a_python_replay():
     """points.rules studied by the native backend: each game, replayed move by move in the Python
     backend (the native playout of its seed), ends with the points and results the study kept."""

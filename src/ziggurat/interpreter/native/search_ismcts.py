@@ -162,7 +162,7 @@ def ismcts_run(root, hidden, itree, visits, avail, totals, used, iterations, c, 
                         break
                 if j < 0:  # every legal move tried: UCB1 over them, by availability
                     seat = s[SEATS + s[SIDE]]
-                    best = -1.0
+                    best = -np.inf  # results in points may all be below -1
                     for i in range(n):
                         k = kid[i]
                         avail[k] += 1

@@ -71,10 +71,12 @@ def heuristic_by_side(s, out):
 
 @njit(cache=True)
 def cut_result(s, out):
-    """The result per seat of a playout cut short: a draw, or 0.75 for the sides the heuristic puts
-    ahead and 0.25 for the others when it puts some ahead (less than a real win)."""
+    """The result per seat of a playout cut short: a draw (0.5, or no points in a game of points),
+    a quarter more for the sides the heuristic puts ahead and a quarter less for the others when it
+    puts some ahead (less than a real win)."""
+    even = 0.0 if RESULTS_IN_POINTS else 0.5
     for q in range(NPLAYERS):
-        out[q] = 0.5
+        out[q] = even
     if not HAS_HEURISTIC:
         return
     h = np.empty(NPLAYERS, np.float64)
@@ -88,7 +90,7 @@ def cut_result(s, out):
             leaders += 1
     if leaders < NPLAYERS:
         for p in range(NPLAYERS):
-            out[s[SEATS + p]] = 0.75 if h[p] == top else 0.25
+            out[s[SEATS + p]] = even + (0.25 if h[p] == top else -0.25)
 
 
 @njit(cache=True, inline="always")
@@ -237,7 +239,7 @@ def mcts_run(root, hist0, nhist0, tree, visits, totals, moves, kids, used, itera
             else:  # UCB1 for the seat to move (the first best)
                 seat = tree[node, MC_SEAT]
                 cl = c * np.sqrt(np.log(np.float64(visits[node])))  # c sqrt(ln N), once a node
-                best = -1.0
+                best = -np.inf  # results in points may all be below -1
                 j = first
                 for i in range(first, first + n):
                     ch = kids[i]
