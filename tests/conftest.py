@@ -8,7 +8,13 @@ import pytest
 from pathlib import Path
 
 # Compiled games are cached on disk (ziggurat.interpreter.cache): the tests use a cache of their
-# own, made afresh for the session, so that they never read or write the user's.
+# own, made afresh for the session, so that they never read or write the user's. A cold native
+# compile costs 5 to 15 CPU seconds (a module's base, then each loop at its first call); loading it
+# again from the cache, about one. So the test files that compile the same modules (tests/native's
+# shipped games and test rulesets, the native studies, the pipeline's Breakthrough) are marked
+# xdist_group("native"): with `--dist loadgroup` (pyproject.toml) they run on one worker, one after
+# another, each module compiled once there and reused in memory, instead of twice at once on two
+# workers. A new test that compiles a module one of those files compiles belongs with them.
 if "ZIGGURAT_CACHE_DIR" not in os.environ:
     _cache = tempfile.mkdtemp(prefix="ziggurat-test-cache-")
     os.environ["ZIGGURAT_CACHE_DIR"] = _cache
