@@ -19,8 +19,6 @@ from ziggurat.interpreter import games, pipeline
 from ziggurat.interpreter.games import small_options
 from ziggurat.interpreter.runtime import perft
 
-pytestmark = pytest.mark.xdist_group("native")  # the native modules these files share: compiled once (conftest.py)
-
 SRC = Path(__file__).resolve().parent.parent.parent / "src" / "ziggurat"
 BREAKTHROUGH = read_text(find("breakthrough"))
 OPTIONS = small_options("breakthrough")  # 4 x 4, one rank of pieces each

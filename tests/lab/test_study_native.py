@@ -19,8 +19,6 @@ from ziggurat.lab.journal import Journal
 from ziggurat.lab.seeds import NATURE_SALT, derived_seed, derived_seeds
 from ziggurat.lab.study import SIM_CAP_REASON, GameResult, StudySpec, play_game, run_study
 
-pytestmark = pytest.mark.xdist_group("native")  # the native modules these files share: compiled once (conftest.py)
-
 HERE = os.path.dirname(os.path.dirname(__file__))
 # Three players, a setup drawn at random (the token's cell), a `pass`, a seat swap, and statistics.
 SEATS = os.path.join(HERE, "native", "seats.rules")

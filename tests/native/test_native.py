@@ -26,8 +26,6 @@ from ziggurat.interpreter.native.game import source
 from ziggurat.interpreter.runtime import perft
 from ziggurat.lab.study import StudySpec, run_study
 
-pytestmark = pytest.mark.xdist_group("native")  # the native modules these files share: compiled once (conftest.py)
-
 numba = pytest.importorskip("numba")
 
 SLOW = os.environ.get("ZIGGURAT_SLOW") == "1"

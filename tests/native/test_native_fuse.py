@@ -22,8 +22,6 @@ from ziggurat.interpreter.native.game import source
 from ziggurat.interpreter.pipeline import lowered_rules
 from ziggurat.interpreter.runtime import perft
 
-pytestmark = pytest.mark.xdist_group("native")  # the native modules these files share: compiled once (conftest.py)
-
 HERE = os.path.dirname(os.path.abspath(__file__))
 FUSE = os.path.join(HERE, "fuse.rules")
 

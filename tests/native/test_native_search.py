@@ -25,8 +25,6 @@ from ziggurat.agents.alphabeta import AlphaBetaAgent
 from ziggurat.agents.base import WIN, Evaluator
 from ziggurat.interpreter.games import small_options
 
-pytestmark = pytest.mark.xdist_group("native")  # the native modules these files share: compiled once (conftest.py)
-
 numba = pytest.importorskip("numba")
 
 _searches: dict = {}

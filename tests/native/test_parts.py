@@ -20,8 +20,6 @@ from ziggurat.cli.main import cli
 from ziggurat.interpreter.native.game import source
 from ziggurat.interpreter.runtime import perft
 
-pytestmark = pytest.mark.xdist_group("native")  # the native modules these files share: compiled once (conftest.py)
-
 numba = pytest.importorskip("numba")
 
 HERE = os.path.dirname(__file__)
