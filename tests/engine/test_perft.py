@@ -5,8 +5,8 @@ positions, plain-Python implementations written apart from the engine (tests/ref
 benchmarks/handwritten_stacktics.py), and published tables (English draughts); see the header of
 each file. Counts up to half a million leaves run in the default suite (no record loses a count below
 depth 4); the deeper ones (Stacktics at depth 4 on boards of size 3 to 5 and depth 5
-on size 2, English draughts at depth 8, Chaos with ten pieces at depth 4: 3 to 9 CPU seconds
-each) only with ZIGGURAT_SLOW=1, up to 100 million leaves.
+on size 2, English draughts at depth 8, Chaos with ten pieces at depth 4: 30 CPU seconds
+together, measured) only with ZIGGURAT_SLOW=1, up to 100 million leaves.
 """
 
 import os
