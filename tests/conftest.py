@@ -34,3 +34,35 @@ def dask_cluster():
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=":0") as cluster:
         yield cluster
+
+
+# A cold native compile costs 5 to 15 CPU seconds (a module's base, then each loop at its first
+# call); the same module again in the same process costs nothing, and in another process, loaded
+# from the cache, about one. These files compile the same modules (the shipped games and test
+# rulesets of tests/native, Breakthrough 4x4 in the pipeline's tests and the native searches,
+# Stacktics and the test game Seats in the native studies): under `--dist loadgroup`
+# (pyproject.toml) their tests are one unit of work, run on one worker one after another, so that
+# no module is compiled cold on two workers at once and each is compiled once there. A test that
+# compiles a module one of them compiles belongs in one of them, or in this list.
+NATIVE_GROUP = frozenset({
+    "tests/native/test_native.py", "tests/native/test_parts.py", "tests/native/test_native_search.py",
+    "tests/native/test_native_fuse.py", "tests/engine/test_pipeline.py", "tests/lab/test_study_native.py",
+})
+
+
+@pytest.hookimpl(tryfirst=True, optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """`--dist loadgroup` with NATIVE_GROUP as the group "native". pytest-xdist's own loadgroup
+    reads the group from a suffix it adds to each test's id, which pytest 9.2 no longer keeps
+    (pytest-dev/pytest-xdist#1386: the tests are then spread as if unmarked). This hook, xdist's
+    documented way to choose a scheduler, groups by file instead, and still honours an
+    `xdist_group` suffix where there is one."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadGroupScheduling
+
+    class NativeGroup(LoadGroupScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return "native" if nodeid.split("::", 1)[0] in NATIVE_GROUP else super()._split_scope(nodeid)
+
+    return NativeGroup(config, log)

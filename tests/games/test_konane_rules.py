@@ -9,6 +9,7 @@ at the start black stands where file + rank is even.
 
 from __future__ import annotations
 
+import os
 import random
 from functools import lru_cache
 
@@ -71,14 +72,16 @@ def test_random_game_agrees_with_reference(width, height, seed):
 
 
 def test_reference_matches_the_perft_file():
-    """The reference gives every count of tests/perft/konane.perft up to 50,000 leaves."""
+    """The reference gives every count of tests/perft/konane.perft up to 20,000 leaves: 41 of its
+    44 counts (6x6 at depth 7, 5x5 at 8 and 4x4 at 12 with ZIGGURAT_SLOW=1, up to 50,000)."""
+    limit = 50_000 if os.environ.get("ZIGGURAT_SLOW") == "1" else 20_000
     checked = 0
     for record in read(PERFT_DIR / "konane.perft"):
         width, height = int(record.options.get("width", 8)), int(record.options.get("height", 8))
         p = (ref.start(width, height) if record.position == "start"
              else ref.parse(record.position, width, height))
         for depth, leaves in record.counts:
-            if leaves <= 50_000:
+            if leaves <= limit:
                 assert ref.perft(p, depth) == leaves, f"{record.id} depth {depth}"
                 checked += 1
     assert checked >= 20

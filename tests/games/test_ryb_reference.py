@@ -2,8 +2,9 @@
 rules text, the project's rulings and a description of how a turn is cut into moves (not from
 ryb.rules): random games compared move by move (the legal moves, nature's outcomes and their
 probabilities, the whole table after every move, the result) for every Variable rule and 2 to 5
-players, and perft over nature's moves on positions reached by play. One game per setting in CI;
-five with ZIGGURAT_SLOW=1."""
+players, and perft over nature's moves on positions reached by play. One game per setting in CI
+(2, 3 and 5 players: 4 only with ZIGGURAT_SLOW=1, as 5 plays what 4 adds to 3, a hand of three
+and more seats); five with ZIGGURAT_SLOW=1."""
 
 from __future__ import annotations
 
@@ -19,7 +20,8 @@ from ziggurat.interpreter.runtime import perft
 from reference import ryb_ref
 
 RULES = ("reset", "balance", "tea_party", "recycle", "trade", "void")
-GAMES = 5 if os.environ.get("ZIGGURAT_SLOW") == "1" else 1
+SLOW = os.environ.get("ZIGGURAT_SLOW") == "1"
+GAMES = 5 if SLOW else 1
 
 
 def codes(text: str) -> list:
@@ -100,7 +102,7 @@ def test_random_games_agree_move_by_move_for_every_variable_rule(rule):
         compare_game({"variable_card": rule}, seed, 3000)
 
 
-@pytest.mark.parametrize("players", [2, 4, 5])
+@pytest.mark.parametrize("players", [2, 4, 5] if SLOW else [2, 5])
 def test_random_games_agree_move_by_move_with_2_4_and_5_players(players):
     for seed in range(GAMES):
         compare_game({"players": players, "variable_card": RULES[(seed + players) % len(RULES)]}, 100 + seed, 3000)

@@ -47,9 +47,11 @@ def small(ruleset):
 PLAYERS = {name: len(ziggurat.load(name).players) for name in shipped_names()}
 # Alpha-beta to depth 2 through Chaos's rolls and hundreds of placements takes 12 s, through RGB's
 # and Amazons' wide openings the two slowest tests of the default suite (124 s and 43 s on a loaded
-# machine): with ZIGGURAT_SLOW=1. Alpha-beta's legality stays checked on every other two-player
-# game by default, and RGB's and Amazons' moves with every other agent.
-LONG = {("chaos", "alphabeta:depth=2"), ("rgb", "alphabeta:depth=2"), ("amazons", "alphabeta:depth=2")}
+# machine), and MCTS's playouts through RGB's placements some 8 s: with ZIGGURAT_SLOW=1.
+# Alpha-beta's legality stays checked on every other two-player game by default, MCTS's on every
+# other ruleset, and RGB's and Amazons' moves with every other agent.
+LONG = {("chaos", "alphabeta:depth=2"), ("rgb", "alphabeta:depth=2"), ("amazons", "alphabeta:depth=2"),
+        ("rgb", "mcts:iterations=20")}
 CASES = [(r, s) for r in shipped_names() for s in SPECS if not (s.startswith("alphabeta") and PLAYERS[r] > 2)
          and (os.environ.get("ZIGGURAT_SLOW") == "1" or (r, s) not in LONG)]
 
