@@ -32,7 +32,7 @@ from attrs import define, field, frozen
 
 from ..agents import make_agent
 from ..errors import GameError, ZigguratError
-from ..interpreter.games import load
+from ..interpreter.games import load, unstored
 from ..interpreter.runtime import Game
 from .coverage import random_games
 from .design_search import Budget, OutOfBudget, explore_endings, forced_win, keyer
@@ -283,7 +283,8 @@ def _no_effect(game: Game, options: Optional[dict], n: int, max_plies: int, seed
             break
         tried += 1
         try:
-            other = load(path, dict(game.options), text=mutant)
+            with unstored():  # a ruleset without one rule, loaded once: not kept in the compile cache
+                other = load(path, dict(game.options), text=mutant)
         except ZigguratError:
             continue  # the rules do not check without it
         dropped += 1
