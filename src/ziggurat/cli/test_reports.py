@@ -74,7 +74,8 @@ def run_report(ctx, ruleset: str, games: int, max_plies: int, seed, options: dic
 
 
 def print_coverage(console: Console, report) -> None:
-    table = Table(title=Text(f"rule coverage of {report.ruleset}: {report.games} random games, "
+    examples = f"{report.examples} example{'s' * (report.examples != 1)} and " if report.examples else ""
+    table = Table(title=Text(f"rule coverage of {report.ruleset}: {examples}{report.games} random games, "
                              f"{report.positions:,} positions"
                              + (f", {report.unfinished} cut at the ply limit" if report.unfinished else "")))
     table.add_column("rules line", no_wrap=True)
