@@ -133,3 +133,30 @@ def test_a_game_with_too_many_positions_that_never_ends_is_found_by_random_games
     loop = found.data["loop"]
     ups, downs = loop.count("up"), loop.count("down")
     assert loop and ups == downs  # a loop comes back to the same level
+
+
+def test_the_first_move_lint_uses_the_native_search_when_numba_is_there():
+    pytest.importorskip("numba")
+    report = lint(TAKE, "first-move", games=2)
+    checked = report.checked["first-move"]
+    assert checked.startswith("2 games of mcts:iterations=200:rollouts=native against itself")
+    assert "the native MCTS (Numba), the default" in checked
+
+
+def test_the_first_move_lint_falls_back_to_python_and_says_why(monkeypatch):
+    import ziggurat.interpreter.native as native
+    from ziggurat.agents import AgentError
+    from ziggurat.proptest import design
+
+    monkeypatch.setattr(native, "available", lambda: "no Numba here")
+    assert design.first_move_agent(ziggurat.load(TAKE), None) == (
+        "mcts:iterations=200", "the Python MCTS: Numba is not installed")
+    monkeypatch.setattr(native, "available", lambda: None)
+
+    def refuse(spec, **kw):  # as the native search refuses a game it cannot compile
+        raise AgentError("mcts:rollouts=native: no native backend for this game")
+
+    monkeypatch.setattr(design, "make_agent", refuse)
+    agent, why = design.first_move_agent(ziggurat.load(TAKE), None)
+    assert agent == "mcts:iterations=200" and "native search cannot run this game" in why
+    assert design.first_move_agent(ziggurat.load(TAKE), "random") == ("random", "")

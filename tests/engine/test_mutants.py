@@ -196,3 +196,23 @@ def test_an_interrupt_keeps_what_was_done_for_resume(tmp_path):
 def test_no_mutant_starts_after_the_budget():
     report = run_mutants(WALK, settings=Settings(limit=3), budget=1e-9)
     assert report.rows == [] and report.undone == 3
+
+
+def test_a_run_leaves_the_compile_cache_as_it_found_it(tmp_path, monkeypatch):
+    from collections import OrderedDict
+
+    from ziggurat.interpreter import games
+
+    monkeypatch.setenv("ZIGGURAT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(games, "_MEMORY", OrderedDict())  # nothing from another test: every mutant is compiled
+    compiled = []
+    real = games.compile_model
+    monkeypatch.setattr(games, "compile_model", lambda *a: compiled.append(a) or real(*a))
+    games.load(WALK)  # the user's own ruleset is cached as ever
+    entries = sorted(p.name for p in (tmp_path / "cache").glob("*.json"))
+    assert len(entries) == 1 and compiled
+    compiled.clear()
+    report = run_mutants(WALK, settings=Settings(limit=6))
+    assert len(compiled) > 1 and any(r["status"] != "stillborn" for _, r in report.rows)
+    assert sorted(p.name for p in (tmp_path / "cache").glob("*.json")) == entries
+    assert sorted(p.name for p in (tmp_path / "cache").glob("*.py")) == [e[:-5] + ".py" for e in entries]

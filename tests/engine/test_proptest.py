@@ -50,6 +50,56 @@ def south_prisoners(state) -> tuple:
     return state.zones[zone]
 
 
+# Two stones walk a 5 x 5 board from a1 and e1; the pond (c3) is open to second only, so mirroring the
+# files with the players exchanged is no symmetry once a stone stands beside the pond, its owner to move.
+# That takes three steps of that stone (a1 or e1 to b3, c2, c4 or d3): six plies at the least.
+POND = """game "Pond" "Walk your stone around; the pond in the middle is open to second only."
+
+players first, second
+
+board:
+    files: 5
+    ranks: 5
+
+piece:
+    owner: players
+    kind: stone
+
+setup:
+    for c in cells where c.rank == 1 and (c.file == 1 or c.file == 5):
+        place(piece(first if c.file == 1 else second, stone), c)
+
+action step "{from}-{to}":
+    from: cells where mine(from)
+    to: neighbours(from, orthogonal) where empty(to)
+    require mover == second or to.file != 3 or to.rank != 3 else "first may not enter the pond"
+    do:
+        move(from, 1, to)
+
+symmetry "left and right, the players exchanged": mirror files, swap first second
+"""
+LEFT_RIGHT = "symmetry 'left and right, the players exchanged'"
+
+
+class TestDeclaredSymmetry:
+    def test_a_false_symmetry_is_shrunk_to_a_short_game(self, tmp_path):
+        ruleset = write(tmp_path, POND, "pond")
+        report = run_properties(ruleset, examples=30, max_plies=40, seed=1)
+        assert [f.property for f in report.failures] == [LEFT_RIGHT] and report.rules_failures == []
+        failure = report.failures[0]
+        assert 6 <= len(failure.moves) <= 8  # shrunk: a random game of 40 plies reaches the pond's side later
+        last = replay(failure, ruleset)[-1]
+        assert last.text() == failure.position
+        beside = {"b3", "c2", "c4", "d3"}
+        assert any(last.game.world.cell_name(c) in beside and last.cells[c] for c in range(len(last.cells)))
+        assert f"{ruleset}:24:1" in failure.message and "c3" in failure.message
+
+    def test_a_symmetry_that_holds_fails_nothing(self, tmp_path):
+        ruleset = write(tmp_path, POND.replace("mover == second or ", ""), "pond")  # the pond closed to both
+        report = run_properties(ruleset, examples=10, max_plies=30, seed=1)
+        assert report.ok and report.declared == (0, 1)
+
+
 class TestFalseInvariant:
     def test_false_invariant_is_reported_with_the_capture_that_breaks_it(self, tmp_path):
         """A false declared invariant fails, with a shrunk game whose last move is south's capture."""

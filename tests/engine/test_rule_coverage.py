@@ -103,3 +103,23 @@ def test_the_command_prints_the_table_and_json():
 def test_bad_counts_are_errors_not_tracebacks():
     with pytest.raises(ziggurat.GameError):
         rule_coverage(DEAD, games=-1)
+
+
+def test_a_rule_fired_only_by_an_example_is_covered(tmp_path):
+    # The random games never have a pile over 10: only the example's position lists and plays the jump
+    # and reaches the draw at seven.
+    path = tmp_path / "dead.rules"
+    path.write_text(Path(DEAD).read_text() + '\nexample "a big pile":\n    position: "first 0 | | pile=12"\n'
+                    '    legal: "jump"\n    outcome after "jump": draw "seven"\n')
+    without = rule_coverage(str(path), games=5, seed=1, examples=False)
+    assert rows_at(without, 18)["action"].counts == {"listed": 0, "played": 0}
+    report = rule_coverage(str(path), games=5, seed=1)
+    assert report.examples == 1
+    jump = rows_at(report, 18)["action"]
+    assert jump.counts["listed"] >= 1 and jump.counts["played"] >= 1 and not jump.never
+    assert rows_at(report, 21)["line"].counts["ran"] >= 1
+    assert rows_at(report, 27)["ending (draw: seven)"].counts["ended"] >= 1
+    assert report.never() == [] and len(without.never()) == 5  # the example fired all dead.rules never did
+    result = CliRunner().invoke(cli, ["test", str(path), "--coverage", "-n", "5", "--seed", "1", "--json"])
+    data = json.loads(result.output)["coverage"]
+    assert result.exit_code == 0 and data["examples"] == 1 and data["never"] == []

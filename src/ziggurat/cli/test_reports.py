@@ -35,15 +35,16 @@ def report_options(f):
                           "no mutant starts (default there: no limit)."),
         click.option("--depth", type=click.IntRange(1, 40), default=6, show_default=True,
                      help="With --design: the longest forced win looked for, in plies."),
-        click.option("--agent", default="mcts:iterations=200", show_default=True, metavar="SPEC",
-                     help="With --design: the strong agent whose first moves are counted."),
+        click.option("--agent", default=None, metavar="SPEC",
+                     help="With --design: the strong agent whose first moves are counted  [default: "
+                          "mcts:iterations=200:rollouts=native with Numba, else mcts:iterations=200]"),
     ]):
         f = option(f)
     return f
 
 
 def run_report(ctx, ruleset: str, games: int, max_plies: int, seed, options: dict, *, coverage: bool,
-               design: bool, as_json: bool, budget: float, depth: int, agent: str) -> None:
+               design: bool, as_json: bool, budget: float, depth: int, agent) -> None:
     """Print the coverage report and/or the design lints of a ruleset; exit 0."""
     if ctx.get_parameter_source("max_plies") == click.core.ParameterSource.DEFAULT:
         max_plies = REPORT_MAX_PLIES
@@ -58,7 +59,8 @@ def run_report(ctx, ruleset: str, games: int, max_plies: int, seed, options: dic
         from ..agents import parse_spec
         from ..proptest.design import design_lints
 
-        parse_spec(agent)  # a mistake in the agent is said before the lints start
+        if agent is not None:
+            parse_spec(agent)  # a mistake in the agent is said before the lints start
         with console.status(f"design lints of {escape(ruleset)} (up to {budget:g} s)"):
             out["design"] = design_lints(ruleset, options=options, plies=depth, budget=budget, agent=agent,
                                          games=min(games, 50), random_games_n=games, max_plies=max_plies, seed=seed)
@@ -74,7 +76,8 @@ def run_report(ctx, ruleset: str, games: int, max_plies: int, seed, options: dic
 
 
 def print_coverage(console: Console, report) -> None:
-    table = Table(title=Text(f"rule coverage of {report.ruleset}: {report.games} random games, "
+    examples = f"{report.examples} example{'s' * (report.examples != 1)} and " if report.examples else ""
+    table = Table(title=Text(f"rule coverage of {report.ruleset}: {examples}{report.games} random games, "
                              f"{report.positions:,} positions"
                              + (f", {report.unfinished} cut at the ply limit" if report.unfinished else "")))
     table.add_column("rules line", no_wrap=True)

@@ -5,6 +5,7 @@ lowers from those (`pipeline.lowered_rules`), never from the files again."""
 
 from __future__ import annotations
 
+import contextlib
 from collections import OrderedDict
 from pathlib import Path
 
@@ -19,6 +20,20 @@ def compile_model(model, options: dict, stem: str):
     from .compile import compile_model as compile_
 
     return compile_(model, options, stem)
+
+
+_STORE = [True]  # False within `unstored()`
+
+
+@contextlib.contextmanager
+def unstored():
+    """Within it, games compiled are not written to the disk cache (a hit there is still used): for
+    games made once and thrown away, such as the hundreds of mutants of a ruleset."""
+    before, _STORE[0] = _STORE[0], False
+    try:
+        yield
+    finally:
+        _STORE[0] = before
 
 
 MEMORY_SIZE = 64  # games kept in memory by one process (the least recently used go first)
@@ -53,7 +68,8 @@ def load(name_or_path: str, options: dict | None = None, *, text: str | None = N
         stem = Path(model.files[-1]).stem
         compiled = compile_model(model, options, stem)
         spec, source = compiled.spec, compiled.source
-        filename = cache.store(k, spec, source, model.sources) or f"<ziggurat {stem} {k[:16]}>"
+        stored = cache.store(k, spec, source, model.sources) if _STORE[0] else None
+        filename = stored or f"<ziggurat {stem} {k[:16]}>"
         rules = tuple(model.sources)
     game = Game(spec, source, filename, rules)  # the rules texts it was made from: nothing is read again
     _MEMORY[k] = game

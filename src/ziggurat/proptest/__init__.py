@@ -16,7 +16,8 @@ engine's own properties and the ruleset's declared invariants are checked:
 - *conservation*: the multiset of pieces over cells and zones never changes (in a game that
   places pieces during play, no piece is ever lost);
 - *a finished game has an outcome*: no legal moves means an outcome;
-- every declared `invariant` of the ruleset.
+- every declared `invariant` of the ruleset, and every declared `symmetry` that applies at the
+  game's options (proptest.symmetry: the mapped position has the mapped moves and outcome).
 
 Hypothesis shrinks a failing game (the drawn options and indices) to a small one, checking only
 the failing property while it shrinks; the failure gives the property, the options, the moves of

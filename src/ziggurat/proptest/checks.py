@@ -145,7 +145,22 @@ class GameUnderTest:
             for inv in failing:
                 if self.wants(invariant_property(inv)):  # one already reported: the game goes on
                     self.fail(invariant_property(inv), f"the declared invariant {inv!r} is false here")
+        if self.runner.focus is None or self.runner.focus.startswith("symmetry "):
+            self.check_symmetries(state)
         return moves
+
+    def check_symmetries(self, state: State) -> None:
+        """Each declared symmetry (at this game's options) maps the position to one with the mapped
+        moves and outcome (proptest.symmetry): a failure here is shrunk like any property's."""
+        for prop, where, sym in self.runner.symmetry_maps(self.game):
+            if not self.wants(prop):
+                continue
+            if isinstance(sym, str):  # it cannot be made at these options (and not merely a board not square)
+                self.fail(prop, f"declared at {where}: {sym}")
+            with self.checking(prop, f"declared at {where}: the rules failed"):
+                why = sym.differs(state)
+            if why is not None:
+                self.fail(prop, f"declared at {where}: {why}")
 
     def check_chance(self, state: State, moves: list) -> None:
         with self.checking("chance", "listing the chance outcomes"):

@@ -16,8 +16,9 @@ turn arcs into what the rules did:
 - any other rules line: the times one of its generated lines ran.
 
 Nothing of this touches the game when coverage is off: the tracer is set only while it runs.
-`rule_coverage` plays random games (and runs any further callables, such as a ruleset's examples)
-under one tracer and returns a `CoverageReport`: rows by rules line, each with what never fired
+`rule_coverage` plays random games, runs the ruleset's own examples (through the `also` hook:
+those at the options the game was loaded at, the same compiled game; an example at other options is
+another module, not traced) and any further callables under one tracer, and returns a `CoverageReport`: rows by rules line, each with what never fired
 and a one-line hint. A mutation runner calls it as a function (`report.never()`, `to_json()`).
 """
 
@@ -63,6 +64,7 @@ class CoverageReport:
 
     ruleset: str
     games: int = 0
+    examples: int = 0  # the ruleset's examples run traced
     positions: int = 0
     unfinished: int = 0  # games cut at the ply limit
     rows: list = field(factory=list)
@@ -72,11 +74,17 @@ class CoverageReport:
         return [r for r in self.rows if r.never]
 
     @property
+    def over(self) -> str:
+        """What ran traced: '50 games' or '50 games and 3 examples'."""
+        return f"{self.games} games" + (f" and {self.examples} example{'s' * (self.examples != 1)}"
+                                         if self.examples else "")
+
+    @property
     def complete(self) -> bool:
         return not self.never()
 
     def to_json(self) -> dict:
-        return {"ruleset": self.ruleset, "games": self.games, "positions": self.positions,
+        return {"ruleset": self.ruleset, "games": self.games, "examples": self.examples, "positions": self.positions,
                 "unfinished": self.unfinished, "rows": [r.as_dict() for r in self.rows],
                 "never": [{"where": r.where, "construct": r.construct, "note": note}
                           for r in self.never() for note in r.never]}
@@ -147,15 +155,23 @@ def random_games(game: Game, games: int, max_plies: int, seed: Optional[int], va
 
 
 def rule_coverage(ruleset: Union[str, Game], *, games: int = 50, max_plies: int = 200, seed: Optional[int] = None,
-                  options: Optional[dict] = None, also: Iterable[Callable[[Game], object]] = ()) -> CoverageReport:
+                  options: Optional[dict] = None, also: Iterable[Callable[[Game], object]] = (),
+                  examples: bool = True) -> CoverageReport:
     """Rule coverage of a ruleset (a name, a path or a loaded Game) over `games` random games of at
-    most `max_plies` plies, plus whatever each callable of `also` does with the game (run traced:
-    a ruleset's examples, a mutation runner's tests). The same `seed` gives the same report."""
+    most `max_plies` plies, plus the ruleset's own examples (unless `examples=False`) and whatever
+    each callable of `also` does with the game (run traced: a mutation runner's tests). The same
+    `seed` gives the same report."""
     if games < 0:
         raise GameError(f"the number of games cannot be negative, not {games}")
     game = ruleset if isinstance(ruleset, Game) else load(ruleset, dict(options or {}))
     report = CoverageReport(str(ruleset if not isinstance(ruleset, Game) else game.name), games=games)
     values = _Values()
+    also = list(also)
+    if examples:
+        from .examples import count, run_examples
+
+        report.examples = count(game)[0]
+        also.insert(0, run_examples)  # what they find wrong is `ziggurat test`'s to say: here, what they reach
     with Tracer(game) as tracer:
         report.positions, report.unfinished = random_games(game, games, max_plies, seed, values)
         for run in also:
@@ -246,24 +262,24 @@ def coverage_rows(game: Game, tracer: Tracer, values: _Values, report: CoverageR
         construct = construct_of(texts.get(place, ""), gen[0][1])
         if construct in ("action", "after"):
             construct = "line"
-        notes = [] if ran else [f"never ran in {report.games} games: the rules never got here"]
+        notes = [] if ran else [f"never ran in {report.over}: the rules never got here"]
         row(place, construct, {"ran": ran}, notes)
     return sorted(rows.values(), key=lambda r: (_source_index(spec, r.path), r.line, r.construct))
 
 
 def _renote(construct: str, counts: dict, report: CoverageReport) -> list:
     """The notes of what never fired, from a row's counts."""
-    n = report.games
+    n = report.over
     if construct == "action":
         if not counts["listed"]:
-            return [f"never legal in {n} games at these options: a dead action (its conditions never held together)"]
+            return [f"never legal in {n} at these options: a dead action (its conditions never held together)"]
         if not counts["played"]:
             return [f"legal {counts['listed']} times but never played: more games (-n) may try it"]
         return []
     if construct == "after":
         return [] if counts["played"] else ["never played after this action: its `require` never held"]
     if construct.startswith("ending"):
-        return [] if counts["ended"] else [f"never ended a game in {n} games: unreachable, or another ending always "
+        return [] if counts["ended"] else [f"never ended a game in {n}: unreachable, or another ending always "
                                            "comes first (try more games or --max-plies)"]
     if "held" in counts:
         held, refused = counts["held"], counts["refused"]

@@ -30,15 +30,19 @@ from typing import Optional, Union
 
 from attrs import define, field, frozen
 
-from ..agents import make_agent
+from ..agents import AgentError, make_agent
 from ..errors import GameError, ZigguratError
-from ..interpreter.games import load
+from ..interpreter.games import load, unstored
 from ..interpreter.runtime import Game
 from .coverage import random_games
 from .design_search import Budget, OutOfBudget, explore_endings, forced_win, keyer
 
 # The lints, in the order they run, and the share of the time budget each gets.
 LINTS = {"forced-win": 0.2, "cannot-end": 0.2, "first-move": 0.35, "no-effect": 0.25}
+# The first-move lint's agent when none is asked for: the native MCTS when Numba is there and the game
+# compiles for it (Python MCTS at 200 iterations does not finish a Stacktics game in the lint's time).
+NATIVE_AGENT = "mcts:iterations=200:rollouts=native"
+PYTHON_AGENT = "mcts:iterations=200"
 Z95 = 1.959963984540054  # the normal quantile of a two-sided 95% interval
 
 
@@ -75,11 +79,11 @@ def wilson(k: int, n: int) -> tuple:
 
 
 def design_lints(ruleset: Union[str, Game], *, options: Optional[dict] = None, plies: int = 6, budget: float = 60.0,
-                 agent: str = "mcts:iterations=200", games: int = 20, random_games_n: int = 50,
+                 agent: Optional[str] = None, games: int = 20, random_games_n: int = 50,
                  max_plies: int = 200, seed: Optional[int] = None, lints: Optional[list] = None) -> DesignReport:
     """The design lints of a ruleset (a name, a path or a loaded Game) within about `budget`
     seconds: forced wins within `plies` plies, the first moves of `games` games of `agent` against
-    itself, rules without effect over `random_games_n` random games, and whether the game can end
+    itself (by default the native MCTS, or the Python one without Numba: `first_move_agent`), rules without effect over `random_games_n` random games, and whether the game can end
     (games of at most `max_plies` plies). `lints` picks some of LINTS (all by default)."""
     if plies < 1 or budget <= 0 or games < 1 or random_games_n < 1 or max_plies < 1:
         raise GameError("the design lints need plies, games and max plies of at least 1 and a budget above 0")
@@ -166,8 +170,36 @@ def _loop_in(game: Game, seed: int, moves: list) -> list:
     return []
 
 
-def _first_move(game: Game, agent: str, games: int, max_plies: int, seed: Optional[int], deadline: float,
-                report: DesignReport) -> None:
+def first_move_agent(game: Game, agent: Optional[str]) -> tuple:
+    """(agent spec, how it was chosen) for the first-move lint: `agent` when given; else the native
+    MCTS when Numba can be imported and the native search runs this game (tried on one move of its
+    start, which compiles it or loads it from the cache), else the Python MCTS, saying why."""
+    if agent is not None:
+        return agent, ""
+    from ..interpreter.native import available
+
+    if available() is not None:
+        return PYTHON_AGENT, "the Python MCTS: Numba is not installed"
+    rng = random.Random(0)
+    st = game.new(0)
+    try:
+        for _ in range(20):  # to the first position a player chooses at (past nature's moves)
+            moves = st.moves()
+            if not moves or st.outcome() is not None:
+                break
+            m = game.sample_chance(st, rng, moves) if game.has_chance else None
+            if m is None:
+                make_agent(NATIVE_AGENT, seed=0).choose(st)
+                break
+            st.push(m)
+    except AgentError as e:
+        return PYTHON_AGENT, f"the Python MCTS: the native search cannot run this game ({e})"
+    return NATIVE_AGENT, "the native MCTS (Numba)"
+
+
+def _first_move(game: Game, agent: Optional[str], games: int, max_plies: int, seed: Optional[int],
+                deadline: float, report: DesignReport) -> None:
+    agent, chosen = first_move_agent(game, agent)
     rng = random.Random(seed)
     tally: dict = defaultdict(lambda: [0, 0])  # first move text -> [games, wins of its player]
     played = 0
@@ -210,6 +242,7 @@ def _first_move(game: Game, agent: str, games: int, max_plies: int, seed: Option
                 {"move": move, "side": game.players[side], "games": n, "wins": wins, "interval": [lo, hi],
                  "agent": agent}))
     report.checked["first-move"] = (f"{played} games of {agent} against itself"
+                                    + (f" ({chosen}, the default)" if chosen else "")
                                     + (f" (of {games}: the time ran out)" if played < games else "")
                                     + ("; " + "; ".join(rows[:5]) if rows else
                                        "; too few to say anything (a faster --agent or a larger --budget)"))
@@ -283,7 +316,8 @@ def _no_effect(game: Game, options: Optional[dict], n: int, max_plies: int, seed
             break
         tried += 1
         try:
-            other = load(path, dict(game.options), text=mutant)
+            with unstored():  # a ruleset without one rule, loaded once: not kept in the compile cache
+                other = load(path, dict(game.options), text=mutant)
         except ZigguratError:
             continue  # the rules do not check without it
         dropped += 1

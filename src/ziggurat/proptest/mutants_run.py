@@ -21,7 +21,8 @@ The mutants run in worker processes (lab.runner.run_batches, as studies do), one
 each within MUTANT_SECONDS (a mutant that takes longer is killed by `timeout`); a `budget` in
 seconds leaves the mutants not started by then undone. Results go to a journal (JSON Lines, a
 header naming the ruleset's text and the settings) as they come, so a stopped run resumes
-(`resume=True`) with the mutants not yet done.
+(`resume=True`) with the mutants not yet done. No game made from a mutant's text is written to the
+compile cache (`interpreter.games.unstored`): a run leaves the cache as it found it.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from typing import Callable, Optional
 from attrs import asdict, define, field, frozen
 
 from ..errors import GameError, ZigguratError
-from ..interpreter.games import load
+from ..interpreter.games import load, unstored
 from .mutants import Mutant, mutants, pick
 
 JOURNAL_KIND = "ziggurat mutants journal"
@@ -119,7 +120,8 @@ def run_mutants(ruleset: str, *, options: Optional[dict] = None, settings: Setti
     found = mutants(text, path)
     chosen = pick(found, settings.limit, settings.mutants_seed)
     report = MutantsReport(str(ruleset), path, settings, total=len(found), journal=journal)
-    context = _Context(path, text, options, settings, baseline(base, settings, options), pins(path, settings.nodes))
+    with unstored():  # the original loaded from its text (by `path` as given, not resolved): not kept either
+        context = _Context(path, text, options, settings, baseline(base, settings, options), pins(path, settings.nodes))
     report.depths = {row[0]: row[4] for row in context.baseline}
     done: dict = _read_journal(journal, context.header()) if (journal and resume) else {}
     report.resumed = sum(1 for m in chosen if m.key in done)
@@ -322,7 +324,8 @@ def _run_one(context: _Context, deadline: Optional[float], mutant: Mutant) -> Op
         previous = signal.signal(signal.SIGALRM, timeout)
         signal.alarm(MUTANT_SECONDS)
     try:
-        result = _test(context, mutant)
+        with unstored():  # a mutant is loaded once and thrown away: nothing of it goes to the compile cache
+            result = _test(context, mutant)
     except _Timeout:
         result = {"status": "killed", "by": "timeout", "detail": f"its tests took over {MUTANT_SECONDS} s"}
     finally:

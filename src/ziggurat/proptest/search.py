@@ -20,9 +20,10 @@ from ..errors import GameError, RulesetError
 from ..interpreter.games import load
 from ..interpreter.runtime import SEED_OPTION, Game
 from .checks import GameUnderTest
-from .examples import count, run_examples, run_symmetries
+from .examples import count, declarations, run_examples
 from .options import options_strategy
 from .report import Failed, PropertyFailure, PropertyReport, Stop
+from .symmetry import NotApplicable, SymmetryMap
 
 # At most this many failures are searched for in one report.
 MAX_FAILURES = 5
@@ -45,11 +46,10 @@ def run_properties(ruleset: str, *, options: Optional[dict] = None, examples: in
     fixed = dict(options or {})
     base = load(ruleset, fixed)
     report = PropertyReport(str(ruleset))
-    # The ruleset's own examples (at their options) and symmetries (at these), before the random games:
-    # the symmetries on one game for every five asked for (10 at the default 50), so -n sets their cost too.
+    # The ruleset's own examples (at their options), before the random games; its symmetries are
+    # checked at every position of those games (checks.GameUnderTest), so a false one is shrunk.
     report.declared = count(base)
-    report.rules_failures = run_examples(base) + run_symmetries(base, games=max(1, min(10, examples // 5)),
-                                                                max_plies=max_plies, seed=seed or 0)
+    report.rules_failures = run_examples(base)
     runner = Runner(ruleset, base, fixed, max_plies, report, progress)
     while len(report.failures) < MAX_FAILURES:
         failure = runner.search(examples, seed)
@@ -107,6 +107,7 @@ class Runner:
         # Shrinking replays the same options many times: keep each game at hand.
         self.games: dict = {}
         self.setups: dict = {}  # game -> whether its setup is random
+        self.symmetries: dict = {}  # game -> its declared symmetries' (property, file:line, map or why not)
 
     def search(self, examples: int, seed: Optional[int]) -> Optional[PropertyFailure]:
         """The shrunk failure of a property not yet reported, or None."""
@@ -191,6 +192,23 @@ class Runner:
         if game not in self.setups:
             self.setups[game] = len({game.new(seed).text() for seed in range(3)}) > 1
         return self.setups[game]
+
+    def symmetry_maps(self, game: Game) -> list:
+        """(property, where declared, SymmetryMap or why it cannot be made) of each declared
+        symmetry that applies at `game`'s options (a quarter turn of a board not square does not)."""
+        if game not in self.symmetries:
+            out = []
+            path = game.rules[-1][0] if game.rules else game.name
+            for decl in declarations(game)[1]:
+                where = f"{path}:{decl.pos.line}:{decl.pos.col}"
+                try:
+                    out.append((f"symmetry {decl.name!r}", where, SymmetryMap(game, decl)))
+                except NotApplicable:
+                    continue
+                except GameError as e:
+                    out.append((f"symmetry {decl.name!r}", where, str(e)))
+            self.symmetries[game] = out
+        return self.symmetries[game]
 
     def counted(self) -> None:
         self.report.positions += 1
