@@ -8,6 +8,7 @@ from rich.markup import escape
 
 from .interrupts import EXIT_CODES, Interrupts
 from .options import ruleset_argument, set_option
+from .test_mutants import mutant_options, run_mutants_report
 from .test_reports import report_options, run_report
 
 
@@ -20,10 +21,16 @@ from .test_reports import report_options, run_report
 @click.option("--seed", type=int, default=None, help="Seed for a repeatable run.")
 @set_option
 @report_options
+@mutant_options
 @click.pass_context
-def test(ctx, ruleset, examples, max_plies, seed, options, coverage, design, as_json, budget, depth, agent):
+def test(ctx, ruleset, examples, max_plies, seed, options, coverage, design, as_json, budget, depth, agent,
+         mutants, mutants_limit, mutants_seed, mutants_depth, mutants_journal, resume, workers):
     """Property-test a ruleset: its examples and symmetries, and every invariant on reachable positions;
     exit 1 on a failure."""
+    if mutants:  # mutation testing (cli/test_mutants.py)
+        return run_mutants_report(ctx, ruleset, examples, max_plies, seed, options, as_json=as_json, budget=budget,
+                                  limit=mutants_limit, mutants_seed=mutants_seed, depth=mutants_depth,
+                                  journal=mutants_journal, resume=resume, workers=workers)
     if coverage or design:  # reports instead of the property tests (cli/test_reports.py)
         return run_report(ctx, ruleset, examples, max_plies, seed, options, coverage=coverage, design=design,
                           as_json=as_json, budget=budget, depth=depth, agent=agent)

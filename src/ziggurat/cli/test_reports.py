@@ -29,9 +29,10 @@ def report_options(f):
         click.option("--design", is_flag=True,
                      help="Run the design lints instead: a forced win from the start, a first move that wins "
                           "most games, a rule without effect, a game that cannot end."),
-        click.option("--json", "as_json", is_flag=True, help="With --coverage or --design: print JSON."),
+        click.option("--json", "as_json", is_flag=True, help="With --coverage, --design or --mutants: print JSON."),
         click.option("--budget", type=click.FloatRange(min=0.1), default=60.0, show_default=True,
-                     help="With --design: seconds for all the lints together."),
+                     help="With --design: seconds for all the lints together. With --mutants: seconds after which "
+                          "no mutant starts (default there: no limit)."),
         click.option("--depth", type=click.IntRange(1, 40), default=6, show_default=True,
                      help="With --design: the longest forced win looked for, in plies."),
         click.option("--agent", default="mcts:iterations=200", show_default=True, metavar="SPEC",

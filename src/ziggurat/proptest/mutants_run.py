@@ -1,0 +1,485 @@
+"""Running a ruleset's own tests on its mutants (`ziggurat test --mutants`): `run_mutants`.
+
+Each mutant (proptest.mutants) is loaded from its changed text; one that does not load or check is
+*stillborn*, counted apart. The others meet the ruleset's tests, cheapest first, and the first that
+fails kills the mutant (its kind and its message are kept):
+
+1. `example`: the ruleset's examples (proptest.examples.run_examples);
+2. `invariant`: its declared invariants at every position of a few seeded random games (a rule
+   that fails as the game is played, an error of the rules, kills as `rules error`);
+3. `symmetry`: its declared symmetries on one seeded random game;
+4. `perft pin`: the pinned counts of tests/perft/<ruleset>.perft, when the ruleset is run from a
+   checkout that has one (the counts within the node budget).
+
+A mutant no test kills is *equivalent* when its move tree to depth D (perft, and the outcomes met
+on the way) equals the original's from the start and from every example's position, as far as a
+node budget allows (the original's depth is found first, the mutant's compared at the same
+depths): it is then shown as "equivalent (same perft to depth D)", never counted killed. The others
+*survive*. The score is killed / (mutants - stillborn - equivalent).
+
+The mutants run in worker processes (lab.runner.run_batches, as studies do), one mutant a batch,
+each within MUTANT_SECONDS (a mutant that takes longer is killed by `timeout`); a `budget` in
+seconds leaves the mutants not started by then undone. Results go to a journal (JSON Lines, a
+header naming the ruleset's text and the settings) as they come, so a stopped run resumes
+(`resume=True`) with the mutants not yet done.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import random
+import signal
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Callable, Optional
+
+from attrs import asdict, define, field, frozen
+
+from ..errors import GameError, ZigguratError
+from ..interpreter.games import load
+from .mutants import Mutant, mutants, pick
+
+JOURNAL_KIND = "ziggurat mutants journal"
+JOURNAL_FORMAT = 1
+MUTANT_SECONDS = 60  # a mutant whose tests take longer is killed by `timeout`
+KILLERS = ("example", "invariant", "rules error", "symmetry", "perft pin", "timeout")
+
+
+@frozen
+class Settings:
+    """How the tests run on each mutant (what a journal must match to be resumed)."""
+
+    games: int = 4  # seeded random games for the invariants
+    max_plies: int = 40
+    seed: int = 0
+    depth: int = 3  # the perft depth for equivalence
+    nodes: int = 50_000  # the perft node budget per position
+    limit: Optional[int] = None
+    mutants_seed: int = 0
+
+
+@define
+class MutantsReport:
+    ruleset: str
+    path: str
+    settings: Settings
+    total: int = 0  # mutants made (before the limit)
+    rows: list = field(factory=list)  # (Mutant, result dict), in file order, the done ones
+    undone: int = 0  # not run: the budget ran out, or the run was interrupted
+    resumed: int = 0  # taken from the journal
+    depths: dict = field(factory=dict)  # position label -> perft depth compared
+    journal: Optional[str] = None
+    interrupted: bool = False
+
+    def count(self, status: str) -> int:
+        return sum(1 for _, r in self.rows if r["status"] == status)
+
+    @property
+    def score(self) -> Optional[float]:
+        """killed / (mutants - stillborn - equivalent), of the mutants done; None when none counts."""
+        killed, survived = self.count("killed"), self.count("survived")
+        return killed / (killed + survived) if killed + survived else None
+
+    def killed_by(self) -> dict:
+        return dict(Counter(r["by"] for _, r in self.rows if r["status"] == "killed"))
+
+    def survivors(self) -> list:
+        return [(m, r) for m, r in self.rows if r["status"] == "survived"]
+
+    def equivalents(self) -> list:
+        return [(m, r) for m, r in self.rows if r["status"] == "equivalent"]
+
+    def to_json(self) -> dict:
+        return {"ruleset": self.ruleset, "file": self.path, "settings": asdict(self.settings),
+                "mutants": self.total, "run": len(self.rows), "undone": self.undone, "resumed": self.resumed,
+                "killed": self.count("killed"), "survived": self.count("survived"),
+                "equivalent": self.count("equivalent"), "stillborn": self.count("stillborn"),
+                "score": self.score, "killed_by": self.killed_by(), "perft_depths": self.depths,
+                "journal": self.journal, "interrupted": self.interrupted,
+                "rows": [{**m.as_json(), **r} for m, r in self.rows]}
+
+
+def run_mutants(ruleset: str, *, options: Optional[dict] = None, settings: Settings = Settings(),
+                workers: Optional[int] = None, budget: Optional[float] = None, journal: Optional[str] = None,
+                resume: bool = False, progress: Optional[Callable[[int, int], None]] = None,
+                spread: Optional[Callable] = None) -> MutantsReport:
+    """Make the mutants of a ruleset (a shipped name or a path) and run its tests on each.
+    `progress(done, total)` is called as mutants finish. A journal in `journal` (a path) keeps the
+    results; with `resume` the ones it has are not run again. `spread(fn, batches, workers=,
+    progress=)` runs the mutants (lab.runner.run_batches, over every core: the command line passes
+    it, since the tools' layer does not import the lab); without it they run here, one by one."""
+    options = dict(options or {})
+    base = load(ruleset, options)
+    if not base.rules:
+        raise GameError(f"{ruleset}: no rules text to make mutants from")
+    path, text = base.rules[-1]
+    found = mutants(text, path)
+    chosen = pick(found, settings.limit, settings.mutants_seed)
+    report = MutantsReport(str(ruleset), path, settings, total=len(found), journal=journal)
+    context = _Context(path, text, options, settings, baseline(base, settings), pins(path, settings.nodes))
+    report.depths = {row[0]: row[4] for row in context.baseline}
+    done: dict = _read_journal(journal, context.header()) if (journal and resume) else {}
+    report.resumed = sum(1 for m in chosen if m.key in done)
+    todo = [m for m in chosen if m.key not in done]
+    writer = _Journal(journal, context.header(), append=resume and bool(done)) if journal else None
+    deadline = time.time() + budget if budget is not None else None
+    finished = len(chosen) - len(todo)
+
+    def record(i, result) -> None:
+        nonlocal finished
+        if result is None:  # not started: the budget ran out
+            return
+        done[todo[i].key] = result
+        finished += 1
+        if writer is not None:
+            writer.add(todo[i].key, result)
+        if progress is not None:
+            progress(finished, len(chosen))
+
+    try:
+        (spread or _here)(functools.partial(_run_one, context, deadline), todo, workers=workers, progress=record)
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM (as cli.interrupts raises it): what is done is kept
+        report.interrupted = True
+    finally:
+        report.rows = [(m, done[m.key]) for m in chosen if m.key in done]
+        report.undone = len(chosen) - len(report.rows)
+        if writer is not None:
+            writer.close()
+    return report
+
+
+def _here(fn, batches, *, workers=None, progress=None) -> None:
+    """Run the batches in this process, in order (what `spread` does on one core)."""
+    for i, b in enumerate(batches):
+        progress(i, fn(b))
+
+
+# ---- what the original gives: perft from each position, the pinned counts ------------------------
+
+
+def positions(game) -> list:
+    """(label, options, position item, moves item) of the start and of every example: where each
+    example's expectations are checked, set up again in a mutant by `_setup` (so that a mutant that
+    changes the setup or the moves starts from its own position, not the original's)."""
+    from .examples import declarations
+
+    out = [("start", dict(game.options), None, None)]
+    examples, _ = declarations(game)
+    for ex in examples:
+        items = {i.kind: i for i in ex.items}
+        opts = {k: str(v) for k, v in items["options"].values} if "options" in items else {}
+        out.append((f"example {ex.name!r}", {**game.options, **opts}, items.get("position"), items.get("after")))
+    return out
+
+
+def _setup(path: str, text: str, options: dict, position, after):
+    """The state an example's expectations are checked at, in the game of `text`."""
+    from .examples import _play, _start
+
+    g = load(path, options, text=text)
+    st = _start(g, position)
+    if after is not None:
+        _play(st, after.values[0])
+    return st
+
+
+def baseline(game, settings: Settings) -> list:
+    """(label, options, position item, moves item, depth, signature) per position: the deepest
+    depth up to settings.depth whose tree fits the node budget (0: not even depth 1)."""
+    path, text = game.rules[-1]
+    out = []
+    for label, opts, position, after in positions(game):
+        sig, depth = None, 0
+        try:
+            st = _setup(path, text, opts, position, after)
+        except Exception:  # an example that does not set up in the original: nothing to compare there
+            continue
+        for d in range(1, settings.depth + 1):
+            try:
+                s = signature(st.copy(), d, settings.nodes)
+            except (_TooMany, ZigguratError):
+                break
+            sig, depth = s, d
+        out.append((label, opts, position, after, depth, sig))
+    return out
+
+
+class _TooMany(Exception):
+    pass
+
+
+def signature(state, depth: int, nodes: int) -> tuple:
+    """(leaves to `depth`, the outcomes met on the way by depth), within `nodes` visits (_TooMany)."""
+    game = state.game
+    legal, apply, undo, outcome = game.legal, game.apply, game.undo, game.outcome
+    ends: Counter = Counter()
+    seen = [0]
+
+    def rec(d: int) -> int:
+        seen[0] += 1
+        if seen[0] > nodes:
+            raise _TooMany
+        moves = legal(state)
+        o = outcome(state, moves)
+        if o is not None:
+            ends[(depth - d, repr(o))] += 1
+            return 0
+        if d == 0:
+            return 1
+        n = 0
+        for m in moves:
+            apply(state, m)
+            n += rec(d - 1)
+            undo(state)
+        return n
+
+    leaves = rec(depth)
+    return leaves, tuple(sorted(ends.items()))
+
+
+def pins(path: str, nodes: int) -> list:
+    """(options, position, depth, count) of tests/perft/<stem>.perft for this ruleset, counts of at
+    most `nodes`: looked for in the current folder and beside the package's checkout."""
+    stem = Path(path).stem
+    here = Path(__file__).resolve()
+    for folder in (Path.cwd() / "tests" / "perft", here.parents[3] / "tests" / "perft"):
+        f = folder / f"{stem}.perft"
+        if f.is_file():
+            return _read_pins(f, stem, nodes)
+    return []
+
+
+def _read_pins(f: Path, stem: str, nodes: int) -> list:
+    out, fields, counts = [], {}, []
+
+    def flush():
+        if fields.get("ruleset") == stem:
+            opts = dict(kv.split("=", 1) for kv in fields.get("options", "").split())
+            for depth, n in counts:
+                if n <= nodes:
+                    out.append((opts, fields.get("position", "start"), depth, n))
+
+    for raw in f.read_text().splitlines() + [""]:
+        line = raw.strip()
+        if line.startswith("#"):
+            continue
+        if not line:
+            flush()
+            fields, counts = {}, []
+            continue
+        word, _, rest = line.partition(" ")
+        if word == "perft":
+            d, n = rest.split()
+            counts.append((int(d), int(n)))
+        else:
+            fields[word] = rest.strip()
+    return out
+
+
+# ---- one mutant, in a worker ---------------------------------------------------------------------
+
+
+@frozen
+class _Context:
+    path: str
+    text: str
+    options: dict
+    settings: Settings
+    baseline: list
+    pins: list
+
+    def header(self) -> dict:
+        return {"kind": JOURNAL_KIND, "format": JOURNAL_FORMAT, "file": self.path,
+                "sha256": hashlib.sha256(self.text.encode()).hexdigest(),
+                "options": {k: str(v) for k, v in self.options.items()},
+                "settings": {k: v for k, v in asdict(self.settings).items() if k not in ("limit", "mutants_seed")}}
+
+
+class _Timeout(Exception):
+    pass
+
+
+def _run_one(context: _Context, deadline: Optional[float], mutant: Mutant) -> Optional[dict]:
+    """The result of one mutant (a dict: status, by, detail, seconds), or None past the deadline."""
+    if deadline is not None and time.time() > deadline:
+        return None
+    start = time.monotonic()
+    alarm = hasattr(signal, "SIGALRM")
+
+    def timeout(signum, frame):
+        raise _Timeout
+
+    if alarm:
+        previous = signal.signal(signal.SIGALRM, timeout)
+        signal.alarm(MUTANT_SECONDS)
+    try:
+        result = _test(context, mutant)
+    except _Timeout:
+        result = {"status": "killed", "by": "timeout", "detail": f"its tests took over {MUTANT_SECONDS} s"}
+    finally:
+        if alarm:
+            signal.alarm(0)
+            signal.signal(signal.SIGALRM, previous)
+    result["seconds"] = round(time.monotonic() - start, 3)
+    return result
+
+
+def _killed(by: str, detail: str) -> dict:
+    return {"status": "killed", "by": by, "detail": detail}
+
+
+def _test(context: _Context, mutant: Mutant) -> dict:
+    from .examples import run_examples, run_symmetries
+
+    s = context.settings
+    text = mutant.apply(context.text)
+    try:
+        game = load(context.path, context.options, text=text)
+    except ZigguratError as e:
+        return {"status": "stillborn", "by": "", "detail": _first(str(e))}
+    try:
+        failures = run_examples(game)
+        if failures:
+            return _killed("example", _failure(failures[0]))
+        why = _invariants(game, s)
+        if why is not None:
+            return _killed("invariant", why)
+        failures = run_symmetries(game, games=1, max_plies=s.max_plies, seed=s.seed)
+        if failures:
+            return _killed("symmetry", _failure(failures[0]))
+        why = _pins(context, text)
+        if why is not None:
+            return _killed("perft pin", why)
+        same = _same_trees(context, text)
+    except ZigguratError as e:
+        return _killed("rules error", _first(str(e)))
+    except (RecursionError, ArithmeticError, IndexError, KeyError, TypeError, ValueError) as e:
+        return _killed("rules error", f"the engine failed on it: {type(e).__name__}: {_first(str(e))}")
+    if same:
+        return {"status": "equivalent", "by": "", "detail": f"same perft to depth {same}"}
+    return {"status": "survived", "by": "", "detail": ""}
+
+
+def _failure(f) -> str:
+    """A RulesFailure on one line: the line of the example or symmetry, and what differed."""
+    return f"line {f.line}: {f.what}: {_first(f.message)}"
+
+
+def _first(text: str) -> str:
+    lines = [x for x in text.strip().splitlines() if x.strip()]
+    return " / ".join(x.strip() for x in lines[:2])[:300] if lines else ""
+
+
+def _invariants(game, s: Settings) -> Optional[str]:
+    """Why the declared invariants fail on the seeded random games, or None."""
+    if not game.invariant_texts:
+        return None
+    for i in range(s.games):
+        rng = random.Random(s.seed * 1000 + i)
+        st = game.new(rng.randrange(1 << 30))
+        played = []
+        for _ in range(s.max_plies + 1):
+            bad = st.invariant_failures()
+            if bad:
+                return f"invariant {bad[0]!r} is false after {' '.join(played) or '(the start)'} (game {i + 1})"
+            moves = st.moves()
+            if not moves or st.outcome() is not None:
+                break
+            m = rng.choice(moves)
+            played.append(st.move_text(m))
+            st.push(m)
+    return None
+
+
+def _pins(context: _Context, text: str) -> Optional[str]:
+    from ..interpreter.runtime import perft
+
+    for opts, position, depth, want in context.pins:
+        g = load(context.path, {**context.options, **opts}, text=text)
+        st = g.new() if position == "start" else g.position(position)
+        got = perft(st, depth)
+        if got != want:
+            where = " ".join(f"{k}={v}" for k, v in opts.items()) or "the defaults"
+            return f"tests/perft: perft {depth} of {position} at {where} is {got}, pinned {want}"
+    return None
+
+
+def _same_trees(context: _Context, text: str) -> int:
+    """The smallest depth compared, when every position's tree is the original's; else 0."""
+    depths = []
+    for _, opts, position, after, depth, sig in context.baseline:
+        if depth == 0:
+            continue
+        try:
+            st = _setup(context.path, text, opts, position, after)
+            if signature(st, depth, 4 * context.settings.nodes) != sig:
+                return 0
+        except Exception:  # the example does not set up in the mutant, or its tree is too large: it differs
+            return 0
+        depths.append(depth)
+    return min(depths) if depths else 0
+
+
+# ---- the journal ---------------------------------------------------------------------------------
+
+
+def default_journal(path: str, options: dict, settings: Settings) -> Optional[str]:
+    """A journal in the cache folder, named for the ruleset's file, its options and the settings."""
+    from .. import cachedir
+
+    root = cachedir.folder()
+    if root is None:
+        return None
+    key = hashlib.sha256(json.dumps([str(Path(path).resolve()), {k: str(v) for k, v in options.items()},
+                                     asdict(settings)], sort_keys=True, default=str).encode()).hexdigest()[:16]
+    return str(root / "mutants" / f"{Path(path).stem}-{key}.jsonl")
+
+
+def _read_journal(journal: str, header: dict) -> dict:
+    """mutant key -> result of a journal written for the same text and settings ({} otherwise)."""
+    try:
+        lines = Path(journal).read_text().splitlines()
+    except OSError:
+        return {}
+    if not lines:
+        return {}
+    try:
+        if json.loads(lines[0]) != header:
+            return {}
+    except json.JSONDecodeError:
+        return {}
+    out = {}
+    for line in lines[1:]:
+        try:
+            entry = json.loads(line)
+            out[entry["mutant"]] = entry["result"]
+        except (json.JSONDecodeError, KeyError, TypeError):
+            continue  # a line torn by a kill: that mutant runs again
+    return out
+
+
+class _Journal:
+    def __init__(self, journal: str, header: dict, append: bool):
+        p = Path(journal)
+        try:
+            p.parent.mkdir(parents=True, exist_ok=True)
+            self.f = open(p, "a" if append else "w", encoding="utf-8")
+        except OSError as e:
+            raise GameError(f"cannot write the mutants journal {journal}: {e.strerror or e}") from None
+        if not append:
+            self.f.write(json.dumps(header) + "\n")
+            self.f.flush()
+
+    def add(self, key: str, result: dict) -> None:
+        self.f.write(json.dumps({"mutant": key, "result": result}) + "\n")
+        self.f.flush()
+
+    def close(self) -> None:
+        self.f.close()
+
+
+__all__ = ["KILLERS", "MutantsReport", "Settings", "baseline", "default_journal", "pins", "run_mutants",
+           "signature"]
