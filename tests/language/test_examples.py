@@ -207,6 +207,16 @@ class TestExpectations:
         [f] = run_examples(game_of(text))
         assert f.line == line_of(text, "options:") and "the options do not load" in f.message
 
+    def test_a_move_of_six_words_is_read_whole_in_an_after_line(self):
+        """RYB's 'offer rd to bruce for yd' is one move: an after: line plays it, and the trade
+        offer it makes waits for bruce's answer."""
+        ryb = (resources.files("ziggurat") / "rulesets" / "ryb.rules").read_text().split("# ---- examples")[0]
+        example = ('example "x":\n    options: variable_card = trade\n'
+                   '    position: "al 0 | | hand.al=VaR1 hand.bruce=G1 pool.al=rd pool.bruce=yd step=2"\n'
+                   '    after: "variable: trade offer rd to bruce for yd"\n'
+                   '    moves: 2\n    legal: "accept", "decline"\n')
+        assert run_examples(game_of(ryb + "\n" + example, "ryb-t.rules")) == []
+
     def test_examples_run_at_their_own_options_whatever_the_game_was_loaded_at(self):
         text = with_examples('example "x":\n    moves: 20\n    options: size = 2\n')
         assert run_examples(load("t.rules", {"size": 4}, text=text)) == []

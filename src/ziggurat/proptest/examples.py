@@ -27,7 +27,7 @@ from ..interpreter.runtime import Game, State, perft
 from .report import RulesFailure
 from .symmetry import NotApplicable, SymmetryMap, check_symmetries
 
-MAX_MOVE_WORDS = 4  # a move's text may hold spaces: `after:` reads the longest that is a legal move
+MAX_MOVE_WORDS = 8  # a move's text may hold spaces: `after:` reads the longest that is a legal move
 
 
 def declarations(game: Game) -> tuple[list, list]:
