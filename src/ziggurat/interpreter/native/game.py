@@ -216,7 +216,7 @@ class NativeGame:
         res = np.zeros(self.layout.nplayers + 1)
         buf = np.empty(self.module.MAXM, dtype=np.int64)
         plies, code, branching, _ = self.module.playout(v, np.uint64(seed & 0xFFFFFFFFFFFFFFFF), int(max_plies),
-                                                        moves, res, hist, nhist, buf, parts)
+                                                        moves, res, hist, nhist, buf, policy(parts))
         self._check(code)
         kind, who, reason, results = self.ended(int(code), res)
         return Playout(moves[:plies], self.codec, int(plies), kind, who, reason, results,
@@ -227,7 +227,7 @@ class NativeGame:
         playouts; playout i is `playout(state, seed + i)`."""
         v, hist, nhist = self.start(state)
         results, plies, codes = self.module.playouts(v, int(count), np.uint64(seed & 0xFFFFFFFFFFFFFFFF),
-                                                     int(max_plies), hist, nhist, parts)
+                                                     int(max_plies), hist, nhist, policy(parts))
         for c in set(codes.tolist()):
             self._check(c)
         return results[:, :self.layout.nplayers], plies, codes
@@ -241,7 +241,7 @@ class NativeGame:
         seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
         last = np.empty((len(seeds) if finals else 0, self.layout.size), np.int64)
         plies, codes, results, branching, actions, seats = self.module.study_chunk(starts, seeds, int(max_plies), last,
-                                                                                   parts)
+                                                                                   policy(parts))
         n = self.layout.nplayers
         return ChunkColumns(plies, codes, results[:, :n], results[:, n].astype(np.int64), branching, actions, seats,
                             last if finals else None)
@@ -391,6 +391,12 @@ def why_not(game) -> Optional[Unsupported]:
 
 
 LOOPS = ("perft", "playouts", "playout")
+
+
+def policy(parts: bool) -> Optional[bool]:
+    """The loops' argument `parts` for a rollout policy: None for whole turns, so that the loop
+    compiled for it leaves out the turn drawn part by part (`kernel_loops`), True for parts."""
+    return True if parts else None
 
 
 def native(game, loops: tuple = LOOPS) -> NativeGame:

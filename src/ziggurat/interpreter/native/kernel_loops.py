@@ -23,6 +23,12 @@ true a turn is drawn part by part (`draw_parts`, over the generated `legal_parts
 among the values left, and so on; nature's moves are drawn as before. It is a different random
 process (a part with few completions is as likely as one with many) from the same seed; the
 `branching` it counts is the first parts offered, not the moves. Whole turns stay the default.
+
+`parts` is None (whole turns, the default), False (whole turns too) or True. The loops test it as
+`parts is not None and parts`, a test Numba decides while compiling where `parts` is None: it
+drops the branch it cannot take (its dead-branch pruning of None arguments), so the loops
+compiled for None never compile `legal_parts` (a second copy of the moves' code), and those for
+a bool (the policy asked for) are a separate compiled entry, made at their first call.
 """
 
 import numpy as np
@@ -130,7 +136,7 @@ def perft(s0, depth, hist0, nhist0):
 
 
 @njit(cache=True)
-def playout(s, x, maxplies, moves_out, res, hist, nhist0, buf, parts=False):
+def playout(s, x, maxplies, moves_out, res, hist, nhist0, buf, parts=None):
     """Random moves from s (changed in place) until the end or maxplies: (plies, outcome code,
     moves seen at the positions played from, generator state). Code 0: cut at maxplies; -1:
     too many moves; -2: a stack deeper than CAP or a zone fuller than ZCAP; -3: a move too long
@@ -138,7 +144,10 @@ def playout(s, x, maxplies, moves_out, res, hist, nhist0, buf, parts=False):
     plies = 0
     branching = 0
     while True:
-        n = legal_parts(s, buf, 0, 0) if parts else legal(s, buf)
+        if parts is not None and parts:
+            n = legal_parts(s, buf, 0, 0)
+        else:
+            n = legal(s, buf)
         if n > MAXM:
             return plies, -1, branching, x
         code = outcome(s, n, res, hist, nhist0 + plies)
@@ -150,10 +159,10 @@ def playout(s, x, maxplies, moves_out, res, hist, nhist0, buf, parts=False):
             return plies, 0, branching, x
         x, z = next_word(x)
         if CHANCE and CHANCEACT[buf[0] & AMASK]:  # nature's move, drawn by its weights
-            if parts:
+            if parts is not None and parts:
                 n = legal(s, buf)
             m = buf[pick_chance(s, buf, n, z)]
-        elif parts:
+        elif parts is not None and parts:
             m, x = draw_parts(s, buf, n, z, x)
             if m < 0:
                 return plies, -1 - s[OVER] if s[OVER] != 0 else -1, branching, x
@@ -171,7 +180,7 @@ def playout(s, x, maxplies, moves_out, res, hist, nhist0, buf, parts=False):
 
 
 @njit(cache=True)
-def playouts(s0, count, seed, maxplies, hist0, nhist0, parts=False):
+def playouts(s0, count, seed, maxplies, hist0, nhist0, parts=None):
     """`count` playouts from s0, playout i seeded with seed + i: results (count x players + 1:
     the last column is the side an outcome names, -1 for none), plies, outcome codes. `parts`:
     the rollout policy."""
@@ -195,7 +204,7 @@ def playouts(s0, count, seed, maxplies, hist0, nhist0, parts=False):
 
 
 @njit(cache=True)
-def study_chunk(starts, seeds, maxplies, finals, parts=False):
+def study_chunk(starts, seeds, maxplies, finals, parts=None):
     """A chunk of a study's random games: game i from starts[i] (starts[0] for every game when
     starts has one row), its moves drawn as `playout` draws them from seeds[i] (the same loop,
     written out here: a loop that calls `playout` compiles it again inside itself, several
@@ -232,7 +241,10 @@ def study_chunk(starts, seeds, maxplies, finals, parts=False):
         b = 0
         code = 0
         while True:  # `playout`'s loop
-            nm = legal_parts(s, buf, 0, 0) if parts else legal(s, buf)
+            if parts is not None and parts:
+                nm = legal_parts(s, buf, 0, 0)
+            else:
+                nm = legal(s, buf)
             if nm > MAXM:
                 code = -1
                 break
@@ -244,10 +256,10 @@ def study_chunk(starts, seeds, maxplies, finals, parts=False):
                 break
             x, z = next_word(x)
             if CHANCE and CHANCEACT[buf[0] & AMASK]:  # nature's move, drawn by its weights
-                if parts:
+                if parts is not None and parts:
                     nm = legal(s, buf)
                 m = buf[pick_chance(s, buf, nm, z)]
-            elif parts:
+            elif parts is not None and parts:
                 m, x = draw_parts(s, buf, nm, z, x)
                 if m < 0:
                     code = -1 - s[OVER] if s[OVER] != 0 else -1
