@@ -405,7 +405,8 @@ def policy(parts: bool) -> Optional[bool]:
 
 def native(game, loops: tuple = LOOPS) -> NativeGame:
     """The native functions of a game, compiled (or loaded from Numba's cache) once per process:
-    `loops` now (so that no measurement includes it), any other at its first call. Raises
+    `loops` now (so that no measurement includes it), any other at its first call ("playouts",
+    "playout" and "study_chunk" are one compiled loop, `study_chunk`). Raises
     Unsupported for what this backend cannot compile, or when Numba is missing."""
     why = available()
     if why is not None:
