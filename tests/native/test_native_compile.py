@@ -89,9 +89,9 @@ import sys, ziggurat
 from ziggurat.interpreter.native import native
 game = ziggurat.load("tic-tac-toe")
 fast = native(game, tuple(sys.argv[1:]))
-print(len(fast.module.playout.signatures), end=" ")
+print(len(fast.module.study_chunk.signatures), end=" ")
 print(fast.playout(game.new(), 7).plies, fast.perft(game.new(), 3), end=" ")
-print(sum(fast.module.playout.stats.cache_misses.values()), sum(fast.module.playout.stats.cache_hits.values()))
+print(sum(fast.module.study_chunk.stats.cache_misses.values()), sum(fast.module.study_chunk.stats.cache_hits.values()))
 """
 
 
@@ -104,7 +104,7 @@ def test_a_loop_not_asked_for_is_compiled_at_its_first_call_and_loaded_by_the_ne
         return out.stdout.split()
 
     first = run("perft")
-    assert first[0] == "0"  # playout not compiled by native(game, ("perft",))
+    assert first[0] == "0"  # the playout loop (study_chunk) not compiled by native(game, ("perft",))
     assert first[2] == str(perft(ziggurat.load("tic-tac-toe").new(), 3))
     assert first[3:] == ["1", "0"]  # compiled at its first call
     second = run()

@@ -160,3 +160,24 @@ def test_mcts_rollouts_can_draw_turns_part_by_part():
         make_agent("mcts:rollout_policy=parts")
     with pytest.raises(AgentError, match="whole or parts"):
         make_agent("mcts:rollouts=native:rollout_policy=sideways")
+
+
+def test_whole_turn_loops_never_compile_the_parts_code(tmp_path):
+    """The loops of whole turns leave `legal_parts` out (Numba drops the branch where `parts` is
+    None); the policy compiles it at its first use. A module of its own (a file name no other test
+    uses), so that no other test has asked it for parts before."""
+    from ziggurat.interpreter.native.game import native
+
+    rules = tmp_path / "whole-turns-only.rules"
+    with open(STAGES, encoding="utf-8") as f:
+        rules.write_text(f.read(), encoding="utf-8")
+    game = ziggurat.load(str(rules))
+    ng = native(game)  # perft, playouts and playout
+    ng.playout(game.new(), 1, 20)
+    ng.playouts(game.new(), 3, 1, 20)
+    ng.study_chunk(ng.start(game.new())[0], [1, 2], 20)
+    assert ng.module.legal.signatures and not ng.module.legal_parts.signatures
+    assert ng.playout(game.new(), 1, 20, parts=False).moves == ng.playout(game.new(), 1, 20).moves
+    assert not ng.module.legal_parts.signatures  # False is whole turns too, compiled as None is
+    replay(game, ng.playout(game.new(), 1, 20, parts=True))
+    assert ng.module.legal_parts.signatures

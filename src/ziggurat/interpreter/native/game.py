@@ -211,30 +211,32 @@ class NativeGame:
 
     def playout(self, state, seed: int, max_plies: int = 1000, history: bool = True, parts: bool = False) -> Playout:
         """A random playout from `state` (left unchanged), seeded with `seed` (see `loops`);
-        `history`: see `start`; `parts`: turns drawn part by part (the rollout policy, `loops`)."""
-        v, hist0, nhist = self.start(state, history)
-        hist = np.zeros(nhist + max_plies + 1, dtype=np.int64)
-        hist[:nhist] = hist0[:nhist]
-        moves = np.zeros(max_plies, dtype=np.int64)
-        res = np.zeros(self.layout.nplayers + 1)
-        buf = np.empty(self.module.MAXM, dtype=np.int64)
-        plies, code, branching, _ = self.module.playout(v, np.uint64(seed & 0xFFFFFFFFFFFFFFFF), int(max_plies),
-                                                        moves, res, hist, nhist, buf, parts)
+        `history`: see `start`; `parts`: turns drawn part by part (the rollout policy, `loops`).
+        Played by the loop of a study's chunk (one game, its moves kept): one compiled loop
+        serves playout, playouts and studies."""
+        v, _hist, _nhist = self.start(state, history)  # the loop hashes the start as start() does
+        moves = np.zeros((1, max(0, int(max_plies))), dtype=np.int64)
+        final = np.empty((1, self.layout.size), np.int64)
+        plies, codes, results, branching, _a, _s = self.module.study_chunk(
+            v[None, :], np.array([seed & 0xFFFFFFFFFFFFFFFF], np.uint64), int(max_plies), final, moves,
+            policy(parts))
+        code = int(codes[0])
         self._check(code)
-        kind, who, reason, results = self.ended(int(code), res)
-        scores = tuple(float(r) for r in res[:self.layout.nplayers]) if self.game.points and kind else ()
-        return Playout(moves[:plies], self.codec, int(plies), kind, who, reason, results,
-                       int(branching), v, scores)
+        raw = results[0]
+        kind, who, reason, res = self.ended(code, raw)
+        scores = tuple(float(r) for r in raw[:self.layout.nplayers]) if self.game.points and kind else ()
+        return Playout(moves[0, :plies[0]], self.codec, int(plies[0]), kind, who, reason, res,
+                       int(branching[0]), final[0], scores)
 
     def playouts(self, state, count: int, seed: int, max_plies: int = 1000, parts: bool = False) -> tuple:
         """(results per side as a count x players array, plies, outcome codes) of `count`
-        playouts; playout i is `playout(state, seed + i)`."""
-        v, hist, nhist = self.start(state)
-        results, plies, codes = self.module.playouts(v, int(count), np.uint64(seed & 0xFFFFFFFFFFFFFFFF),
-                                                     int(max_plies), hist, nhist, parts)
-        for c in set(codes.tolist()):
+        playouts; playout i is `playout(state, seed + i)` (a study's chunk of seeds seed + i)."""
+        v, _hist, _nhist = self.start(state)
+        seeds = np.uint64(seed & 0xFFFFFFFFFFFFFFFF) + np.arange(int(count), dtype=np.uint64)  # wraps as the loop's
+        cols = self.study_chunk(v, seeds, max_plies, parts=parts)
+        for c in set(cols.codes.tolist()):
             self._check(c)
-        return results[:, :self.layout.nplayers], plies, codes
+        return cols.results, cols.plies, cols.codes
 
     def study_chunk(self, starts, seeds, max_plies: int, finals: bool = False, parts: bool = False) -> "ChunkColumns":
         """`len(seeds)` random games in one call (a study's chunk): game i from the vector
@@ -245,7 +247,7 @@ class NativeGame:
         seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
         last = np.empty((len(seeds) if finals else 0, self.layout.size), np.int64)
         plies, codes, results, branching, actions, seats = self.module.study_chunk(starts, seeds, int(max_plies), last,
-                                                                                   parts)
+                                                                                   NO_MOVES, policy(parts))
         n = self.layout.nplayers
         return ChunkColumns(plies, codes, results[:, :n], results[:, n].astype(np.int64), branching, actions, seats,
                             last if finals else None)
@@ -407,9 +409,19 @@ def why_not(game) -> Optional[Unsupported]:
 LOOPS = ("perft", "playouts", "playout")
 
 
+NO_MOVES = np.empty((0, 0), np.int64)  # study_chunk's moves_out when the moves are not kept
+
+
+def policy(parts: bool) -> Optional[bool]:
+    """The loops' argument `parts` for a rollout policy: None for whole turns, so that the loop
+    compiled for it leaves out the turn drawn part by part (`kernel_loops`), True for parts."""
+    return True if parts else None
+
+
 def native(game, loops: tuple = LOOPS) -> NativeGame:
     """The native functions of a game, compiled (or loaded from Numba's cache) once per process:
-    `loops` now (so that no measurement includes it), any other at its first call. Raises
+    `loops` now (so that no measurement includes it), any other at its first call ("playouts",
+    "playout" and "study_chunk" are one compiled loop, `study_chunk`). Raises
     Unsupported for what this backend cannot compile, or when Numba is missing."""
     why = available()
     if why is not None:

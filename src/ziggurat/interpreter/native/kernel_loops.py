@@ -1,5 +1,5 @@
 """The kernel, part 2: the whole loops of every native module, below the mark line: `perft`,
-`playout` and `playouts`, over the game's `legal`, `apply`, `outcome` and `pick_chance`.
+`playout` (the searches' rollouts) and `study_chunk` (a chunk of games), over the game's `legal`, `apply`, `outcome` and `pick_chance`.
 
 A real file of the package read as a resource, as `kernel.py` (part 1) is: what is above the mark
 declares the names the rest of the module defines, for linters, and is left out.
@@ -13,8 +13,7 @@ playout seeded with `seed` draws word after word from it, and plays, at each ply
 of index `word mod n` in the native generator's order; where nature moves (`by chance`) and its
 outcomes have weights, the word's top 53 bits, as a fraction of the weights' sum, pick the
 outcome (`pick_chance`). It is not Python's `random`: a native playout and a Python one from the
-same seed are different games (both legal). Playout `i` of `playouts(n, seed)` is the playout
-seeded with `seed + i`; game i of `study_chunk(starts, seeds, ...)` is the playout seeded with
+same seed are different games (both legal). Game i of `study_chunk(starts, seeds, ...)` is the playout seeded with
 `seeds[i]` (a study derives them from its seed and the game's index).
 
 The rollout policy: uniform over whole turns by default (`parts` false), as above. With `parts`
@@ -23,6 +22,12 @@ true a turn is drawn part by part (`draw_parts`, over the generated `legal_parts
 among the values left, and so on; nature's moves are drawn as before. It is a different random
 process (a part with few completions is as likely as one with many) from the same seed; the
 `branching` it counts is the first parts offered, not the moves. Whole turns stay the default.
+
+`parts` is None (whole turns, the default), False (whole turns too) or True. The loops test it as
+`parts is not None and parts`, a test Numba decides while compiling where `parts` is None: it
+drops the branch it cannot take (its dead-branch pruning of None arguments), so the loops
+compiled for None never compile `legal_parts` (a second copy of the moves' code), and those for
+a bool (the policy asked for) are a separate compiled entry, made at their first call.
 """
 
 import numpy as np
@@ -130,7 +135,7 @@ def perft(s0, depth, hist0, nhist0):
 
 
 @njit(cache=True)
-def playout(s, x, maxplies, moves_out, res, hist, nhist0, buf, parts=False):
+def playout(s, x, maxplies, moves_out, res, hist, nhist0, buf, parts=None):
     """Random moves from s (changed in place) until the end or maxplies: (plies, outcome code,
     moves seen at the positions played from, generator state). Code 0: cut at maxplies; -1:
     too many moves; -2: a stack deeper than CAP or a zone fuller than ZCAP; -3: a move too long
@@ -138,7 +143,10 @@ def playout(s, x, maxplies, moves_out, res, hist, nhist0, buf, parts=False):
     plies = 0
     branching = 0
     while True:
-        n = legal_parts(s, buf, 0, 0) if parts else legal(s, buf)
+        if parts is not None and parts:
+            n = legal_parts(s, buf, 0, 0)
+        else:
+            n = legal(s, buf)
         if n > MAXM:
             return plies, -1, branching, x
         code = outcome(s, n, res, hist, nhist0 + plies)
@@ -150,10 +158,10 @@ def playout(s, x, maxplies, moves_out, res, hist, nhist0, buf, parts=False):
             return plies, 0, branching, x
         x, z = next_word(x)
         if CHANCE and CHANCEACT[buf[0] & AMASK]:  # nature's move, drawn by its weights
-            if parts:
+            if parts is not None and parts:
                 n = legal(s, buf)
             m = buf[pick_chance(s, buf, n, z)]
-        elif parts:
+        elif parts is not None and parts:
             m, x = draw_parts(s, buf, n, z, x)
             if m < 0:
                 return plies, -1 - s[OVER] if s[OVER] != 0 else -1, branching, x
@@ -171,39 +179,18 @@ def playout(s, x, maxplies, moves_out, res, hist, nhist0, buf, parts=False):
 
 
 @njit(cache=True)
-def playouts(s0, count, seed, maxplies, hist0, nhist0, parts=False):
-    """`count` playouts from s0, playout i seeded with seed + i: results (count x players + 1:
-    the last column is the side an outcome names, -1 for none), plies, outcome codes. `parts`:
-    the rollout policy."""
-    results = np.zeros((count, NPLAYERS + 1), np.float64)
-    plies = np.zeros(count, np.int64)
-    codes = np.zeros(count, np.int64)
-    s = np.empty(SIZE, np.int64)
-    buf = np.empty(MAXM, np.int64)
-    none = np.empty(0, np.int64)
-    hist = np.empty(nhist0 + maxplies + 1, np.int64)
-    copy_into(hist, hist0, nhist0)
-    res = np.empty(NPLAYERS + 1, np.float64)
-    for i in range(count):
-        copy_into(s, s0, SIZE)
-        res[:] = 0.0
-        n, code, _b, _x = playout(s, seed + np.uint64(i), maxplies, none, res, hist, nhist0, buf, parts)
-        copy_into(results[i], res, NPLAYERS + 1)
-        plies[i] = n
-        codes[i] = code
-    return results, plies, codes
-
-
-@njit(cache=True)
-def study_chunk(starts, seeds, maxplies, finals, parts=False):
+def study_chunk(starts, seeds, maxplies, finals, moves_out, parts=None):
     """A chunk of a study's random games: game i from starts[i] (starts[0] for every game when
     starts has one row), its moves drawn as `playout` draws them from seeds[i] (the same loop,
     written out here: a loop that calls `playout` compiles it again inside itself, several
-    seconds more). Per game: plies, outcome code (as `playout`'s), results (count x players + 1,
-    as `playouts`), the moves seen at the positions played from, the moves of each action (count
-    x NACTIONS), the seats at the end (count x players), and the last position into finals[i]
-    when finals has a row a game. One position and one history serve every game of the chunk.
-    `parts`: the rollout policy."""
+    seconds more). Per game: plies, outcome code (as `playout`'s), results (count x players + 1:
+    the last column is the side an outcome names, -1 for none), the moves seen at the positions played from, the moves of each action (count
+    x NACTIONS), the seats at the end (count x players), the last position into finals[i]
+    when finals has a row a game, and its moves into moves_out[i] when moves_out has a row a game
+    (as many as it has columns). One position and one history serve every game of the chunk.
+    `parts`: the rollout policy. `NativeGame` plays its `playout` and `playouts` with it too:
+    one compiled loop for the three (each loop compiled costs the optimisation and machine code
+    of `legal`, `apply` and `outcome` again, linked into it)."""
     count = seeds.shape[0]
     plies = np.zeros(count, np.int64)
     codes = np.zeros(count, np.int64)
@@ -232,7 +219,10 @@ def study_chunk(starts, seeds, maxplies, finals, parts=False):
         b = 0
         code = 0
         while True:  # `playout`'s loop
-            nm = legal_parts(s, buf, 0, 0) if parts else legal(s, buf)
+            if parts is not None and parts:
+                nm = legal_parts(s, buf, 0, 0)
+            else:
+                nm = legal(s, buf)
             if nm > MAXM:
                 code = -1
                 break
@@ -244,16 +234,18 @@ def study_chunk(starts, seeds, maxplies, finals, parts=False):
                 break
             x, z = next_word(x)
             if CHANCE and CHANCEACT[buf[0] & AMASK]:  # nature's move, drawn by its weights
-                if parts:
+                if parts is not None and parts:
                     nm = legal(s, buf)
                 m = buf[pick_chance(s, buf, nm, z)]
-            elif parts:
+            elif parts is not None and parts:
                 m, x = draw_parts(s, buf, nm, z, x)
                 if m < 0:
                     code = -1 - s[OVER] if s[OVER] != 0 else -1
                     break
             else:
                 m = buf[np.int64(z % np.uint64(nm))]
+            if i < moves_out.shape[0] and n < moves_out.shape[1]:
+                moves_out[i, n] = m
             apply(s, m)
             if s[OVER] != 0:
                 code = -1 - s[OVER]

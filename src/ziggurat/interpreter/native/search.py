@@ -21,6 +21,7 @@ from typing import Optional
 import numpy as np
 
 from ...errors import Unsupported
+from .game import policy
 
 NEED_NODES, NEED_MOVES = 1, 2  # search_kernel's statuses (MC_NEED_NODES, MC_NEED_MOVES)
 TT_BITS = 18  # 262,144 transposition entries (10 MB)
@@ -138,7 +139,7 @@ class NativeTree:
                  parts: bool = False):
         self.search, self.module = search, search.module
         self.root, self.hist, self.nhist = search.root(state)
-        self.c, self.rollout, self.parts = float(c), int(rollout), bool(parts)
+        self.c, self.rollout, self.parts = float(c), int(rollout), policy(parts)
         self.x = np.uint64(seed & 0xFFFFFFFFFFFFFFFF)
         nodes = max(64, iterations + 2)
         width = max(8, len(state.game.legal(state)))
@@ -202,7 +203,7 @@ class NativeInfoTree:
     def __init__(self, search: NativeSearch, state, c: float, rollout: int, seed: int, iterations: int,
                  parts: bool = False):
         ng = search.ng
-        self.parts = bool(parts)
+        self.parts = policy(parts)
         self.search, self.module = search, search.module
         self.root, _hist, _n = ng.start(state, history=False)
         side = state.side
