@@ -128,7 +128,7 @@ def fold(plan: ir.Plan, values: dict) -> Folded:
     files, ranks = board_size(plan, values, diagnostics) if plan.surface_pos is None else (0, 0)
     world = World(files, ranks, plan.attributes.values(), plan.players,
                   [(z.name, z.per_player) for z in plan.zones.values()],
-                  [(c.name, c.per_player) for c in plan.counters.values()])
+                  [(c.name, c.per_player, c.holds) for c in plan.counters.values()])
     f = Folder(plan, values, world, diagnostics)
     f.unseated = range(len(plan.players), declared)
     out = evolve(plan, options=dict(plan.options), checks=[], setup=[], actions=[], invariants=[], statistics=[],
@@ -144,7 +144,8 @@ def fold(plan: ir.Plan, values: dict) -> Folded:
     for c in plan.counters.values():
         v = f.attempt(f.expr, c.init) if c.init is not None else None
         first = v.value if v is not None and is_const(v) else (-1 if c.type == T.CELL else 0)
-        result.counter_inits += [first] * (len(plan.players) if c.per_player else 1)
+        cells = world.ncells if c.holds else 1  # a set of cells: a slot per cell, all empty
+        result.counter_inits += [first] * (len(plan.players) if c.per_player else 1) * cells
     out.setup = [f.attempt(f.block, b) or () for b in plan.setup]
     for a in plan.actions:  # a broken one is folded too, for what else values can show in it
         folded = f.attempt(f.action, a)
@@ -222,6 +223,7 @@ class Folder:
         return evolve(e, player=self.expr(e.player)) if e.player is not None else e
 
     def x_CounterRef(self, e):
+        e = evolve(e, cell=self.expr(e.cell)) if e.cell is not None else e
         return evolve(e, player=self.expr(e.player)) if e.player is not None else e
 
     def x_Neg(self, e):

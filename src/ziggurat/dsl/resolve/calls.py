@@ -8,6 +8,7 @@ from .. import ast, budgets, ir
 from .. import types as T
 from .core import EXPRESSIONS, Ctx, Resolver, Where, handles
 from .surface import SURFACE_FUNCS, distance_alone, is_spot_distance, surface_call
+from .sets import size as set_size
 
 # Functions of the board and its stacks: name -> (argument types, result type).
 CELL_FUNCS = {
@@ -53,6 +54,8 @@ def call(r: Resolver, node: ast.Call, ctx: Ctx):
         from .procedures import not_a_value
 
         not_a_value(r, r.m.procedures[fn], node)
+    if fn in ("count", "size") and (in_set := set_size(r, node, ctx)) is not None:
+        return in_set
     if fn in SURFACE_FUNCS:
         return surface_call(r, node, ctx)
     if is_spot_distance(r, node):

@@ -47,6 +47,10 @@ def compare(r: Resolver, node, ctx: Ctx):
     op = node.op
     if op in ("<", "<=", ">", ">=", "==", "!=") and (is_spot_distance(r, node.left) or is_spot_distance(r, node.right)):
         return compare_distance(r, node, ctx)
+    if op in ("in", "not in"):
+        from .sets import member
+        if (in_set := member(r, node, ctx)) is not None:
+            return in_set
     left, right = r.expr(node.left, ctx), r.expr(node.right, ctx)
     if {left.type, right.type} == {T.SPOT, T.CELL}:  # a spot and `none`: no spot
         none = left if left.type == T.CELL else right
@@ -173,6 +177,9 @@ def index(r: Resolver, node, ctx: Ctx):
             if n in m.zones and m.zones[n].per_player:
                 p = r.expect(r.expr(node.index, ctx), T.PLAYER, node.index, f"the index of zone {n!r}")
                 return ir.ZoneRef(n, p, pos=node.pos)
+            if n in m.counters and m.counters[n].kind == "set":
+                from .sets import not_a_value
+                not_a_value(r, node, n)
             if n in m.counters and m.counters[n].per_player:
                 p = r.expect(r.expr(node.index, ctx), T.PLAYER, node.index, f"the index of counter {n!r}")
                 from .names import counter_type

@@ -23,6 +23,7 @@ from ...dsl import types as T
 from . import fuse
 from .code import Code, describe, fail
 from .iteration import Loops
+from .sets import cell_slot
 
 
 class Exprs:
@@ -79,7 +80,7 @@ class Exprs:
         return env[e.name]
 
     def x_Global(self, e, env, code):
-        if e.what in ("mover", "ply"):
+        if e.what in ("mover", "ply", "nxt"):  # nxt: who moves next, at the end of a move (dsl.sets)
             return e.what
         if e.what == "files":
             return str(self.world.files)
@@ -108,6 +109,8 @@ class Exprs:
 
     def counter_slot(self, e: ir.CounterRef, env, code) -> str:
         base = self.world.counter_index[e.name]
+        if e.cell is not None:  # a set's mark of one cell: sets.cell_slot
+            return cell_slot(self, e, env, code)
         if e.player is None:
             return str(base)
         return f"({base} + {self.expr(e.player, env, code)})"

@@ -130,6 +130,9 @@ class Exprs:
 
     def counter_slot(self, e: ir.CounterRef, env) -> ast.expr:
         base = self.world.counter_index[e.name]
+        if e.cell is not None:  # a set's mark of one cell (dsl.sets)
+            per = len(self.world.players) if e.player is not None else 1
+            return E("_0 + _1 * _2", self.counter_slot(evolve(e, cell=None), env), self.expr(e.cell, env), per)
         if e.player is None:
             return ast.Constant(base)
         p = self.expr(e.player, env)

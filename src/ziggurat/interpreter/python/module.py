@@ -20,6 +20,7 @@ import re
 from ...dsl import ir
 from ...dsl import types as T
 from ...dsl.world import World
+from ...dsl.sets import turn_clears
 from .. import steps as P
 from ..facts import MAX_PASSES, uses_repetition
 from .apply import Applier
@@ -76,7 +77,7 @@ class ModuleWriter:
     def functions(self) -> list:
         h = self.hashing
         body: list[ast.stmt] = [Generator(self.x, h).legal(self.plans)]
-        applier, explainer = Applier(self.x, h), Explainer(self.x, h)
+        applier, explainer = Applier(self.x, h, turn_clears(self.game.plan)), Explainer(self.x, h)
         body += [applier.do(p, self.fname("do", p)) for p in self.plans]
         body += [explainer.explain(p, self.fname("explain", p)) for p in self.plans]
         body.append(self.table("DO", [self.fname("do", p) for p in self.plans]))
