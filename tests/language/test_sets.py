@@ -164,3 +164,25 @@ def test_native_perft_and_seeded_playouts_equal_pythons(tmp_path):
         assert fast.state(p.final).counters == state.counters
         outcome = state.outcome()
         assert (outcome.kind, outcome.player) == (p.kind, p.who)
+
+
+def written_otherwise() -> str:
+    """Set walk with each read of a set written another way, and a set changed in a loop."""
+    text = edit("        if count(visited) < 2:\n",
+                "        if count(c.rank > 0 for c in visited) < 2:\n")
+    text = edit("            extra_turn()\n", "            extra_turn()\n        for c in left[mover] where c.file == 3:\n"
+                "            add(visited, c)\n            remove(visited, c)\n", text)
+    return edit("size(left[p]) == 3", "sum(1 for c in cells where c in left[p]) == 3", text)
+
+
+def test_each_way_of_reading_a_set_plays_the_same_game(tmp_path):
+    game = load(tmp_path, written_otherwise())
+    assert [perft(game.new(), d) for d in range(len(PERFT))] == PERFT
+
+
+def test_each_way_of_reading_a_set_compiles_natively_to_the_same_game(tmp_path):
+    pytest.importorskip("numba")
+    from ziggurat.interpreter.native.game import native
+
+    game = load(tmp_path, written_otherwise())
+    assert [native(game).perft(game.new(), d) for d in range(len(PERFT))] == PERFT
