@@ -79,6 +79,11 @@ def call(r: Resolver, node: ast.Call, ctx: Ctx):
                       for i, (a, w) in enumerate(zip(args, want)))
         if ctx.where.before_board:
             r.fail(node, f"{fn}() looks at the board, which does not exist yet here")
+        if fn in ("flanked", "run") and r.m.control is not None and any(
+                isinstance(n, ast.Name) and n.id == "cell" for n in ast.walk(r.m.control.expr)):
+            r.fail(node, f"{fn}() reads who controls each stack from its top piece, and this ruleset's "
+                         f"control reads the cell too (line {r.m.control.pos.line})",
+                   hint="write the run with a loop over line(c, d) and controller()")
         return ir.Call(fn, codes, result, pos)
     if fn in ("min", "max") and len(args) >= 2:
         codes = tuple(r.expect(r.expr(a, ctx), T.INT, a, f"an argument of {fn}()") for a in args)

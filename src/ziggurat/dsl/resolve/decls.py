@@ -44,7 +44,8 @@ def resolve_model(model: Model) -> tuple[ir.Plan, list]:
     procedure_names(r)
     if m.control is not None:
         top = ir.Local("top", T.PIECE, m.control.pos)
-        plan.control = r.attempt(r.expr, m.control.expr, Ctx(Where.TABLE, {"top": top}))
+        cell = ir.Local("cell", T.CELL, m.control.pos)  # control by place: the cell the stack stands on
+        plan.control = r.attempt(r.expr, m.control.expr, Ctx(Where.TABLE, {"top": top, "cell": cell}))
         plan.control_pos = m.control.pos
         if plan.control is None:
             plan.broken.add(("control", ""))

@@ -22,6 +22,7 @@ from ...dsl import ir
 from ...dsl import types as T
 from . import fuse
 from .code import Code, describe, fail
+from .control import PLACE, place_call
 from .iteration import Loops
 from .sets import cell_slot
 
@@ -309,6 +310,8 @@ class Exprs:
         fn, args = e.fn, e.args
         if fn in self.STACK:
             c = self.cell(args[0], env, code)
+            if fn in PLACE and self.game.ctrl_at is not None:  # control by place (native/control.py)
+                return place_call(self, fn, c)
             return self.STACK[fn].format(c=c)
         if fn == "abs":
             return f"abs({self.expr(args[0], env, code)})"

@@ -182,6 +182,8 @@ class ModuleWriter:
                S("SIDEKEY = _0", const(tuple(hash((4, p)) for p in range(n)))),
                S("CTRL = _0", const(tuple(g.ctrl))),
                S("INITIAL_COUNTERS = _0", const(tuple(g.counter_inits)))]
+        if g.ctrl_at is not None:  # control by place: by cell and top piece (fold.Folded.ctrl_at)
+            out += [S("CTRLAT = _0", const(g.ctrl_at)), S(f"NPIECES = {w.npieces}")]
         if self.world.surface is not None:  # the open table: its lattice, and each kind of piece's measures
             pitch, width, length = self.world.surface
             out += [S("PITCH = _0", ast.Constant(pitch)), S("WIDTH = _0", const(tuple(width))),
