@@ -39,7 +39,7 @@ CELL_FUNCS = {
 }
 END_ONLY = {"repeated", "repeated_board", "no_moves"}
 EFFECTS = {"move", "take", "place", "swap_seats", "extra_turn", "remove", "put", "insert", "change", "add",
-           "transfer", "turn_to"}
+           "transfer", "turn_to", "clear"}  # clear(SET): resolve.sets
 OTHER_FUNCS = ["min", "max", "sum", "count", "any", "all", "abs", "piece", "repeated", "repeated_board",
                "shuffled", "previous", "earlier", "ways", "showing"]
 DICE = {"ways": "the total", "showing": "how many show the face"}  # counts of throws: chance weights
