@@ -271,9 +271,6 @@ class Resolver:
     def loop(self, f, ctx: Ctx):
         """A `for VAR in ITER [where COND]` (a statement's or a comprehension's): the unique name
         of its variable, what it goes over, its condition, and the context inside it."""
-        from .sets import loop_over
-        if (over_set := loop_over(self, f, ctx)) is not None:
-            return over_set
         it = self.expr(f.iter, ctx)
         elem = T.element(it.type)
         if elem is None:

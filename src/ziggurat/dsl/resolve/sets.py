@@ -90,6 +90,12 @@ def loop_over(r: Resolver, f, ctx: Ctx):
     return var, S.all_cells(f.iter.pos), cond, inner
 
 
+def loop(r: Resolver, f, ctx: Ctx):
+    """Resolver.loop, or loop_over for a loop over a set (`for c in visited where ...`)."""
+    over_set = loop_over(r, f, ctx)
+    return over_set if over_set is not None else r.loop(f, ctx)
+
+
 def effect(r: Resolver, call: ast.Call, ctx: Ctx):
     """add(SET, c), remove(SET, c), clear(SET); None when the call is another effect."""
     fn, args = call.func, call.args

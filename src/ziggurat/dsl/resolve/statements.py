@@ -9,7 +9,7 @@ from .calls import EFFECTS, inline
 from .core import STATEMENTS, Ctx, Resolver, Where, handles, may_be_neutral, name_pos
 from .effects import effect
 from .procedures import call_procedure
-from .sets import SET_EFFECTS, effect as set_effect
+from .sets import SET_EFFECTS, effect as set_effect, loop
 
 
 @handles(STATEMENTS, ast.Let)
@@ -28,7 +28,7 @@ def if_(r: Resolver, s: ast.If, ctx: Ctx):
 
 @handles(STATEMENTS, ast.For)
 def for_(r: Resolver, s: ast.For, ctx: Ctx):
-    var, it, cond, inner = r.loop(s, ctx)
+    var, it, cond, inner = loop(r, s, ctx)
     return ir.For(var, it, cond, r.block(s.body, inner), s.pos)
 
 
