@@ -170,8 +170,9 @@ def written_otherwise() -> str:
     """Set walk with each read of a set written another way, and a set changed in a loop."""
     text = edit("        if count(visited) < 2:\n",
                 "        if count(c.rank > 0 for c in visited) < 2:\n")
-    text = edit("            extra_turn()\n", "            extra_turn()\n        for c in left[mover] where c.file == 3:\n"
-                "            add(visited, c)\n            remove(visited, c)\n", text)
+    loop = ("        for c in left[mover] where c.file == 3:\n"
+            "            add(visited, c)\n            remove(visited, c)\n")
+    text = edit("            extra_turn()\n", "            extra_turn()\n" + loop, text)
     return edit("size(left[p]) == 3", "sum(1 for c in cells where c in left[p]) == 3", text)
 
 

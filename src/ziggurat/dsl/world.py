@@ -257,5 +257,7 @@ class World:
         for name, per_player, *holds in decls:
             index[name] = len(names)
             one = [f"{name}.{p}" for p in self.players] if per_player else [name]
-            names += [f"{n}.{self.cell_name(c)}" for c in range(self.ncells) for n in one] if holds and holds[0] else one
+            if holds and holds[0]:
+                one = [f"{n}.{self.cell_name(c)}" for c in range(self.ncells) for n in one]
+            names += one
         return index, names
