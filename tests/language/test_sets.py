@@ -187,3 +187,15 @@ def test_each_way_of_reading_a_set_compiles_natively_to_the_same_game(tmp_path):
 
     game = load(tmp_path, written_otherwise())
     assert [native(game).perft(game.new(), d) for d in range(len(PERFT))] == PERFT
+
+
+def test_a_symmetry_maps_the_cells_of_a_set_and_its_players():
+    """Set walk declares `mirror ranks, swap south north`: it holds only if the symmetry maps each
+    set's cells (and a per-player set's players) as it maps the board."""
+    from click.testing import CliRunner
+
+    from ziggurat.cli.main import cli
+
+    result = CliRunner().invoke(cli, ["test", PATH])
+    assert result.exit_code == 0, result.output
+    assert "1 symmetry holds" in result.output
