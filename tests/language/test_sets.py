@@ -198,4 +198,4 @@ def test_a_symmetry_maps_the_cells_of_a_set_and_its_players():
 
     result = CliRunner().invoke(cli, ["test", PATH])
     assert result.exit_code == 0, result.output
-    assert "1 symmetry holds" in result.output
+    assert "1 symmetry hold" in result.output
