@@ -199,3 +199,10 @@ def test_a_symmetry_maps_the_cells_of_a_set_and_its_players():
     result = CliRunner().invoke(cli, ["test", PATH])
     assert result.exit_code == 0, result.output
     assert "1 symmetry hold" in result.output
+
+
+def test_an_observation_has_a_counter_slot_for_each_cell_of_a_set(tmp_path):
+    from ziggurat.bridges.observations import Observer
+
+    game = load(tmp_path)
+    assert len(Observer(game)._counter_slots()) == len(game.world.counter_names) == 3 * 6  # visited, left x2
