@@ -69,7 +69,8 @@ class Observer:
         """(name, per player, kind) for each counter slot, in `state.counters` order."""
         out = []
         for name, per_player, kind in self.game.spec.counters:
-            out.extend([(name, per_player, kind)] * (self.nplayers if per_player else 1))
+            out.extend([(name, per_player, kind)] * (self.nplayers if per_player else 1)
+                       * (self.game.world.ncells if kind == "set" else 1))  # a set: a 0/1 slot per cell
         return out
 
     def views(self, tensor: np.ndarray) -> dict:

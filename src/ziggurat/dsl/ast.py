@@ -347,8 +347,10 @@ class Counter:
     per_player: bool
     init: Expr
     pos: Pos = NOWHERE
-    kind: str = "number"  # what it holds: a number, or a cell (`counter last: cell = none`)
+    kind: str = "number"  # what it holds: a number, a cell (`counter last: cell = none`), or "set"
     bookkeeping: bool = False  # `bookkeeping`: the rules' own record, not shown to players
+    holds: str = ""  # a set's elements (`set visited of cells`)
+    cleared: bool = False  # a set `cleared each turn`: emptied when the turn passes to another player
 
 
 @frozen

@@ -12,6 +12,7 @@ who controls each kind of piece, and the counters' first values.
 
 from __future__ import annotations
 
+import itertools
 import operator
 from typing import Iterable, Optional
 
@@ -34,6 +35,8 @@ class Folded:
     options: dict
     world: World
     ctrl: tuple = ()  # piece code -> the side controlling a stack it tops (-1: nobody)
+    # control by place (a `control:` that reads `cell`): cell * npieces + piece code -> the side; else None
+    ctrl_at: Optional[tuple] = None
     tables: dict = field(factory=dict)  # name -> FoldedTable
     counter_inits: list = field(factory=list)  # slot -> first value
     diagnostics: list = field(factory=list)
@@ -128,7 +131,7 @@ def fold(plan: ir.Plan, values: dict) -> Folded:
     files, ranks = board_size(plan, values, diagnostics) if plan.surface_pos is None else (0, 0)
     world = World(files, ranks, plan.attributes.values(), plan.players,
                   [(z.name, z.per_player) for z in plan.zones.values()],
-                  [(c.name, c.per_player) for c in plan.counters.values()])
+                  [(c.name, c.per_player, c.holds) for c in plan.counters.values()])
     f = Folder(plan, values, world, diagnostics)
     f.unseated = range(len(plan.players), declared)
     out = evolve(plan, options=dict(plan.options), checks=[], setup=[], actions=[], invariants=[], statistics=[],
@@ -139,12 +142,16 @@ def fold(plan: ir.Plan, values: dict) -> Folded:
             f.attempt(f.table, name)
     result.tables = f.tables
     result.ctrl = f.attempt(f.control) or tuple(-1 for _ in range(world.npieces))
+    if plan.control is not None and any(isinstance(n, ir.Local) and n.name == "cell" for n in ir.walk(plan.control)):
+        result.ctrl_at = tuple(result.ctrl)
+        result.ctrl = tuple(-1 for _ in range(world.npieces))  # no table by the top piece alone
     if plan.surface_pos is not None and all(n in plan.surface for n in ("lattice", "width", "length")):
         world.surface = f.attempt(f.surface)
     for c in plan.counters.values():
         v = f.attempt(f.expr, c.init) if c.init is not None else None
         first = v.value if v is not None and is_const(v) else (-1 if c.type == T.CELL else 0)
-        result.counter_inits += [first] * (len(plan.players) if c.per_player else 1)
+        cells = world.ncells if c.holds else 1  # a set of cells: a slot per cell, all empty
+        result.counter_inits += [first] * (len(plan.players) if c.per_player else 1) * cells
     out.setup = [f.attempt(f.block, b) or () for b in plan.setup]
     for a in plan.actions:  # a broken one is folded too, for what else values can show in it
         folded = f.attempt(f.action, a)
@@ -222,6 +229,7 @@ class Folder:
         return evolve(e, player=self.expr(e.player)) if e.player is not None else e
 
     def x_CounterRef(self, e):
+        e = evolve(e, cell=self.expr(e.cell)) if e.cell is not None else e
         return evolve(e, player=self.expr(e.player)) if e.player is not None else e
 
     def x_Neg(self, e):
@@ -535,15 +543,16 @@ class Folder:
                 return tuple(-1 for _ in range(w.npieces))
             return tuple(v if v < n else -1 for v in w.attr_tables[owner.name])
         out = []
-        for code in range(w.npieces):
-            self.bound = {"top": const(code, T.PIECE, plan.control_pos)}
+        by_place = any(isinstance(n, ir.Local) and n.name == "cell" for n in ir.walk(plan.control))
+        for cell, code in itertools.product(range(w.ncells) if by_place else [-1], range(w.npieces)):
+            self.bound = {"top": const(code, T.PIECE, plan.control_pos), "cell": const(cell, T.CELL, plan.control_pos)}
             try:
                 c = self.expr(plan.control)
             finally:
                 self.bound = {}
             if c.type != T.PLAYER or not is_const(c):
                 raise CheckError(plan.control.pos,
-                                 f"control must name a player from the top piece alone, not a {c.type}",
+                                 f"control must name a player from the top piece and its cell, not a {c.type}",
                                  hint="for example: control: top.owner")
             out.append(c.value if c.value < n else -1)  # a neutral value: nobody
         return tuple(out)

@@ -81,12 +81,14 @@ class ZoneRef:
 
 @frozen
 class CounterRef:
-    """A counter's value, or one player's of a per-player counter."""
+    """A counter's value, or one player's of a per-player counter; for a set of cells, the mark
+    (1 or 0) of one cell (`cell`) in it."""
 
     name: str
     player: Optional[Expr]
     type: T.Type = T.INT
     pos: Pos = _pos
+    cell: Optional[Expr] = None  # a set's cell: its slot is the set's first + cell * (players or 1)
 
 
 @frozen
@@ -456,6 +458,8 @@ class CounterDecl:
     type: T.Type = T.INT  # a number, or a cell (`counter last: cell`)
     pos: Pos = NOWHERE
     bookkeeping: bool = False  # the rules' own record: in positions and records, not shown to players
+    holds: str = ""  # "cells" for a set of cells (`set visited of cells`): one 0/1 slot per cell
+    cleared: bool = False  # a set `cleared each turn`: emptied when the turn passes to another player
 
 
 @frozen

@@ -213,7 +213,10 @@ def _add(m: Model, d, rep: Reporter, variant: bool) -> None:
             return
         del table[d.name]
     elif type(d) in _KEYED:
-        if isinstance(d, ast.Counter) and d.kind not in ("number", "cell"):
+        if isinstance(d, ast.Counter) and d.kind == "set" and d.holds != "cells":
+            rep.error(d.pos, f"set {d.name!r} holds cells, not {d.holds!r}",
+                      hint=f"write set {d.name} of cells")
+        elif isinstance(d, ast.Counter) and d.kind not in ("number", "cell", "set"):
             rep.error(d.pos, f"a counter holds a number or a cell, not {d.kind!r}",
                       hint=f"write counter {d.name}: cell = none, or counter {d.name} = 0")
         if isinstance(d, ast.Action) and d.fmt:

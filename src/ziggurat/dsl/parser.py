@@ -317,6 +317,13 @@ class _ToAst(ExampleTransforms):  # a Transformer_NonRecursive
         kind = str(c[2]) if c[2] is not None else "number"
         return ast.Counter(str(c[0]), bool(c[1]), c[3], self._pos(meta), kind, c[4] is not None)
 
+    def set_decl(self, meta, c):
+        return ast.Counter(str(c[0]), bool(c[2]), None, self._pos(meta), "set", c[4] is not None,
+                           holds=str(c[1]), cleared=bool(c[3]))
+
+    def cleared_each_turn(self, meta, c):
+        return True
+
     def directions(self, meta, c):
         return ast.Directions(str(c[0]), c[1], self._pos(meta))
 

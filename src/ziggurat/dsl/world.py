@@ -256,9 +256,15 @@ class World:
     # ---- zones and counters -----------------------------------------------------------------
 
     def _slots(self, decls) -> tuple[dict[str, int], list[str]]:
+        """Each declaration's first slot, and every slot's name. A set of cells (a third item,
+        "cells") has a slot per cell, players inner: `visited.a1`, or `visited.south.a1`,
+        cell by cell (slot: first + cell * players + player)."""
         index: dict[str, int] = {}
         names: list[str] = []
-        for name, per_player in decls:
+        for name, per_player, *holds in decls:
             index[name] = len(names)
-            names += [f"{name}.{p}" for p in self.players] if per_player else [name]
+            one = [f"{name}.{p}" for p in self.players] if per_player else [name]
+            if holds and holds[0]:
+                one = [f"{n}.{self.cell_name(c)}" for c in range(self.ncells) for n in one]
+            names += one
         return index, names

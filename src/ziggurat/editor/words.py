@@ -12,14 +12,14 @@ from __future__ import annotations
 # The words that open a declaration: at the start of a line, outside every block.
 DECLARATIONS = ("game", "extends", "option", "check", "players", "board", "surface", "piece", "control", "zone",
                 "counter", "directions", "table", "def", "remove", "setup", "action", "after", "end",
-                "invariant", "statistic", "heuristic", "override", "example", "symmetry", "procedure")
+                "invariant", "statistic", "heuristic", "override", "example", "symmetry", "procedure", "set")
 
 # The words that stand inside rules (dsl/words.py's KEYWORDS, and the few more the grammar reads in
 # a declaration's header or an action's items: `per player`, `one of`, `by chance`, `may stop`, ...).
 KEYWORDS = ("and", "as", "by", "def", "do", "draw", "elif", "else", "for", "if", "in", "let", "lose",
             "not", "of", "or", "otherwise", "per", "priority", "repeat", "require", "seen", "when",
             "where", "while", "win", "rank", "chance", "answer", "weight", "may", "stop", "hidden", "bookkeeping",
-            "override", "one", "decline",
+            "override", "one", "decline", "cleared", "each", "turn",
             "options", "position", "legal", "illegal", "moves", "outcome", "perft")  # an example's lines
 
 # The words that are operators (coloured as such).
@@ -37,9 +37,11 @@ FUNCTIONS = (
     # values, lists and folds (OTHER_FUNCS and the comprehensions' COMP_FUNCS)
     "min", "max", "sum", "count", "any", "all", "abs", "piece", "repeated", "repeated_board", "shuffled",
     "previous", "earlier", "ways", "showing", "list", "product",
+    # of a set of cells (dsl/resolve/sets.py)
+    "size",
 )
 EFFECTS = ("move", "take", "place", "swap_seats", "extra_turn", "remove", "put", "insert", "change", "add",
-           "transfer", "turn_to")
+           "transfer", "turn_to", "clear")
 
 # Built-in names: the board's and the turn's values, directions and direction sets, constants.
 CONSTANTS = ("true", "false", "none", "unlimited")

@@ -49,7 +49,7 @@ def compile_model(model: Model, overrides: dict, name: str) -> CompiledModule:
                          for a in plan.attributes.values()),
         files=folded.world.files, ranks=folded.world.ranks, dirsets=tuple(tuple(d) for d in folded.world.dirsets),
         zones=tuple((z.name, z.per_player, z.hidden) for z in plan.zones.values()),
-        counters=tuple((c.name, c.per_player, "cell" if c.type.name == "cell" else "int")
+        counters=tuple((c.name, c.per_player, "set" if c.holds else "cell" if c.type.name == "cell" else "int")
                        for c in plan.counters.values()),
         actions=tuple(p.spec for p in plans), invariant_texts=tuple(inv.text for inv in plan.invariants),
         has_heuristic=plan.heuristic is not None, heuristic_per_mover=heuristic_reads_mover(folded.plan),

@@ -48,6 +48,9 @@ class Notation:
         # Counters the rules never make negative (the compiler finds them: spec.nonnegative).
         floor = set(getattr(game.spec, "nonnegative", ()))
         self.nonnegative = {i for i, n in enumerate(w.counter_names) if _counter_name(game.spec, n) in floor}
+        # Sets of cells (a 0/1 slot per cell) are written as the cells they hold: `visited=a1,b2`.
+        self.set_groups = _set_groups(game.spec, w)
+        self.set_slots = {i: g for g, slots in self.set_groups.items() for i in slots}
         self._longest: Optional[int] = None
 
     # ---- values -----------------------------------------------------------------------------
@@ -250,7 +253,10 @@ class Notation:
         viewers = self.game.zone_viewers if viewer is not None else [None] * len(st.zones)
         zones = [f"{n}={''.join(w.piece_text(p) for p in z)}" if v is None or viewer in v or not z else f"{n}=?{len(z)}"
                  for n, z, v in zip(w.zone_names, st.zones, viewers)]
-        counters = [f"{n}={self._counter_text(i, v)}" for i, (n, v) in enumerate(zip(w.counter_names, st.counters))]
+        counters = [f"{n}={self._counter_text(i, v)}" for i, (n, v) in enumerate(zip(w.counter_names, st.counters))
+                    if i not in self.set_slots]
+        counters += [f"{g}={','.join(self.cell_names[c] for c, i in enumerate(slots) if st.counters[i]) or '-'}"
+                     for g, slots in self.set_groups.items()]
         out = f"{self.players[st.side]} {st.ply} | {cells} | {' '.join(zones + counters)}".rstrip()
         if st.seats != list(range(len(self.players))):
             by_seat = sorted(range(len(self.players)), key=lambda side: st.seats[side])
@@ -319,12 +325,16 @@ class Notation:
                                         "side; a position needs its pieces") from None
                     raise
                 st.zones[zone_slots[name]] = supply.take(pieces, name)
-            elif name in counter_slots:
+            elif name in self.set_groups:
+                given.add(name)
+                self._parse_set(st, name, value)
+            elif name in counter_slots and counter_slots[name] not in self.set_slots:
                 given.add(name)
                 st.counters[counter_slots[name]] = self._parse_counter(counter_slots[name], name, value)
             else:
                 raise GameError(f"{_shown(name)} is neither a zone nor a counter"
-                                + _hint(name, list(zone_slots) + list(counter_slots)))
+                                + _hint(name, list(zone_slots) + list(self.set_groups)
+                                        + [n for n, i in counter_slots.items() if i not in self.set_slots]))
         if len(fields) > 3 and fields[3]:
             key, eq, value = fields[3].partition("=")
             sides = value.split(",")
@@ -396,6 +406,14 @@ class Notation:
             pieces = Supply(self.game, self.piece_width).most * self.piece_width
             self._longest = max(2 * (names + 2 * sides + NUMBER_DIGITS + pieces + 32), LONGEST_TEXT)
         return self._longest
+
+    def _parse_set(self, st, name: str, value: str) -> None:
+        """A set of cells: the cells it holds, separated by commas, or - for none."""
+        slots = self.set_groups[name]
+        for cell in ([] if value == "-" else value.split(",")):
+            if cell not in self.cell_index:
+                raise GameError(f"set {name!r} holds cells of this board (a1,b2 or - for none), not {_shown(cell)}")
+            st.counters[slots[self.cell_index[cell]]] = 1
 
     def _counter_text(self, slot: int, value) -> str:
         if slot in self.cell_counters:
@@ -490,18 +508,30 @@ def _shown(text: str, most: int = 40) -> str:
     return repr(text if len(text) <= most else text[:most] + "...")
 
 
-def _counter_kind(spec, slot_name: str) -> str:
-    """The kind ("int" or "cell") of the counter a slot belongs to (`quiet`, `score.south`)."""
+def _set_groups(spec, w) -> dict:
+    """Each set of cells (each player's, for a set per player: `seen.south`) -> its slot per cell."""
+    out: dict = {}
     for name, per_player, kind in spec.counters:
-        if slot_name == name or (per_player and slot_name.startswith(name + ".")):
+        if kind == "set":
+            base, per = w.counter_index[name], len(w.players) if per_player else 1
+            for p in range(per):
+                group = f"{name}.{w.players[p]}" if per_player else name
+                out[group] = [base + c * per + p for c in range(w.ncells)]
+    return out
+
+
+def _counter_kind(spec, slot_name: str) -> str:
+    """The kind ("int", "cell" or "set") of the counter a slot belongs to (`quiet`, `score.south`)."""
+    for name, per_player, kind in spec.counters:
+        if slot_name == name or ((per_player or kind == "set") and slot_name.startswith(name + ".")):
             return kind
     return "int"
 
 
 def _counter_name(spec, slot_name: str) -> Optional[str]:
     """The counter a slot belongs to (`score` for `score.south`)."""
-    for name, per_player, _kind in spec.counters:
-        if slot_name == name or (per_player and slot_name.startswith(name + ".")):
+    for name, per_player, kind in spec.counters:
+        if slot_name == name or ((per_player or kind == "set") and slot_name.startswith(name + ".")):
             return name
     return None
 

@@ -52,7 +52,8 @@ class Game:
         self.changes_pieces = spec.changes_pieces
         self.creates_pieces = spec.creates_pieces
         self.world = World(spec.files, spec.ranks, spec.attributes, spec.players,
-                           [(z[0], z[1]) for z in spec.zones], [(c[0], c[1]) for c in spec.counters],
+                           [(z[0], z[1]) for z in spec.zones], [(c[0], c[1], "cells" if c[2] == "set" else "")
+                                                                      for c in spec.counters],
                            spec.dirsets, spec.surface)
         self.source, self.filename = source, filename
         linemap.register(filename, source, spec)
@@ -76,7 +77,8 @@ class Game:
         # The counter slots players are shown: all but those marked `bookkeeping` (kept in
         # positions and records all the same); and whether the board is only places (dsl.places).
         self.shown_counters = tuple(i for i, n in enumerate(self.world.counter_names)
-                                    if n.partition(".")[0] not in spec.bookkeeping)
+                                    if n.partition(".")[0] not in spec.bookkeeping
+                                    and n.partition(".")[0] not in {c[0] for c in spec.counters if c[2] == "set"})
         self.board_is_places = spec.places
         self.has_secrets = any(a.secret for a in spec.actions) or any(v is not None for v in self.zone_viewers)
         self._setup = ns["setup"]

@@ -74,6 +74,15 @@ class SymmetryMap:
         self.pieces = [self._piece(code) for code in range(w.npieces)]
         self.zones = self._slots(w.zone_names, players, swaps)
         self.counters = self._slots(w.counter_names, players, swaps)
+        sets = {name for name, _, kind in game.spec.counters if kind == "set"}
+        index = {n: i for i, n in enumerate(w.counter_names)}
+        cell_of = {w.cell_name(c): c for c in range(w.ncells)}
+        for i, n in enumerate(w.counter_names):  # a set's slot (`visited.a1`, `left.south.a1`): its cell moves too
+            head, _, cell = n.rpartition(".")
+            if head.partition(".")[0] in sets:
+                base, dot, who = head.rpartition(".")
+                head = f"{base}.{swaps.get(who, who)}" if dot and who in players else head
+                self.counters[i] = index[f"{head}.{w.cell_name(self.cells[cell_of[cell]])}"]
 
     def _piece(self, code: int) -> int:
         w = self.game.world

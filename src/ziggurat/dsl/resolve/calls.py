@@ -8,6 +8,7 @@ from .. import ast, budgets, ir
 from .. import types as T
 from .core import EXPRESSIONS, Ctx, Resolver, Where, handles
 from .surface import SURFACE_FUNCS, distance_alone, is_spot_distance, surface_call
+from .sets import size as set_size
 
 # Functions of the board and its stacks: name -> (argument types, result type).
 CELL_FUNCS = {
@@ -38,7 +39,7 @@ CELL_FUNCS = {
 }
 END_ONLY = {"repeated", "repeated_board", "no_moves"}
 EFFECTS = {"move", "take", "place", "swap_seats", "extra_turn", "remove", "put", "insert", "change", "add",
-           "transfer", "turn_to"}
+           "transfer", "turn_to", "clear"}  # clear(SET): resolve.sets
 OTHER_FUNCS = ["min", "max", "sum", "count", "any", "all", "abs", "piece", "repeated", "repeated_board",
                "shuffled", "previous", "earlier", "ways", "showing"]
 DICE = {"ways": "the total", "showing": "how many show the face"}  # counts of throws: chance weights
@@ -53,6 +54,8 @@ def call(r: Resolver, node: ast.Call, ctx: Ctx):
         from .procedures import not_a_value
 
         not_a_value(r, r.m.procedures[fn], node)
+    if fn in ("count", "size") and (in_set := set_size(r, node, ctx)) is not None:
+        return in_set
     if fn in SURFACE_FUNCS:
         return surface_call(r, node, ctx)
     if is_spot_distance(r, node):
@@ -76,6 +79,11 @@ def call(r: Resolver, node: ast.Call, ctx: Ctx):
                       for i, (a, w) in enumerate(zip(args, want)))
         if ctx.where.before_board:
             r.fail(node, f"{fn}() looks at the board, which does not exist yet here")
+        if fn in ("flanked", "run") and r.m.control is not None and any(
+                isinstance(n, ast.Name) and n.id == "cell" for n in ast.walk(r.m.control.expr)):
+            r.fail(node, f"{fn}() reads who controls each stack from its top piece, and this ruleset's "
+                         f"control reads the cell too (line {r.m.control.pos.line})",
+                   hint="write the run with a loop over line(c, d) and controller()")
         return ir.Call(fn, codes, result, pos)
     if fn in ("min", "max") and len(args) >= 2:
         codes = tuple(r.expect(r.expr(a, ctx), T.INT, a, f"an argument of {fn}()") for a in args)

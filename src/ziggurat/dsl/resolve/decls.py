@@ -11,6 +11,7 @@ from ..model import Model
 from .actions import after_fmt, check_notation_clash, resolve_action
 from .core import CheckError, Ctx, Resolver, ScopeError, Where, name_pos
 from .names import counter_type, option_type
+from .sets import set_decl
 from .calls import CELL_FUNCS, EFFECTS, OTHER_FUNCS
 from .procedures import unused_procedures
 from .statements import WINDOW_CALLS
@@ -43,13 +44,17 @@ def resolve_model(model: Model) -> tuple[ir.Plan, list]:
     procedure_names(r)
     if m.control is not None:
         top = ir.Local("top", T.PIECE, m.control.pos)
-        plan.control = r.attempt(r.expr, m.control.expr, Ctx(Where.TABLE, {"top": top}))
+        cell = ir.Local("cell", T.CELL, m.control.pos)  # control by place: the cell the stack stands on
+        plan.control = r.attempt(r.expr, m.control.expr, Ctx(Where.TABLE, {"top": top, "cell": cell}))
         plan.control_pos = m.control.pos
         if plan.control is None:
             plan.broken.add(("control", ""))
     for z in m.zones.values():
         plan.zones[z.name] = ir.ZoneDecl(z.name, z.per_player, z.hidden, z.pos)
     for c in m.counters.values():
+        if c.kind == "set":
+            set_decl(r, plan, c)
+            continue
         init = r.attempt(r.expr, c.init, Ctx(Where.OPTION))
         plan.counters[c.name] = ir.CounterDecl(c.name, c.per_player, init, counter_type(c), c.pos,
                                                c.bookkeeping)

@@ -93,6 +93,9 @@ def name(r: Resolver, node: ast.Name, ctx: Ctx):
         return ir.Global("players", T.list_of(T.PLAYER), pos)
     if n in m.zones and not m.zones[n].per_player:
         return ir.ZoneRef(n, None, pos=pos)
+    if n in m.counters and m.counters[n].kind == "set":
+        from .sets import not_a_value
+        not_a_value(r, node, n)
     if n in m.counters and not m.counters[n].per_player:
         return ir.CounterRef(n, None, counter_type(m.counters[n]), pos)
     if n in m.zones or n in m.counters:

@@ -8,6 +8,7 @@ from .. import types as T
 from .surface import is_spot_distance, spot_distance
 from .core import EXPRESSIONS, Ctx, Resolver, handles, may_be_neutral, numeric
 from .names import qualified
+from .sets import loop, member, not_a_value
 
 
 @handles(EXPRESSIONS, ast.Neg)
@@ -47,6 +48,9 @@ def compare(r: Resolver, node, ctx: Ctx):
     op = node.op
     if op in ("<", "<=", ">", ">=", "==", "!=") and (is_spot_distance(r, node.left) or is_spot_distance(r, node.right)):
         return compare_distance(r, node, ctx)
+    if op in ("in", "not in"):
+        if (in_set := member(r, node, ctx)) is not None:
+            return in_set
     left, right = r.expr(node.left, ctx), r.expr(node.right, ctx)
     if {left.type, right.type} == {T.SPOT, T.CELL}:  # a spot and `none`: no spot
         none = left if left.type == T.CELL else right
@@ -173,6 +177,8 @@ def index(r: Resolver, node, ctx: Ctx):
             if n in m.zones and m.zones[n].per_player:
                 p = r.expect(r.expr(node.index, ctx), T.PLAYER, node.index, f"the index of zone {n!r}")
                 return ir.ZoneRef(n, p, pos=node.pos)
+            if n in m.counters and m.counters[n].kind == "set":
+                not_a_value(r, node, n)
             if n in m.counters and m.counters[n].per_player:
                 p = r.expect(r.expr(node.index, ctx), T.PLAYER, node.index, f"the index of counter {n!r}")
                 from .names import counter_type
@@ -231,7 +237,7 @@ def comprehension(r: Resolver, node, ctx: Ctx):
     inner = ctx
     fors = []
     for f in node.fors:
-        var, it, cond, inner = r.loop(f, inner)
+        var, it, cond, inner = loop(r, f, inner)
         fors.append(ir.CompFor(var, it, cond, f.pos))
     elt = r.expr(node.elt, inner)
     fn = node.func

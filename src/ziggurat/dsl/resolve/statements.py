@@ -9,6 +9,7 @@ from .calls import EFFECTS, inline
 from .core import STATEMENTS, Ctx, Resolver, Where, handles, may_be_neutral, name_pos
 from .effects import effect
 from .procedures import call_procedure
+from .sets import SET_EFFECTS, effect as set_effect, loop
 
 
 @handles(STATEMENTS, ast.Let)
@@ -27,7 +28,7 @@ def if_(r: Resolver, s: ast.If, ctx: Ctx):
 
 @handles(STATEMENTS, ast.For)
 def for_(r: Resolver, s: ast.For, ctx: Ctx):
-    var, it, cond, inner = r.loop(s, ctx)
+    var, it, cond, inner = loop(r, s, ctx)
     return ir.For(var, it, cond, r.block(s.body, inner), s.pos)
 
 
@@ -66,6 +67,8 @@ def expr_stmt(r: Resolver, s: ast.ExprStmt, ctx: Ctx):
                hint="ask([target]) or ask(list of players, in the order they answer); pass_on(); close()")
     if isinstance(s.expr, ast.Call) and s.expr.func in r.m.procedures:
         return call_procedure(r, r.m.procedures[s.expr.func], s.expr, ctx)
+    if isinstance(s.expr, ast.Call) and s.expr.func in SET_EFFECTS and (done := set_effect(r, s.expr, ctx)):
+        return done
     if isinstance(s.expr, ast.Call) and s.expr.func not in EFFECTS and s.expr.func not in r.m.defs:
         r.fail(s.expr, f"unknown effect {s.expr.func!r}",
                hint=did_you_mean(s.expr.func, list(EFFECTS) + list(r.m.procedures))

@@ -14,6 +14,7 @@ from .. import steps as P
 from ..facts import needed_lets
 from .code import Code, fail
 from .moves import Offset
+from .sets import turn_end
 
 
 class Apply:
@@ -37,6 +38,7 @@ class Apply:
             off = Offset(code, self.moves.codec.abits)
             env = self.moves.unpack(p, 0, self.moves.own_choices(p), off, {}, code)
             self.steps(p, list(p.steps), env, off, code)
+            turn_end(self.stmts, self.w.game.plan, env, code)
             self.stmts.call(code, "put", "SIDE", "nxt")
             self.stmts.store(code, "PLY", "ply + 1")
             self.stmts.store(code, "LAST", "m")

@@ -22,7 +22,9 @@ from ...dsl import ir
 from ...dsl import types as T
 from . import fuse
 from .code import Code, describe, fail
+from .control import PLACE, place_call
 from .iteration import Loops
+from .sets import cell_slot
 
 
 class Exprs:
@@ -79,7 +81,7 @@ class Exprs:
         return env[e.name]
 
     def x_Global(self, e, env, code):
-        if e.what in ("mover", "ply"):
+        if e.what in ("mover", "ply", "nxt"):  # nxt: who moves next, at the end of a move (dsl.sets)
             return e.what
         if e.what == "files":
             return str(self.world.files)
@@ -108,6 +110,8 @@ class Exprs:
 
     def counter_slot(self, e: ir.CounterRef, env, code) -> str:
         base = self.world.counter_index[e.name]
+        if e.cell is not None:  # a set's mark of one cell: sets.cell_slot
+            return cell_slot(self, e, env, code)
         if e.player is None:
             return str(base)
         return f"({base} + {self.expr(e.player, env, code)})"
@@ -306,6 +310,8 @@ class Exprs:
         fn, args = e.fn, e.args
         if fn in self.STACK:
             c = self.cell(args[0], env, code)
+            if fn in PLACE and self.game.ctrl_at is not None:  # control by place (native/control.py)
+                return place_call(self, fn, c)
             return self.STACK[fn].format(c=c)
         if fn == "abs":
             return f"abs({self.expr(args[0], env, code)})"

@@ -16,8 +16,9 @@ from .generate import PROLOGUE, prologue
 
 
 class Applier:
-    def __init__(self, exprs, hashing: bool):
+    def __init__(self, exprs, hashing: bool, ends: tuple = ()):
         self.x = exprs
+        self.ends = ends  # what ends every move (dsl.sets.turn_clears: sets emptied as the turn passes)
         self.hashing = hashing
         self.stmts = Statements(exprs, hashing)
 
@@ -32,6 +33,7 @@ class Applier:
             assert typ is not None  # a checked plan types every choice (resolve refuses one it cannot)
             env = env.bind(n, Var(pyname(n), typ))
         self.run(list(plan.steps), env, fn.body)
+        fn.body += self.stmts.block(self.ends, env, self.fresh)
         if self.hashing:
             fn.body.append(S("st.h = h"))
         fn.body.append(S("return nxt"))

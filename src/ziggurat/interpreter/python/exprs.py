@@ -130,6 +130,9 @@ class Exprs:
 
     def counter_slot(self, e: ir.CounterRef, env) -> ast.expr:
         base = self.world.counter_index[e.name]
+        if e.cell is not None:  # a set's mark of one cell (dsl.sets)
+            per = len(self.world.players) if e.player is not None else 1
+            return E("_0 + _1 * _2", self.counter_slot(evolve(e, cell=None), env), self.expr(e.cell, env), per)
         if e.player is None:
             return ast.Constant(base)
         p = self.expr(e.player, env)
@@ -264,6 +267,11 @@ class Exprs:
         "controller": "CTRL[_s[-1]] if _s else -1", "mine": "_s != () and CTRL[_s[-1]] == mover",
         "theirs": "_s != () and -1 != CTRL[_s[-1]] != mover",
     }
+    PLACE_CALLS = {  # the same, where control reads the cell (`control:` by place): stack _0 on cell _1
+        "controller": "CTRLAT[_1 * NPIECES + _0[-1]] if _0 else -1",
+        "mine": "_0 != () and CTRLAT[_1 * NPIECES + _0[-1]] == mover",
+        "theirs": "_0 != () and -1 != CTRLAT[_1 * NPIECES + _0[-1]] != mover",
+    }
     CELL_CALLS = {
         "corner": "CORNER[_0]", "edge": "EDGE[_0]", "ray": "_ray(cells, RAYS[_1][_0], _2)",
         "neighbours": "NEIGH[_1][_0]", "line": "LINES[_1][_0]", "step": "STEP[_1][_0]", "on_board": "_0 >= 0",
@@ -294,6 +302,8 @@ class Exprs:
         if (fn, len(e.args)) in self.TABLE_CALLS:
             args = [self.collection(a, env) if T.is_list(a.type) else self.expr(a, env) for a in e.args]
             return E(self.TABLE_CALLS[fn, len(e.args)], *args)
+        if fn in self.PLACE_CALLS and self.game.ctrl_at is not None:  # control by place: the cell too
+            return E(self.PLACE_CALLS[fn], self.stack_of(e.args[0], env), self.expr(e.args[0], env))
         if fn in self.STACK_CALLS:
             known = self.known_occupancy(fn, e.args[0], env)
             if known is not None:

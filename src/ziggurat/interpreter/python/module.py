@@ -20,6 +20,7 @@ import re
 from ...dsl import ir
 from ...dsl import types as T
 from ...dsl.world import World
+from ...dsl.sets import turn_clears
 from .. import steps as P
 from ..facts import MAX_PASSES, uses_repetition
 from .apply import Applier
@@ -76,7 +77,7 @@ class ModuleWriter:
     def functions(self) -> list:
         h = self.hashing
         body: list[ast.stmt] = [Generator(self.x, h).legal(self.plans)]
-        applier, explainer = Applier(self.x, h), Explainer(self.x, h)
+        applier, explainer = Applier(self.x, h, turn_clears(self.game.plan)), Explainer(self.x, h)
         body += [applier.do(p, self.fname("do", p)) for p in self.plans]
         body += [explainer.explain(p, self.fname("explain", p)) for p in self.plans]
         body.append(self.table("DO", [self.fname("do", p) for p in self.plans]))
@@ -182,6 +183,8 @@ class ModuleWriter:
                S("SIDEKEY = _0", const(tuple(hash((4, p)) for p in range(n)))),
                S("CTRL = _0", const(tuple(g.ctrl))),
                S("INITIAL_COUNTERS = _0", const(tuple(g.counter_inits)))]
+        if g.ctrl_at is not None:  # control by place: by cell and top piece (fold.Folded.ctrl_at)
+            out += [S("CTRLAT = _0", const(g.ctrl_at)), S(f"NPIECES = {w.npieces}")]
         if self.world.surface is not None:  # the open table: its lattice, and each kind of piece's measures
             pitch, width, length = self.world.surface
             out += [S("PITCH = _0", ast.Constant(pitch)), S("WIDTH = _0", const(tuple(width))),
