@@ -18,7 +18,8 @@ turn arcs into what the rules did:
 Nothing of this touches the game when coverage is off: the tracer is set only while it runs.
 `rule_coverage` plays random games, runs the ruleset's own examples (through the `also` hook:
 those at the options the game was loaded at, the same compiled game; an example at other options is
-another module, not traced) and any further callables under one tracer, and returns a `CoverageReport`: rows by rules line, each with what never fired
+another module, not traced) and any further callables under one tracer, and returns a `CoverageReport`: rows by rules
+line, each with what never fired
 and a one-line hint. A mutation runner calls it as a function (`report.never()`, `to_json()`).
 """
 

@@ -83,7 +83,8 @@ def design_lints(ruleset: Union[str, Game], *, options: Optional[dict] = None, p
                  max_plies: int = 200, seed: Optional[int] = None, lints: Optional[list] = None) -> DesignReport:
     """The design lints of a ruleset (a name, a path or a loaded Game) within about `budget`
     seconds: forced wins within `plies` plies, the first moves of `games` games of `agent` against
-    itself (by default the native MCTS, or the Python one without Numba: `first_move_agent`), rules without effect over `random_games_n` random games, and whether the game can end
+    itself (by default the native MCTS, or the Python one without Numba: `first_move_agent`), rules without effect
+    over `random_games_n` random games, and whether the game can end
     (games of at most `max_plies` plies). `lints` picks some of LINTS (all by default)."""
     if plies < 1 or budget <= 0 or games < 1 or random_games_n < 1 or max_plies < 1:
         raise GameError("the design lints need plies, games and max plies of at least 1 and a budget above 0")

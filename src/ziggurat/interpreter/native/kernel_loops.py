@@ -1,5 +1,6 @@
 """The kernel, part 2: the whole loops of every native module, below the mark line: `perft`,
-`playout` (the searches' rollouts) and `study_chunk` (a chunk of games), over the game's `legal`, `apply`, `outcome` and `pick_chance`.
+`playout` (the searches' rollouts) and `study_chunk` (a chunk of games), over the game's `legal`, `apply`, `outcome`
+and `pick_chance`.
 
 A real file of the package read as a resource, as `kernel.py` (part 1) is: what is above the mark
 declares the names the rest of the module defines, for linters, and is left out.
@@ -184,7 +185,8 @@ def study_chunk(starts, seeds, maxplies, finals, moves_out, parts=None):
     starts has one row), its moves drawn as `playout` draws them from seeds[i] (the same loop,
     written out here: a loop that calls `playout` compiles it again inside itself, several
     seconds more). Per game: plies, outcome code (as `playout`'s), results (count x players + 1:
-    the last column is the side an outcome names, -1 for none), the moves seen at the positions played from, the moves of each action (count
+    the last column is the side an outcome names, -1 for none), the moves seen at the positions played from, the moves
+    of each action (count
     x NACTIONS), the seats at the end (count x players), the last position into finals[i]
     when finals has a row a game, and its moves into moves_out[i] when moves_out has a row a game
     (as many as it has columns). One position and one history serve every game of the chunk.

@@ -7,7 +7,7 @@ files (`search_kernel.py`: MCTS and alpha-beta; `search_ismcts.py`: information-
 |---|---|
 | `heuristic(s, mover)` | the ruleset's `heuristic:` of position s with `mover` as the side to move (a float) |
 | `HAS_HEURISTIC`, `HEURISTIC_PER_MOVER` | whether the ruleset declares one, and whether it reads `mover` |
-| `RESULTS_IN_POINTS` | whether results are points (`win P by K`, `win by NAME`): a playout cut short is then worth 0, not 0.5 |
+| `RESULTS_IN_POINTS` | whether results are points (`win P by K`, `win by NAME`): a cut playout is worth 0, not 0.5 |
 | `HEURISTIC_MISSING` | "" or why this backend could not write it (the search then stays in Python) |
 | `chance_weight(s, m)` | the weight of nature's move m at s (1.0 when every outcome is as likely) |
 | `SEARCH_USES_LAST` | whether the rules read `last` (then the transposition key holds the last move) |
