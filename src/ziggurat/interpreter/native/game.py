@@ -234,7 +234,7 @@ class NativeGame:
         v, _hist, _nhist = self.start(state)
         seeds = np.uint64(seed & 0xFFFFFFFFFFFFFFFF) + np.arange(int(count), dtype=np.uint64)  # wraps as the loop's
         cols = self.study_chunk(v, seeds, max_plies, parts=parts)
-        for c in set(cols.codes.tolist()):
+        for c in set(np.asarray(cols.codes).tolist()):
             self._check(c)
         return cols.results, cols.plies, cols.codes
 
