@@ -216,3 +216,28 @@ def test_a_run_leaves_the_compile_cache_as_it_found_it(tmp_path, monkeypatch):
     assert len(compiled) > 1 and any(r["status"] != "stillborn" for _, r in report.rows)
     assert sorted(p.name for p in (tmp_path / "cache").glob("*.json")) == entries
     assert sorted(p.name for p in (tmp_path / "cache").glob("*.py")) == [e[:-5] + ".py" for e in entries]
+
+
+def test_the_time_limit_counts_cpu_seconds_not_the_clock(monkeypatch):
+    """A mutant's tests that burn CPU past the limit are killed by `timeout`; tests that wait as
+    long on the clock (a machine busy with other work) are not."""
+    import time
+
+    from ziggurat.proptest import mutants_run
+
+    monkeypatch.setattr(mutants_run, "MUTANT_SECONDS", 0.3)
+
+    def burn(context, mutant):
+        end = time.process_time() + 5
+        while time.process_time() < end:
+            pass
+        return {"status": "survived", "by": "", "detail": ""}
+
+    def wait(context, mutant):
+        time.sleep(0.8)
+        return {"status": "survived", "by": "", "detail": ""}
+
+    monkeypatch.setattr(mutants_run, "_test", burn)
+    assert mutants_run._run_one(None, None, None)["by"] == "timeout"
+    monkeypatch.setattr(mutants_run, "_test", wait)
+    assert mutants_run._run_one(None, None, None)["status"] == "survived"

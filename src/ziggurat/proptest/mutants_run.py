@@ -18,7 +18,8 @@ depths): it is then shown as "equivalent (same perft to depth D)", never counted
 *survive*. The score is killed / (mutants - stillborn - equivalent).
 
 The mutants run in worker processes (lab.runner.run_batches, as studies do), one mutant a batch,
-each within MUTANT_SECONDS (a mutant that takes longer is killed by `timeout`); a `budget` in
+each within MUTANT_SECONDS of CPU time (a mutant that takes longer is killed by `timeout`, as
+mutation tools count a mutant that hangs as detected; CPU time, so a busy machine is no cause); a `budget` in
 seconds leaves the mutants not started by then undone. Results go to a journal (JSON Lines, a
 header naming the ruleset's text and the settings) as they come, so a stopped run resumes
 (`resume=True`) with the mutants not yet done. No game made from a mutant's text is written to the
@@ -45,7 +46,7 @@ from .mutants import Mutant, mutants, pick
 
 JOURNAL_KIND = "ziggurat mutants journal"
 JOURNAL_FORMAT = 1
-MUTANT_SECONDS = 60  # a mutant whose tests take longer is killed by `timeout`
+MUTANT_SECONDS = 60  # CPU seconds: a mutant whose tests take longer is killed by `timeout`
 KILLERS = ("example", "invariant", "rules error", "symmetry", "perft pin", "timeout")
 
 
@@ -315,23 +316,23 @@ def _run_one(context: _Context, deadline: Optional[float], mutant: Mutant) -> Op
     if deadline is not None and time.time() > deadline:
         return None
     start = time.monotonic()
-    alarm = hasattr(signal, "SIGALRM")
+    alarm = hasattr(signal, "setitimer") and hasattr(signal, "SIGPROF")  # a timer of this process's CPU time
 
     def timeout(signum, frame):
         raise _Timeout
 
     if alarm:
-        previous = signal.signal(signal.SIGALRM, timeout)
-        signal.alarm(MUTANT_SECONDS)
+        previous = signal.signal(signal.SIGPROF, timeout)
+        signal.setitimer(signal.ITIMER_PROF, MUTANT_SECONDS)
     try:
         with unstored():  # a mutant is loaded once and thrown away: nothing of it goes to the compile cache
             result = _test(context, mutant)
     except _Timeout:
-        result = {"status": "killed", "by": "timeout", "detail": f"its tests took over {MUTANT_SECONDS} s"}
+        result = {"status": "killed", "by": "timeout", "detail": f"its tests took over {MUTANT_SECONDS} CPU s"}
     finally:
         if alarm:
-            signal.alarm(0)
-            signal.signal(signal.SIGALRM, previous)
+            signal.setitimer(signal.ITIMER_PROF, 0)
+            signal.signal(signal.SIGPROF, previous)
     result["seconds"] = round(time.monotonic() - start, 3)
     return result
 
