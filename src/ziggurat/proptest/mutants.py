@@ -123,6 +123,7 @@ class _Maker:
         self.tree = tree
         self.players: list = []
         self.values: dict = {}  # piece attribute value -> the next value of its attribute
+        self.bound: set = set()  # the parameters of the def or procedure being walked
         for decl in tree.children:
             if isinstance(decl, Tree) and decl.data == "players":
                 self.players = [str(t) for t in decl.children if isinstance(t, Token)]
@@ -145,6 +146,9 @@ class _Maker:
                     if t.type == "INT":
                         yield from self.constant(t)
                 continue
+            # a def's or procedure's parameters are its own names: `s` in `def full(p, s)` is no direction
+            self.bound = ({str(t) for t in decl.children[2:] if isinstance(t, Token) and t.type == "NAME"}
+                          if decl.data in ("def", "procedure") else set())
             yield from self.walk(decl, effects=decl.data in _EFFECT_BLOCKS)
 
     def walk(self, node, effects: bool) -> Iterator[Mutant]:
@@ -176,7 +180,7 @@ class _Maker:
             yield self.change(t, "comparison" if t.type == "COMP_OP" else "arithmetic", FLIPS[str(t)])
         elif t.type == "INT" and kind in ("int_lit", "priority", "attr_value"):
             yield from self.constant(t)
-        elif t.type == "NAME" and kind == "name":
+        elif t.type == "NAME" and kind == "name" and str(t) not in self.bound:
             name = str(t)
             if name in self.players and len(self.players) > 1:
                 yield self.change(t, "player", self.players[(self.players.index(name) + 1) % len(self.players)])
