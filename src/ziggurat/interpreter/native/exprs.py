@@ -130,6 +130,9 @@ class Exprs:
         return f"({self.expr(e.left, env, code)} {e.op} {self.expr(e.right, env, code)})"
 
     def x_Compare(self, e, env, code):
+        early = fuse.positive_test(e)  # a sum or count against 0: out at the first term that decides
+        if early is not None and not (self.memo and fuse.memo_key(early[0], env) in self.memo):
+            return self.expr(early[1], env, code)
         left = self.expr(e.left, env, code)
         if e.op in ("in", "not in"):
             items = self.constant_items(e.right)
@@ -395,6 +398,13 @@ class Exprs:
             return [[list(n) + [-1] * (8 - len(n)) for n in per_set] for per_set in w.NEIGH] or [[[-1] * 8]]
         if name == "NBN":
             return [[len(n) for n in per_set] for per_set in w.NEIGH] or [[0]]
+        if name in ("NBR", "NBRN", "NBF", "NBFN"):  # [set][rank (file) - the cell's + 1][cell]: neighbours
+            at = w.RANK if name.startswith("NBR") else w.FILE
+            by = [[[[x for x in n if at[x] - at[c] == k] for c, n in enumerate(per_set)] for k in (-1, 0, 1)]
+                  for per_set in w.NEIGH] or [[[[]]] * 3]
+            if name.endswith("N"):
+                return [[[len(n) for n in per_k] for per_k in per_set] for per_set in by]
+            return [[[n + [-1] * (8 - len(n)) for n in per_k] for per_k in per_set] for per_set in by]
         raise KeyError(name)
 
     def length(self, e, env, code, whole) -> str:

@@ -318,8 +318,62 @@ def cells_by_line(f: ir.CompFor):
     return None
 
 
+def neighbours_by_line(f: ir.CompFor):
+    """(attr, key, the rest of the where) of `x in neighbours(c, ds) where x.rank == key ...` (or
+    .file, either side of the ==, alone or first of an `and`) whose key does not read x; else None.
+    A neighbour is one step away, so its rank (file) is c's, one more or one less: the loop goes
+    over the neighbours with the rank `key` asks for only, from a table (`Exprs.geometry`'s NBR)."""
+    if not (isinstance(f.iter, ir.Call) and f.iter.fn == "neighbours") or f.cond is None:
+        return None
+    found = cells_by_line(ir.CompFor(f.var, ir.Global("cells", f.iter.type), f.cond, f.pos))
+    return found
+
+
 def joined(e) -> list:
     """The lists `a + b + ...` joins, in order (e alone when it joins none)."""
     if isinstance(e, ir.ListJoin):
         return joined(e.left) + joined(e.right)
     return [e]
+
+
+# ---- a sum or count compared with zero: answered at the first term that decides it -------------------
+
+NONNEG_CALLS = ("len", "height", "abs", "distance")
+
+
+def nonneg(e) -> bool:
+    """Whether the number e can never be below 0 (a count, a length, a sum of those...)."""
+    if isinstance(e, ir.Const):
+        return isinstance(e.value, int) and e.value >= 0
+    if isinstance(e, ir.Call):
+        return e.fn in NONNEG_CALLS
+    if isinstance(e, ir.Comp):
+        return e.func == "count" or (e.func == "sum" and nonneg(e.elt))
+    if isinstance(e, ir.Arith):
+        return e.op in ("+", "*") and nonneg(e.left) and nonneg(e.right)
+    if isinstance(e, ir.Ternary):
+        return nonneg(e.then) and nonneg(e.orelse)
+    return False
+
+
+def positive_test(e: ir.Compare):
+    """For `X > 0` (`X != 0`, `X >= 1`, either way round) or `X == 0` (`X <= 0`, `X < 1`) where X
+    is a sum of terms that are never negative or a count: `any(term > 0 ...)` (`any(cond ...)`
+    for a count), or `not` that, which stop at the first term that settles the answer instead
+    of adding up the rest, as (X, that); None for any other comparison."""
+    flip = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}
+    for x, op, k in ((e.left, e.op, e.right), (e.right, flip.get(e.op), e.left)):
+        if not (isinstance(k, ir.Const) and isinstance(k.value, int) and not isinstance(k.value, bool)):
+            continue
+        if not (isinstance(x, ir.Comp) and (x.func == "count" or (x.func == "sum" and nonneg(x.elt)))):
+            continue
+        if (op, k.value) in ((">", 0), ("!=", 0), (">=", 1)):
+            positive = True
+        elif (op, k.value) in (("==", 0), ("<=", 0), ("<", 1)):
+            positive = False
+        else:
+            continue
+        elt = x.elt if x.func == "count" else ir.Compare(">", x.elt, ir.Const(0, T.INT), T.BOOL, x.elt.pos)
+        found = ir.Comp("any", elt, x.fors, T.BOOL, x.pos)
+        return x, (found if positive else ir.Not(found, T.BOOL, e.pos))
+    return None

@@ -213,9 +213,14 @@ class Loops:
         for k, f in enumerate(fors):
             var = pyname(f.var)
             line = fuse.cells_by_line(f)  # `cells where c.rank == K and ...`: that rank's cells only
+            near = fuse.neighbours_by_line(f) if line is None else None  # the same of a cell's neighbours
             if line is not None:
                 attr, key, rest = line
                 levels = self.open_cells_of_line(attr, key, var, inner, code)
+                f = ir.CompFor(f.var, f.iter, rest)
+            elif near is not None:
+                attr, key, rest = near
+                levels = self.open_neighbours_of_line(f.iter, attr, key, var, inner, code)
                 f = ir.CompFor(f.var, f.iter, rest)
             else:
                 levels = self.open_loop(f.iter, var, inner, code)
@@ -229,6 +234,19 @@ class Loops:
                 code.depth += 1
                 levels.append([])
         return opened
+
+    def open_where(self, name: str, domain, cond, var: str, env: dict, code: Code) -> tuple:
+        """The loop header(s) of a choice `name: domain where cond` binding `var` (open_loop's
+        levels), and what is left of cond to test inside: over the cells (or a cell's
+        neighbours) of one rank or file only when the where begins by asking for it."""
+        f = ir.CompFor(name, domain, cond)
+        line = fuse.cells_by_line(f)
+        near = fuse.neighbours_by_line(f) if line is None else None
+        if line is not None:
+            return self.open_cells_of_line(line[0], line[1], var, env, code), line[2]
+        if near is not None:
+            return self.open_neighbours_of_line(domain, near[0], near[1], var, env, code), near[2]
+        return self.open_loop(domain, var, env, code), cond
 
     def open_cells_of_line(self, attr: str, key, var: str, env: dict, code: Code) -> list:
         """A loop binding `var` to the cells whose .rank (or .file) is `key`, in the board's order,
@@ -245,6 +263,24 @@ class Loops:
         code(f"for {j} in range({name}N[{r}] if 0 <= {r} < {size} else 0):")
         code.depth += 1
         code(f"{var} = {name}[{r}, {j}]")
+        return [[]]
+
+    def open_neighbours_of_line(self, it, attr: str, key, var: str, env: dict, code: Code) -> list:
+        """A loop binding `var` to the neighbours(c, ds) (`it`) whose .rank (or .file) is `key`, in
+        neighbours' order, from the table of each cell's neighbours one rank (file) before, level,
+        after (NBR, NBF)."""
+        self.x.neighbours_table()
+        name = "NBR" if attr == "rank" else "NBF"
+        self.x.tables[name] = self.x.tables[name + "N"] = None  # geometry: every direction set known
+        table = "RANK" if attr == "rank" else "FILE"
+        self.x.tables[table] = list(getattr(self.x.world, table))
+        c, ds, r, k = code.fresh("c"), code.fresh("d"), code.fresh("r"), code.fresh("k")
+        code(f"{c} = {self.x.expr(it.args[0], env, code)}")
+        code(f"{ds} = {self.x.expr(it.args[1], env, code)}")
+        code(f"{r} = {self.x.expr(key, env, code)} - {table}[{c}] + 1")
+        code(f"for {k} in range({name}N[{ds}, {r}, {c}] if 0 <= {r} <= 2 else 0):")
+        code.depth += 1
+        code(f"{var} = {name}[{ds}, {r}, {c}, {k}]")
         return [[]]
 
     def open_loop(self, it, var: str, env: dict, code: Code) -> list:

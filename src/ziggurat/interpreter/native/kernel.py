@@ -44,14 +44,13 @@ def theirs(s, c, mover):
 
 @njit(cache=True, inline="always")
 def flank_len(s, c, d, p):
-    for i in range(LNN[d, c]):
-        o = ctrl_of(s, LN[d, c, i])
-        if s[HGT + LN[d, c, i]] == 0:
+    for i in range(LNN[d, c]):  # the height first, then the top's controller: no load waits on a branch twice
+        x = LN[d, c, i]
+        h = s[HGT + x]
+        if h == 0:
             return 0
-        if o == p:
+        if CTRL[s[STK + x * CAP + (h - 1 if CAP > 1 else 0)]] == p:
             return i
-        if o == -1:
-            return 0
     return 0
 
 

@@ -147,7 +147,7 @@ class Legal:
     def choose(self, s: P.Choose, steps: list, i: int, env: dict, code: Code) -> None:
         """A loop over the choice's values (where its `where` holds), the rest of the steps inside."""
         x = self.x
-        var = pyname(s.name)
+        var, cond = pyname(s.name), s.cond
         if T.is_list(s.type):
             levels = self.choose_list(s, var, env, code)
         elif s.domain.type == T.ZONE:  # one move per kind of piece the zone holds, first come first
@@ -165,10 +165,10 @@ class Legal:
             code.depth += 1
             levels = [[], []]
         else:
-            levels = self.loops.open_loop(s.domain, var, env, code)
+            levels, cond = self.loops.open_where(s.name, s.domain, s.cond, var, env, code)
         inner = {**env, s.name: var}
-        if s.cond is not None:
-            code(f"if {x.expr(s.cond, inner, code)}:")
+        if cond is not None:
+            code(f"if {x.expr(cond, inner, code)}:")
             code.depth += 1
             levels.append([])
         self.gen(steps, i + 1, inner, code)

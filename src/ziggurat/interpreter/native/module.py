@@ -64,18 +64,20 @@ def plan_layout(folded, supply: int) -> Layout:
 
 
 def height_bound(plan) -> Optional[int]:
-    """K of an invariant `all(height(c) <= K for c in cells)` (alone, or one part of an `and`)."""
+    """K of an invariant `all(height(c) <= K for c in cells)` (alone, or one part of an `and`, or
+    `all(height(c) <= K and ... for c in cells)`)."""
     for inv in plan.invariants:
         parts = inv.expr.values if isinstance(inv.expr, ir.BoolOp) and inv.expr.op == "and" else (inv.expr,)
         for e in parts:
             if not (isinstance(e, ir.Comp) and e.func == "all" and len(e.fors) == 1 and e.fors[0].cond is None):
                 continue
-            f, elt = e.fors[0], e.elt
-            if (isinstance(f.iter, ir.Global) and f.iter.what == "cells" and isinstance(elt, ir.Compare)
-                    and elt.op == "<=" and isinstance(elt.left, ir.Call) and elt.left.fn == "height"
-                    and isinstance(elt.left.args[0], ir.Local) and elt.left.args[0].name == f.var
-                    and isinstance(elt.right, ir.Const) and isinstance(elt.right.value, int)):
-                return elt.right.value
+            f = e.fors[0]
+            for elt in e.elt.values if isinstance(e.elt, ir.BoolOp) and e.elt.op == "and" else (e.elt,):
+                if (isinstance(f.iter, ir.Global) and f.iter.what == "cells" and isinstance(elt, ir.Compare)
+                        and elt.op == "<=" and isinstance(elt.left, ir.Call) and elt.left.fn == "height"
+                        and isinstance(elt.left.args[0], ir.Local) and elt.left.args[0].name == f.var
+                        and isinstance(elt.right, ir.Const) and isinstance(elt.right.value, int)):
+                    return elt.right.value
     return None
 
 
