@@ -246,7 +246,7 @@ def test_the_time_limit_counts_cpu_seconds_not_the_clock(monkeypatch):
 def test_a_parameter_named_as_a_direction_is_not_mutated_as_one():
     """`s` in `def far(p, s)` is the def's own name, not the direction south: no mutant turns it
     into `sw`; a direction written in the body still changes."""
-    text = WALK.read_text(encoding="utf-8") + "\ndef far(p, s): count(c for c in ray(s, n, 2))\n"
+    text = TEXT + "\ndef far(p, s): count(c for c in ray(s, n, 2))\n"
     line = text.count("\n")
     changed = [(m.original, m.changed) for m in mutants(text) if m.line == line and m.operator == "direction"]
     assert changed == [("n", "ne")]
