@@ -177,6 +177,7 @@ class Scopes:
             self.expr(f, s.expr, scope)
         elif isinstance(s, ast.Outcome):
             self.expr(f, s.who, scope)
+            self.expr(f, s.points, scope)  # `win P by EXPR`
         return scope
 
     # ---- actions
