@@ -66,3 +66,21 @@ def pytest_xdist_make_scheduler(config, log):
             return "native" if nodeid.split("::", 1)[0] in NATIVE_GROUP else super()._split_scope(nodeid)
 
     return NativeGroup(config, log)
+
+
+def pytest_collection_modifyitems(config, items):
+    """The tests tests/long_suite.py lists run with ZIGGURAT_SLOW=1 only (skipped, saying why);
+    with ZIGGURAT_LONG_LISTED=1, those tests alone run (`.ci/run` runs them after the default suite)."""
+    from long_suite import SLOW, long_only
+
+    if os.environ.get("ZIGGURAT_LONG_LISTED") == "1":
+        listed = [item for item in items if long_only(item.nodeid) is not None]
+        config.hook.pytest_deselected(items=[item for item in items if long_only(item.nodeid) is None])
+        items[:] = listed
+        return
+    if SLOW:
+        return
+    for item in items:
+        why = long_only(item.nodeid)
+        if why is not None:
+            item.add_marker(pytest.mark.skip(reason=f"long suite (ZIGGURAT_SLOW=1): {why}"))
