@@ -11,45 +11,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from attrs import frozen
+from ziggurat.proptest.perft_files import PerftRecord, read  # noqa: F401 (the tests' names)
 
 PERFT_DIR = Path(__file__).parent / "perft"
-
-
-@frozen
-class PerftRecord:
-    file: str
-    id: str
-    ruleset: str
-    options: dict
-    position: str
-    counts: tuple  # (depth, leaves)
-
-
-def read(path: Path) -> list:
-    records, fields, counts = [], {}, []
-
-    def flush():
-        if fields:
-            opts = dict(kv.split("=", 1) for kv in fields.get("options", "").split())
-            records.append(PerftRecord(path.name, fields["id"], fields["ruleset"], opts,
-                                       fields.get("position", "start"), tuple(counts)))
-
-    for raw in path.read_text().splitlines() + [""]:
-        line = raw.strip()
-        if line.startswith("#"):
-            continue
-        if not line:
-            flush()
-            fields, counts = {}, []
-            continue
-        key, _, value = line.partition(" ")
-        if key == "perft":
-            depth, leaves = value.split()
-            counts.append((int(depth), int(leaves)))
-        else:
-            fields[key] = value.strip()
-    return records
 
 
 def all_records() -> list:

@@ -43,6 +43,7 @@ from attrs import asdict, define, field, frozen
 from ..errors import GameError, ZigguratError
 from ..interpreter.games import load, unstored
 from .mutants import Mutant, mutants, pick
+from .perft_files import read as read_perft
 
 JOURNAL_KIND = "ziggurat mutants journal"
 JOURNAL_FORMAT = 1
@@ -260,32 +261,8 @@ def pins(path: str, nodes: int) -> list:
 
 
 def _read_pins(f: Path, stem: str, nodes: int) -> list:
-    out: list = []
-    fields: dict = {}
-    counts: list = []
-
-    def flush():
-        if fields.get("ruleset") == stem:
-            opts = dict(kv.split("=", 1) for kv in fields.get("options", "").split())
-            for depth, n in counts:
-                if n <= nodes:
-                    out.append((opts, fields.get("position", "start"), depth, n))
-
-    for raw in f.read_text().splitlines() + [""]:
-        line = raw.strip()
-        if line.startswith("#"):
-            continue
-        if not line:
-            flush()
-            fields, counts = {}, []
-            continue
-        word, _, rest = line.partition(" ")
-        if word == "perft":
-            d, n = rest.split()
-            counts.append((int(d), int(n)))
-        else:
-            fields[word] = rest.strip()
-    return out
+    return [(r.options, r.position, depth, n) for r in read_perft(f) if r.ruleset == stem
+            for depth, n in r.counts if n <= nodes]
 
 
 # ---- one mutant, in a worker ---------------------------------------------------------------------
