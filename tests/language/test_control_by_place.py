@@ -5,6 +5,7 @@ game (both backends); the mistakes named at their line and column."""
 import os
 
 import pytest
+from rules_edits import at, replace_once, the_error
 
 import ziggurat
 from ziggurat.dsl.checks import check
@@ -29,19 +30,7 @@ PERFT = [1, 3, 10, 28]
 
 
 def edit(old: str, new: str, text: str = GAME) -> str:
-    assert text.count(old) == 1, old
-    return text.replace(old, new)
-
-
-def at(text: str, needle: str) -> tuple:
-    i = text.index(needle)
-    return text.count("\n", 0, i) + 1, i - (text.rfind("\n", 0, i) + 1) + 1
-
-
-def the_error(text: str):
-    errs = [d for d in check("edited.rules", text=text) if d.severity == "error"]
-    assert len(errs) == 1, "\n\n".join(d.render() for d in errs) or "no error reported"
-    return errs[0]
+    return replace_once(text, old, new)
 
 
 def test_the_test_ruleset_checks_clean():

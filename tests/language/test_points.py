@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 
 import pytest
+from rules_edits import at, replace_once, the_error
 
 import ziggurat
 from ziggurat.dsl import ast
@@ -20,19 +21,7 @@ TEXT = open(POINTS).read()
 
 
 def edit(old: str, new: str, text: str = TEXT) -> str:
-    assert text.count(old) == 1, old
-    return text.replace(old, new)
-
-
-def at(text: str, needle: str) -> tuple:
-    i = text.index(needle)
-    return text.count("\n", 0, i) + 1, i - (text.rfind("\n", 0, i) + 1) + 1
-
-
-def the_error(text: str):
-    errs = [d for d in check("edited.rules", text=text) if d.severity == "error"]
-    assert len(errs) == 1, "\n\n".join(d.render() for d in errs) or "no error reported"
-    return errs[0]
+    return replace_once(text, old, new)
 
 
 def play(game, moves: list):

@@ -2,6 +2,7 @@
 each mistake found at its line and column, named, with a hint."""
 
 import pytest
+from rules_edits import at, replace_once, the_error
 
 from ziggurat.dsl import ast
 from ziggurat.dsl.checks import check
@@ -42,19 +43,7 @@ end:
 
 
 def edit(old: str, new: str, text: str = GAME) -> str:
-    assert text.count(old) == 1, old
-    return text.replace(old, new)
-
-
-def at(text: str, needle: str) -> tuple:
-    i = text.index(needle)
-    return text.count("\n", 0, i) + 1, i - (text.rfind("\n", 0, i) + 1) + 1
-
-
-def the_error(text: str):
-    errs = [d for d in check("edited.rules", text=text) if d.severity == "error"]
-    assert len(errs) == 1, "\n\n".join(d.render() for d in errs) or "no error reported"
-    return errs[0]
+    return replace_once(text, old, new)
 
 
 def test_a_procedure_parses_to_its_name_parameters_and_statements():
