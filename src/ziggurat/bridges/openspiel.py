@@ -10,7 +10,7 @@ nature, whose probabilities are split over them); its observation tensor is
 `observations.Observer`'s and its strings are the engine's observation and information state.
 
 Returns are -1 / 1 (0 a draw) for two players, the results (0 to 1) for more, and the points of a
-ruleset whose results are points (`win P by K`: Kuhn poker's chips); `payoff` replaces them with
+ruleset whose results are points (`win P by K`: a poker game's chips); `payoff` replaces them with
 any function of the final state (`load_game(RULESET, payoff=chips, payoff_range=(-2, 2),
 zero_sum=True)`). Needs the `openspiel` extra (`pip install
 'ziggurat[openspiel]'`).

@@ -40,7 +40,7 @@ from .design_search import Budget, OutOfBudget, explore_endings, forced_win, key
 # The lints, in the order they run, and the share of the time budget each gets.
 LINTS = {"forced-win": 0.2, "cannot-end": 0.2, "first-move": 0.35, "no-effect": 0.25}
 # The first-move lint's agent when none is asked for: the native MCTS when Numba is there and the game
-# compiles for it (Python MCTS at 200 iterations does not finish a Stacktics game in the lint's time).
+# compiles for it (Python MCTS at 200 iterations does not finish a game of a few hundred moves in the lint's time).
 NATIVE_AGENT = "mcts:iterations=200:rollouts=native"
 PYTHON_AGENT = "mcts:iterations=200"
 Z95 = 1.959963984540054  # the normal quantile of a two-sided 95% interval

@@ -1,7 +1,7 @@
 """Perft data files (tests/perft/*.perft): records separated by blank lines, `#` comments.
 
-    id size3-start
-    ruleset stacktics
+    id small-start
+    ruleset NAME
     options size=3
     position start
     perft 1 31
