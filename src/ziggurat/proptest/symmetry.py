@@ -120,12 +120,12 @@ class SymmetryMap:
             out.seats[self.sides[side]] = seat
         return game.position(out.text())
 
-    def _same_landings(self, here: State, moves: list, there: State) -> bool:
+    def _same_landings(self, here: State, moves: list, there: State, found: list) -> bool:
         """Whether the mapped position's moves lead to the maps of the positions the moves lead to,
         one for one, each zone's pieces taken in any order: a move that lists several cells (all
         at once) lists them in board order, which a map of the board reverses, and pieces it puts
         in a zone go there in that order, so the moves differ as written and not as played."""
-        if len(moves) != len(there.moves()):
+        if len(moves) != len(found):
             return False
 
         def landings(st: State, ms: list, mapped: bool) -> Counter:
@@ -136,7 +136,7 @@ class SymmetryMap:
                 out[_landing(self.position(after) if mapped else after)] += 1
             return out
 
-        return landings(here, moves, True) == landings(there, there.moves(), False)
+        return landings(here, moves, True) == landings(there, found, False)
 
     def move(self, move: tuple) -> tuple:
         action = self.game.actions[move[0]]
@@ -166,8 +166,9 @@ class SymmetryMap:
         there = self.position(here)
         moves = here.moves()
         mapped = {self.move(m) for m in moves}
-        found = set(there.moves())
-        if mapped != found and not self._same_landings(here, moves, there):
+        listed = there.moves()
+        found = set(listed)
+        if mapped != found and not self._same_landings(here, moves, there, listed):
             missing = sorted(_text(there, m) for m in mapped - found)
             extra = sorted(there.move_text(m) for m in found - mapped)
             lines = [f"the mapped position has {len(found)} moves, the position {len(moves)}"]
