@@ -9,6 +9,7 @@ implementation): the same moves and perft counts. The native module must agree w
 from pathlib import Path
 
 import pytest
+from native_replay import replay
 
 import ziggurat
 from ziggurat.dsl.world import DIRECTION_NAMES, World
@@ -117,10 +118,7 @@ def test_the_native_module_agrees_with_python(slide):
         assert fast.perft(start, d) == perft(start, d), f"depth {d}"
     for seed in range(12):
         p = fast.playout(start, seed, 200)
-        state = slide.new()
-        for m in p.moves:
-            assert m in state.moves()
-            state.push(m)
+        state = replay(slide, p)
         outcome = state.outcome()
         if p.kind is None:
             assert outcome is None

@@ -5,6 +5,7 @@ game (both backends); the mistakes named at their line and column."""
 import os
 
 import pytest
+from native_replay import replay
 from rules_edits import at, replace_once, the_error
 
 import ziggurat
@@ -98,10 +99,7 @@ def test_native_perft_and_seeded_playouts_equal_pythons():
         assert fast.perft(start, d) == perft(start, d), f"depth {d}"
     for seed in range(12):
         p = fast.playout(start, seed, 60)
-        state = game.new()
-        for m in p.moves:
-            assert m in state.moves()
-            state.push(m)
+        state = replay(game, p)
         assert fast.state(p.final).cells == state.cells
         outcome = state.outcome()
         if p.kind is None:

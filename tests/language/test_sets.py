@@ -5,6 +5,7 @@ backends), position texts and the hash holding them, and the clearing as the tur
 import os
 
 import pytest
+from native_replay import replay
 from rules_edits import at, replace_once, the_error
 
 import ziggurat
@@ -146,10 +147,7 @@ def test_native_perft_and_seeded_playouts_equal_pythons(tmp_path):
         assert fast.perft(mid, d) == perft(mid, d), f"depth {d}"
     for seed in range(8):
         p = fast.playout(start, seed, 100)
-        state = game.new()
-        for m in p.moves:
-            assert m in state.moves()
-            state.push(m)
+        state = replay(game, p)
         assert fast.state(p.final).counters == state.counters
         outcome = state.outcome()
         assert (outcome.kind, outcome.player) == (p.kind, p.who)

@@ -17,11 +17,12 @@ from collections import Counter
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from native_replay import replay
 
 import ziggurat
 from ziggurat.cli.main import cli
-from ziggurat.interpreter.games import small_options
 from ziggurat.errors import Unsupported
+from ziggurat.interpreter.games import small_options
 from ziggurat.interpreter.native.game import source
 from ziggurat.interpreter.runtime import perft
 from ziggurat.lab.study import StudySpec, run_study
@@ -52,15 +53,6 @@ def fast(name: str, options=None):
         game = ziggurat.load(name, options or None)
         _compiled[key] = (game, native(game))
     return _compiled[key]
-
-
-def replay(game, playout) -> object:
-    """The Python backend's state after a native playout's moves, each checked legal first."""
-    state = game.new()
-    for k, m in enumerate(playout.moves):
-        assert m in state.moves(), f"ply {k}: {state.move_text(m) if m[0] < len(game.actions) else m} is not legal"
-        state.push(m)
-    return state
 
 
 @pytest.mark.parametrize("name", SHIPPED + (MORE if SLOW else []))

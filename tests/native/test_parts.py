@@ -14,6 +14,7 @@ from collections import Counter
 
 import pytest
 from click.testing import CliRunner
+from native_replay import replay
 
 import ziggurat
 from ziggurat.cli.main import cli
@@ -35,14 +36,6 @@ def fast(name: str, options=None):
         game = ziggurat.load(name, options or None)
         _compiled[key] = (game, native(game, ("perft", "playout")))
     return _compiled[key]
-
-
-def replay(game, playout):
-    state = game.new()
-    for k, m in enumerate(playout.moves):
-        assert m in state.moves(), f"ply {k}: {m} is not legal"
-        state.push(m)
-    return state
 
 
 def chi_square(counts: Counter, expected: dict) -> float:
