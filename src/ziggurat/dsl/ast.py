@@ -397,6 +397,16 @@ class Procedure:
 
 
 @frozen
+class WholeTurns:
+    """`whole turns, at most N parts [, one per position]`: a move is all the parts (plies joined
+    by extra_turn()) one player plays before the turn passes (interpreter/whole_turns.py)."""
+
+    parts: int
+    one_per_position: bool = False
+    pos: Pos = NOWHERE
+
+
+@frozen
 class Remove:
     kind: str
     name: str

@@ -10,7 +10,7 @@ from typing import Optional
 
 from attrs import define, field
 
-from . import ast, budgets, examples
+from . import ast, budgets, examples, whole_turns
 from . import example_syntax as syntax
 from ..errors import Reporter, did_you_mean
 
@@ -67,6 +67,7 @@ class Model:
     actions: dict = field(factory=dict)
     end: Optional[ast.End] = None
     after: Optional[ast.After] = None  # end-of-turn choices and effects
+    whole_turns: Optional[ast.WholeTurns] = None  # a move is a player's whole turn (dsl.whole_turns)
     invariants: list = field(factory=list)
     statistics: list = field(factory=list)
     heuristic: Optional[ast.Heuristic] = None
@@ -184,6 +185,8 @@ def _add(m: Model, d, rep: Reporter, variant: bool) -> None:
         if d.fmt:
             _check_format_fields(d, rep)
         m.after = d
+    elif isinstance(d, ast.WholeTurns):
+        whole_turns.add(m, d, rep, variant)
     elif isinstance(d, ast.Invariant):
         m.invariants.append(d)
     elif isinstance(d, ast.Statistic):
@@ -358,6 +361,7 @@ def _finish(m: Model, rep: Optional[Reporter]) -> None:
     for a in m.attributes.values():
         if a.players:
             _player_values(m, a)
+    whole_turns.check(m)
     # One meaning per name across kinds.
     seen: dict[str, tuple[str, object]] = {}
     def claim(name, kind, node):

@@ -350,6 +350,12 @@ class _ToAst(ExampleTransforms):  # a Transformer_NonRecursive
         params = tuple(str(p) for p in c[2:-1] if p is not None)
         return ast.Procedure(str(c[1]), params, c[-1], c[0] is not None, self._pos(meta))
 
+    def whole_turns(self, meta, c):
+        return ast.WholeTurns(int(c[0]), c[1] is not None, self._pos(meta))
+
+    def one_per_position(self, meta, c):
+        return True
+
     def remove(self, meta, c):
         name = str(c[1])
         return ast.Remove(str(c[0]), _unquote(name) if name.startswith('"') else name, self._pos(meta))

@@ -62,8 +62,17 @@ def compile_model(model: Model, overrides: dict, name: str) -> CompiledModule:
         surface=folded.world.surface,
         bookkeeping=tuple(c.name for c in plan.counters.values() if c.bookkeeping),
         places=board_is_places(plan),  # as written: fold turns `files` into a number
-        facts=piece_facts(folded), cards=listed_pieces(folded))
+        facts=piece_facts(folded), cards=listed_pieces(folded), **_whole_turns(model))
     return CompiledModule(spec, text)
+
+
+def _whole_turns(model: Model) -> dict:
+    """The spec's fields of a `whole turns` declaration (none: each part is a move)."""
+    d = model.whole_turns
+    if d is None:
+        return {}
+    path = d.pos.file.path if d.pos.file is not None else model.files[-1]
+    return dict(turn_parts=d.parts, turn_merged=d.one_per_position, turn_at=f"{path}:{d.pos.line}:{d.pos.col}")
 
 
 PYTHON_MAX_LOOPS = 20  # CPython: "too many statically nested blocks" (loops, try, with) past 20 in a function

@@ -20,6 +20,7 @@ from .outcome import Outcome, outcome_of
 from .python.load import load_module
 from .spec import GameSpec
 from .supply import PieceSupply, WatchedRandom, count_supply
+from .whole_turns import TurnNotation, WholeTurns, split
 
 SEED_OPTION = "seed"  # an option of this name seeds the setup when new() is given no seed
 
@@ -86,7 +87,14 @@ class Game:
         self._counters = ns["INITIAL_COUNTERS"]
         # piece_supply(), counted when first needed (False: moves make pieces)
         self._supply: Optional[Literal[False] | PieceSupply] = None
-        self._notation = notation.Notation(self)
+        # A ruleset of whole turns: the kernel above lists, makes and takes back whole turns, its
+        # parts' own kept as `parts` (interpreter.whole_turns); None when each part is a move.
+        self.whole_turns = WholeTurns(self) if spec.turn_parts else None
+        if self.whole_turns is not None:
+            self.parts = self.whole_turns.parts
+            self.legal, self.count = self.whole_turns.legal, self.whole_turns.count
+            self.apply, self.undo = self.whole_turns.apply, self.whole_turns.undo
+        self._notation = (TurnNotation if self.whole_turns is not None else notation.Notation)(self)
 
     def chance_outcomes(self, st: "State", moves: Optional[list] = None) -> Optional[list]:
         """[(move, probability)] where nature moves next (a chance node), else None. `moves`, when
@@ -237,6 +245,8 @@ class Game:
     def move_cells(self, move, after: bool = True) -> tuple:
         """The cells a move names, in its order (on the open table, the spots): what a picture
         outlines and the browser has clicked (`after=False`: without the after block's choices)."""
+        if self.whole_turns is not None:  # a whole turn: its parts' cells in turn
+            return tuple(c for part in split(self.actions, move) for c in move_cells(self, part, after))
         return move_cells(self, move, after)
 
 
@@ -273,7 +283,7 @@ class State:
     """A position: the board, zones, counters, whose turn it is, and the history to undo."""
 
     __slots__ = ("game", "cells", "zones", "counters", "side", "ply", "seats", "log", "trail", "h",
-                 "seen", "seed", "stack", "last", "table")
+                 "seen", "seed", "stack", "last", "table", "turns")
 
     def __init__(self, game: Game):
         self.game = game
@@ -291,6 +301,7 @@ class State:
         self.stack: list = []  # the moves pushed, for pop() and records
         self.last: Optional[tuple] = None  # the last move (kept when the rules read `last`)
         self.table: list = [()]  # the open table: one tuple of (spot << 12) | piece (interpreter/geometry.py)
+        self.turns: list = []  # with whole turns, the parts of each move played, for undo
 
     # ---- history ----------------------------------------------------------------------------
 
@@ -303,7 +314,7 @@ class State:
         return h
 
     def reset_history(self) -> None:
-        self.log, self.trail, self.stack = [], [], []
+        self.log, self.trail, self.stack, self.turns = [], [], [], []
         self.last = None
         hashing = self.game.spec.hashing
         self.h = self.full_hash() if hashing else 0
@@ -387,7 +398,7 @@ class State:
         st.seed, st.last = self.seed, self.last
         # The undo log refers to the lists it restores, so a copy replays its history instead.
         st.seen = dict(self.seen)
-        st.log, st.trail, st.stack = [], [], []
+        st.log, st.trail, st.stack, st.turns = [], [], [], []
         return st
 
     def statistics(self) -> dict:
@@ -420,6 +431,8 @@ class State:
             return f"the game is over: {out.reason or out.kind}"
         if move in self.moves():
             return "legal"
+        if self.game.whole_turns is not None:  # why, part by part
+            return self.game.whole_turns.explain(self, move) or "legal"
         if not move or not 0 <= move[0] < len(self.game.actions):
             return f"{shown(move) if isinstance(move, str) else shown(repr(move))} is not a move of this game"
         action = self.game.actions[move[0]]

@@ -128,6 +128,11 @@ class GameSpec:
     places: bool = False  # the rules read no geometry of the board: its cells are only places (dsl.places)
     facts: tuple[tuple[str, ...], ...] = ()  # per piece code, what the ruleset's tables of columns say of it
     cards: tuple[int, ...] = ()  # the piece codes those tables list with a row not all 0s: drawn as cards
+    # whole turns (interpreter.whole_turns): the most parts of a turn (0: a move is one part), one
+    # move per position reached, and where the rules declare it ("file:line:col")
+    turn_parts: int = 0
+    turn_merged: bool = False
+    turn_at: str = ""
 
     # ---- JSON -------------------------------------------------------------------------------
 

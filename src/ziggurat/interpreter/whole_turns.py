@@ -1,0 +1,229 @@
+"""Whole turns: a move made of every part one player plays before the turn passes.
+
+A ruleset that declares `whole turns, at most N parts` is compiled as any other: its actions are
+the parts, joined by `extra_turn()`. This layer, over that part-level kernel and shared by every
+tool through the `Game` API, makes a move of a whole turn:
+
+- **a move is its parts in order, concatenated**: `(action, choices..., action, choices...)`.
+  Each action has a fixed number of choices, so the parts are read back from the tuple
+  (`split`); a turn of one part is the part's own tuple, and nature's moves are single parts.
+- **the turn passes** when another player is to move, at a chance node (nature's move is no
+  player's part) and when the game is over. Until then the same player's next part follows.
+- **the listing** (`legal`) tries every way to play the turn from the position, depth first in
+  the order the parts are listed; a turn that would need more than N parts is the ruleset's
+  mistake, a RulesetError at the declaration's line. With `one per position` one move is listed
+  for each position the turns reach (the first found): the others reach nothing new.
+- **printing and reading**: the parts' texts joined by `; ` (`TurnNotation`). A turn read with
+  other parts than the listed one that reaches the same position is that move.
+
+`Game.legal`, `count`, `apply` and `undo` are this layer's, so perft, the agents, records,
+`play`, `serve` and the bridges count, search, write and show whole turns; `Game.parts` keeps the
+part-level kernel. A state remembers how many parts each move it played had (`State.turns`), so
+`undo` takes back a whole turn.
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Optional
+
+from ..dsl.whole_turns import SEPARATOR
+from ..errors import Diagnostic, GameError, RulesetError, shown
+from . import notation
+
+
+def split(actions, move) -> list:
+    """The parts of a move, each `(action, choices...)`; GameError for a tuple that is none."""
+    parts, i, move = [], 0, tuple(move)
+    while i < len(move):
+        a = move[i]
+        if not isinstance(a, int) or not 0 <= a < len(actions):
+            raise GameError(f"{shown(repr(move))} is not a move of this game")
+        n = 1 + len(actions[a].choices)
+        if i + n > len(move):
+            raise GameError(f"{shown(repr(move))} is not a move of this game: its last part is cut short")
+        parts.append(move[i:i + n])
+        i += n
+    if not parts:
+        raise GameError("an empty tuple is not a move")
+    return parts
+
+
+class WholeTurns:
+    """The whole-turn kernel of one game, over its part-level kernel (`parts`)."""
+
+    def __init__(self, game):
+        spec = game.spec
+        self.game = game
+        self.most = spec.turn_parts
+        self.merged = spec.turn_merged
+        self.at = spec.turn_at
+        self.parts = SimpleNamespace(legal=game.legal, count=game.count, apply=game.apply, undo=game.undo,
+                                     outcome=game.outcome)
+        self.chance = tuple(a.chance for a in game.actions)
+        self.uses_last = spec.uses_last
+
+    # ---- the kernel -----------------------------------------------------------------------------
+
+    def ends(self, st, mover: int) -> bool:
+        """Whether the turn has passed in `st` (another player, nature or nobody to move)."""
+        if st.side != mover:
+            return True
+        moves = self.parts.legal(st)
+        return not moves or self.chance[moves[0][0]] or self.parts.outcome(st, moves) is not None
+
+    def legal(self, st) -> list:
+        """The whole turns from `st`; where the game is over or nature moves, the parts' own list."""
+        P = self.parts
+        moves = P.legal(st)
+        if not moves or self.chance[moves[0][0]] or P.outcome(st, moves) is not None:
+            return moves
+        out: list = []
+        seen: set = set()
+        mover = st.side
+        apply, undo, legal, outcome, chance = P.apply, P.undo, P.legal, P.outcome, self.chance
+
+        def walk(prefix: tuple, moves: list, n: int) -> None:  # n: the parts in prefix
+            for m in moves:
+                apply(st, m)
+                try:
+                    turn = prefix + m
+                    nxt = legal(st) if st.side == mover else None
+                    if nxt is None or not nxt or chance[nxt[0][0]] or outcome(st, nxt) is not None:
+                        if self.merged:
+                            key = self.position(st)
+                            if key in seen:
+                                continue
+                            seen.add(key)
+                        out.append(turn)
+                    elif n + 1 >= self.most:
+                        raise self.too_long(turn)
+                    else:
+                        walk(turn, nxt, n + 1)
+                finally:
+                    undo(st)
+
+        walk((), moves, 0)
+        return out
+
+    def count(self, st) -> int:
+        return len(self.legal(st))
+
+    def apply(self, st, move) -> None:
+        parts = split(self.game.actions, move) if len(move) != 1 + len(self.game.actions[move[0]].choices) else [move]
+        for p in parts:
+            self.parts.apply(st, p)
+        st.turns.append(len(parts))
+
+    def undo(self, st) -> None:
+        for _ in range(st.turns.pop() if st.turns else 1):
+            self.parts.undo(st)
+
+    def position(self, st) -> tuple:
+        """What makes two positions the same (what the position hash covers; `last` where the rules read it)."""
+        key = (tuple(st.cells), tuple(st.zones), tuple(st.counters), st.side, tuple(st.seats), tuple(st.table))
+        return key + (st.last,) if self.uses_last else key
+
+    # ---- mistakes ---------------------------------------------------------------------------
+
+    def too_long(self, turn: tuple) -> RulesetError:
+        """The turn goes on past the declared bound: the ruleset's mistake, at its declaration."""
+        path, _, rest = self.at.rpartition(":")
+        path, _, line = path.rpartition(":")
+        source = dict(self.game.rules).get(path, "")
+        lines = source.splitlines()
+        text = lines[int(line) - 1] if 0 < int(line) <= len(lines) else ""
+        parts = self.game._notation.move_text(turn)
+        return RulesetError([Diagnostic(
+            path, int(line), int(rest), f"a turn goes on past {self.most} parts, the most this declaration allows "
+            f"(after {shown(parts, 200)})", source_line=text, width=len(text.strip()) or 1,
+            hint="raise the bound, or end the turn sooner (a part without extra_turn() passes it)")])
+
+    def explain(self, st, move) -> Optional[str]:
+        """Why `move` is not a whole turn here, part by part (None: it is one)."""
+        game, P = self.game, self.parts
+        try:
+            parts = split(game.actions, move)
+        except GameError as e:
+            return str(e)
+        mover, played = st.side, 0
+        try:
+            for k, p in enumerate(parts):
+                if played and self.ends(st, mover):
+                    return (f"the turn passes after part {k} ({game._notation.part_text(parts[k - 1])}): "
+                            f"{len(parts) - k} part{'s' * (len(parts) - k != 1)} too many")
+                if p not in P.legal(st):
+                    why = game._explain[p[0]](st, p) if len(p) == 1 + len(game.actions[p[0]].choices) else None
+                    reason = why or "another kind of move must be played first, or the move goes on"
+                    return f"part {k + 1} ({game._notation.part_text(p)}) is not legal there: {reason}"
+                P.apply(st, p)
+                played += 1
+            if not self.ends(st, mover):
+                return (f"the turn does not end after {played} part{'s' * (played != 1)}: the same player "
+                        "plays on (a whole turn is written with all its parts, joined by '; ')")
+            key = self.position(st) if self.merged else None
+        finally:
+            for _ in range(played):
+                P.undo(st)
+        if key is not None:
+            for m in self.legal(st):
+                P_turn = self._reached(st, m)
+                if P_turn == key:
+                    return f"it reaches the same position as {game._notation.move_text(m)!r}, the move listed for it"
+        return None
+
+    def _reached(self, st, move) -> tuple:
+        self.apply(st, move)
+        try:
+            return self.position(st)
+        finally:
+            self.undo(st)
+
+
+class TurnNotation(notation.Notation):
+    """Moves written as their parts' texts joined by '; ', and read back part by part."""
+
+    def part_text(self, part) -> str:
+        return super().move_text(part)
+
+    def move_text(self, move) -> str:
+        actions = self.game.actions
+        if len(move) == 1 + len(actions[move[0]].choices):
+            return super().move_text(move)
+        return SEPARATOR.join(super(TurnNotation, self).move_text(p) for p in split(actions, move))
+
+    def parse_move(self, state, text: str, legal: Optional[list] = None) -> tuple:
+        text = " ".join(str(text).split())
+        moves = state.moves() if legal is None else legal
+        pieces = [p.strip() for p in text.split(";")]
+        if len(pieces) == 1 and (not moves or moves[0] and self.game.actions[moves[0][0]].chance):
+            return super().parse_move(state, text, moves)  # nature's move, or the game is over
+        turns = self.game.whole_turns
+        P, parts, mover = turns.parts, [], state.side
+        try:
+            for k, piece in enumerate(pieces):
+                if parts and turns.ends(state, mover):
+                    raise GameError(f"{shown(text)}: the turn passes after {shown(SEPARATOR.join(pieces[:k]))}; "
+                                    f"{shown(SEPARATOR.join(pieces[k:]))} is not part of it")
+                here = P.legal(state)
+                try:
+                    part = super().parse_move(state, piece, here)
+                except GameError as e:
+                    if len(pieces) == 1:
+                        raise
+                    raise GameError(f"part {k + 1} of {shown(text)}: {e}") from None
+                P.apply(state, part)
+                parts.append(part)
+            key = turns.position(state) if turns.merged else None
+        finally:
+            for _ in parts:
+                P.undo(state)
+        move = tuple(x for p in parts for x in p)
+        if move in set(moves):
+            return move
+        why = turns.explain(state, move)
+        if key is not None:
+            for m in moves:
+                if turns._reached(state, m) == key:
+                    return m  # the listed move that reaches the same position
+        raise GameError(f"{shown(text)} is not a whole turn here: {why}")
