@@ -38,6 +38,7 @@ from ..dsl import types as T
 from ..dsl.world import DIRECTION_NAMES
 from ..errors import GameError, shown
 from ..interpreter.notation import MAX_PIECES
+from ..interpreter.whole_turns import split
 
 SPOT_CHARACTERS = "0123456789.,->nesw"  # what a spot's text is made of (dsl.surface.spot_text)
 JOINT_LIMIT = 1 << 16  # the most ids of one action's head; choices beyond it are decisions of their own
@@ -217,6 +218,8 @@ class ActionSpace:
         if not move or not isinstance(move[0], int) or not 0 <= move[0] < len(self.layouts):
             raise GameError(f"{_text(move)} is not a move of {self.game.name}")
         layout = self.layouts[move[0]]
+        if self.game.whole_turns is not None and len(move) != 1 + len(layout.spec.choices):  # a whole turn: its parts' ids
+            return tuple(i for part in split(self.game.actions, move) for i in self.encode(part))
         if len(move) != 1 + len(layout.spec.choices):
             raise GameError(f"{_text(move)} is not a move of {self.game.name}: "
                             f"'{layout.spec.name}' has {len(layout.spec.choices)} choices")
@@ -247,7 +250,25 @@ class ActionSpace:
         return tuple(ids)
 
     def decode(self, ids) -> tuple:
-        """The move of a whole id sequence; GameError says where it is not one."""
+        """The move of a whole id sequence; GameError says where it is not one. With whole turns,
+        the parts one after another (their id sequences are prefix-free: the first that reads is one)."""
+        ids = list(ids)
+        if self.game.whole_turns is None or not ids:
+            return self._decode_part(ids)
+        turn, start = (), 0
+        while start < len(ids):
+            end = next((e for e in range(start + 1, len(ids)) if self._reads(ids[start:e])), len(ids))
+            turn, start = turn + self._decode_part(ids[start:end]), end
+        return turn
+
+    def _reads(self, ids) -> bool:
+        try:
+            self._decode_part(ids)
+        except GameError:
+            return False
+        return True
+
+    def _decode_part(self, ids) -> tuple:
         ids = list(ids)
         if not ids:
             raise GameError("no action ids: a move has at least one")

@@ -205,13 +205,7 @@ class TurnNotation(notation.Notation):
                 if parts and turns.ends(state, mover):
                     raise GameError(f"{shown(text)}: the turn passes after {shown(SEPARATOR.join(pieces[:k]))}; "
                                     f"{shown(SEPARATOR.join(pieces[k:]))} is not part of it")
-                here = P.legal(state)
-                try:
-                    part = super().parse_move(state, piece, here)
-                except GameError as e:
-                    if len(pieces) == 1:
-                        raise
-                    raise GameError(f"part {k + 1} of {shown(text)}: {e}") from None
+                part = self._part(state, P.legal(state), piece, k, text)
                 P.apply(state, part)
                 parts.append(part)
             key = turns.position(state) if turns.merged else None
@@ -227,3 +221,22 @@ class TurnNotation(notation.Notation):
                 if turns._reached(state, m) == key:
                     return m  # the listed move that reaches the same position
         raise GameError(f"{shown(text)} is not a whole turn here: {why}")
+
+    def _part(self, state, here: list, piece: str, k: int, text: str) -> tuple:
+        """The legal part written `piece` where it is played; GameError says why it is not one."""
+        possible = set(here)
+        read = [m for _, m in self.decode(piece) if isinstance(m, tuple)]
+        for m in read:
+            if m in possible and super().move_text(m) == piece:
+                return m
+        by_text = {super(TurnNotation, self).move_text(m): m for m in here}
+        if piece in by_text:
+            return by_text[piece]
+        game = self.game
+        if read and len(read[0]) == 1 + len(game.actions[read[0][0]].choices):
+            why = game._explain[read[0][0]](state, read[0]) or "another kind of part must be played first"
+            raise GameError(f"{shown(text)}: part {k + 1} ({shown(piece)}) is not legal there: {why}")
+        try:
+            return super().parse_move(state, piece, here)  # its message names what the text is not
+        except GameError as e:
+            raise GameError(f"{shown(text)}: part {k + 1}: {e}") from None

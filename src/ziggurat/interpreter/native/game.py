@@ -185,6 +185,8 @@ class NativeGame:
     # ---- the loops ----------------------------------------------------------------------------
 
     def perft(self, state, depth: int) -> int:
+        if self.game.whole_turns is not None:  # the module counts parts (interpreter.whole_turns)
+            raise Unsupported("perft of whole turns (its loops play part by part)")
         v, hist, nhist = self.start(state)
         n = int(self.module.perft(v, int(depth), hist, nhist))
         self._check(n)
@@ -193,6 +195,8 @@ class NativeGame:
     def divide(self, state, depth: int) -> list:
         """[(move, leaves)]: perft split by first move (the moves in the Python backend's order),
         each child made natively so that its repetition history is known."""
+        if self.game.whole_turns is not None:
+            raise Unsupported("perft of whole turns (its loops play part by part)")
         v, hist, nhist = self.start(state)
         out = []
         for m in state.moves():
