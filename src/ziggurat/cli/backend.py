@@ -26,7 +26,9 @@ def backend_option(fn):
     return click.option("--backend", type=click.Choice(CHOICES), default="auto", show_default=True,
                         help="Which backend runs the loop: python (the reference), native (compiled with "
                              "Numba: pip install 'ziggurat[native]'), or auto (native when the work "
-                             "repays compiling it).")(fn)
+                             "repays compiling it). In a ruleset of whole turns, native random games "
+                             "draw a turn part by part (each part uniformly), and perft counts whole "
+                             "turns in Python.")(fn)
 
 
 def choose(game, backend: str, seconds: float, quiet: bool = False, loop: str = "perft", by_size: bool = False):
