@@ -12,14 +12,15 @@ from __future__ import annotations
 # The words that open a declaration: at the start of a line, outside every block.
 DECLARATIONS = ("game", "extends", "option", "check", "players", "board", "surface", "piece", "control", "zone",
                 "counter", "directions", "table", "def", "remove", "setup", "action", "after", "end",
-                "invariant", "statistic", "heuristic", "override", "example", "symmetry", "procedure", "set")
+                "invariant", "statistic", "heuristic", "override", "example", "symmetry", "procedure", "set",
+                "whole")
 
 # The words that stand inside rules (dsl/words.py's KEYWORDS, and the few more the grammar reads in
 # a declaration's header or an action's items: `per player`, `one of`, `by chance`, `may stop`, ...).
 KEYWORDS = ("and", "as", "by", "def", "do", "draw", "elif", "else", "for", "if", "in", "let", "lose",
             "not", "of", "or", "otherwise", "per", "priority", "repeat", "require", "seen", "when",
             "where", "while", "win", "rank", "chance", "answer", "weight", "may", "stop", "hidden", "bookkeeping",
-            "override", "one", "decline", "cleared", "each", "turn",
+            "override", "one", "decline", "cleared", "each", "turn", "turns", "at", "most", "part", "parts",
             "options", "position", "legal", "illegal", "moves", "outcome", "perft")  # an example's lines
 
 # The words that are operators (coloured as such).
