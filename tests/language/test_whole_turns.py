@@ -58,6 +58,25 @@ def test_perft_counts_whole_turns_as_counted_by_hand(text, counts):
     assert st.text() == game(text).new().text()  # perft leaves the position as it found it
 
 
+def test_a_turn_ends_when_the_game_does_though_the_part_gives_an_extra_turn():
+    st = game(UNMERGED).position("south 1 | d1=S a2=N | left=2")
+    assert [st.move_text(m) for m in st.moves()] == ["d1-e1"]  # one part: e1 is the last file
+    st.play("d1-e1")
+    assert st.outcome().winners() == (0,)
+
+
+def test_a_part_before_nature_moves_is_a_whole_turn():
+    """In a dice game whose roll gives an extra turn and is followed by nature's die, every turn
+    ends at the die or passes: declaring whole turns of at most one part changes no count."""
+    from ziggurat.dsl.loader import find
+
+    pig = find("pig").read_text()
+    declared = replace_once(pig, "players first, second\n", "players first, second\nwhole turns, at most 1 part\n")
+    plain, whole = load("pig", {"win_score": 12}), load("pig.rules", {"win_score": 12}, text=declared)
+    assert whole.whole_turns is not None and plain.whole_turns is None
+    assert [perft(whole.new(), d) for d in range(1, 7)] == [perft(plain.new(), d) for d in range(1, 7)]
+
+
 def test_a_turn_of_two_steps_is_one_move_written_with_its_parts_joined():
     st = after_throw(UNMERGED, "2")
     assert sorted(st.move_text(m) for m in st.moves()) == ["a1-b1; b1-c1", "a1-c1"]
@@ -82,12 +101,14 @@ def test_every_move_prints_and_reads_back_along_random_games():
     assert seen == {0, 1}  # turns of one part and of two were read
 
 
-def test_a_record_of_whole_turns_replays():
-    st = game().new()  # a record names the ruleset's file: the game as written there
+def test_a_record_of_whole_turns_replays(tmp_path):
+    rules = tmp_path / "steps.rules"  # a record names its ruleset's file
+    rules.write_text(UNMERGED)
+    st = load(str(rules)).new()
     rng = random.Random(1)
     while not st.is_terminal():
         st.push(rng.choice(st.moves()))
-    record = make_record(str(RULES), list(st.stack), date=None)
+    record = make_record(str(rules), list(st.stack), date=None)
     assert any("; " in text for text in record.moves)
     again = replay(loads(record.dumps()))
     assert again.text() == st.text() and again.outcome() == st.outcome()
@@ -95,11 +116,34 @@ def test_a_record_of_whole_turns_replays():
 
 def test_one_per_position_lists_one_move_where_two_reach_the_same_position():
     merged, unmerged = after_throw(TEXT, "2"), after_throw(UNMERGED, "2")
-    assert [merged.move_text(m) for m in merged.moves()] == ["a1-b1; b1-c1"]
+    assert [merged.move_text(m) for m in merged.moves()] == ["a1-c1"]  # the turn of fewest parts
     assert len(unmerged.moves()) == 2
     # the other way to the same position is read as the move listed for it
     assert merged.parse_move("a1-c1") == merged.parse_move("a1-b1; b1-c1")
-    assert "same position" in merged.explain((1, 0, 2))
+    assert "same position" in merged.explain((1, 0, 1, 1, 1, 2))
+
+
+def test_one_per_position_lists_each_position_reached_once_along_random_games():
+    merged, unmerged = game(TEXT), game(UNMERGED)
+
+    def reached(st) -> list:  # the position after each move (what the position hash covers)
+        out = []
+        for m in st.moves():
+            st.push(m)
+            out.append(st.game.whole_turns.position(st))
+            st.pop()
+        return out
+    rng, merges = random.Random(2), 0
+    for _ in range(10):
+        a, b = merged.new(), unmerged.new()
+        while not a.is_terminal():
+            ra, rb = reached(a), reached(b)
+            assert len(ra) == len(set(ra)) and set(ra) == set(rb)
+            merges += len(rb) - len(ra)
+            m = rng.choice(a.moves())
+            a.push(m)
+            b.push(m)
+    assert merges > 0
 
 
 def test_an_agent_plays_legal_whole_turns():

@@ -12,7 +12,8 @@ tool through the `Game` API, makes a move of a whole turn:
 - **the listing** (`legal`) tries every way to play the turn from the position, depth first in
   the order the parts are listed; a turn that would need more than N parts is the ruleset's
   mistake, a RulesetError at the declaration's line. With `one per position` one move is listed
-  for each position the turns reach (the first found): the others reach nothing new.
+  for each position the turns reach (the one of fewest parts, the first found among those), where
+  the first turn to reach it was listed: the others reach nothing new.
 - **printing and reading**: the parts' texts joined by `; ` (`TurnNotation`). A turn read with
   other parts than the listed one that reaches the same position is that move.
 
@@ -79,7 +80,7 @@ class WholeTurns:
         if not moves or self.chance[moves[0][0]] or P.outcome(st, moves) is not None:
             return moves
         out: list = []
-        seen: set = set()
+        seen: dict = {}  # with one per position: position -> (its move's index in out, its parts)
         mover = st.side
         apply, undo, legal, outcome, chance = P.apply, P.undo, P.legal, P.outcome, self.chance
 
@@ -93,8 +94,11 @@ class WholeTurns:
                         if self.merged:
                             key = self.position(st)
                             if key in seen:
+                                at, parts = seen[key]
+                                if n + 1 < parts:  # the turn of fewest parts stands for the position
+                                    out[at], seen[key] = turn, (at, n + 1)
                                 continue
-                            seen.add(key)
+                            seen[key] = (len(out), n + 1)
                         out.append(turn)
                     elif n + 1 >= self.most:
                         raise self.too_long(turn)
