@@ -218,7 +218,7 @@ class ActionSpace:
         if not move or not isinstance(move[0], int) or not 0 <= move[0] < len(self.layouts):
             raise GameError(f"{_text(move)} is not a move of {self.game.name}")
         layout = self.layouts[move[0]]
-        if self.game.whole_turns is not None and len(move) != 1 + len(layout.spec.choices):  # a whole turn: its parts' ids
+        if self.game.whole_turns is not None and len(move) != 1 + len(layout.spec.choices):  # a whole turn: its parts
             return tuple(i for part in split(self.game.actions, move) for i in self.encode(part))
         if len(move) != 1 + len(layout.spec.choices):
             raise GameError(f"{_text(move)} is not a move of {self.game.name}: "

@@ -245,7 +245,7 @@ class Game:
     def move_cells(self, move, after: bool = True) -> tuple:
         """The cells a move names, in its order (on the open table, the spots): what a picture
         outlines and the browser has clicked (`after=False`: without the after block's choices)."""
-        if self.whole_turns is not None:  # a whole turn: its parts' cells in turn (a part from where the last ended, once)
+        if self.whole_turns is not None:  # a whole turn: its parts' cells (where one ends and the next starts, once)
             cells = [c for part in split(self.actions, move) for c in move_cells(self, part, after)]
             return tuple(c for i, c in enumerate(cells) if i == 0 or c != cells[i - 1])
         return move_cells(self, move, after)

@@ -171,8 +171,7 @@ class WholeTurns:
                 P.undo(st)
         if key is not None:
             for m in self.legal(st):
-                P_turn = self._reached(st, m)
-                if P_turn == key:
+                if self._reached(st, m) == key:
                     return f"it reaches the same position as {game._notation.move_text(m)!r}, the move listed for it"
         return None
 
@@ -203,7 +202,8 @@ class TurnNotation(notation.Notation):
         if len(pieces) == 1 and (not moves or moves[0] and self.game.actions[moves[0][0]].chance):
             return super().parse_move(state, text, moves)  # nature's move, or the game is over
         turns = self.game.whole_turns
-        P, parts, mover = turns.parts, [], state.side
+        P, mover = turns.parts, state.side
+        parts: list = []
         try:
             for k, piece in enumerate(pieces):
                 if parts and turns.ends(state, mover):
@@ -219,12 +219,11 @@ class TurnNotation(notation.Notation):
         move = tuple(x for p in parts for x in p)
         if move in set(moves):
             return move
-        why = turns.explain(state, move)
         if key is not None:
             for m in moves:
                 if turns._reached(state, m) == key:
                     return m  # the listed move that reaches the same position
-        raise GameError(f"{shown(text)} is not a whole turn here: {why}")
+        raise GameError(f"{shown(text)} is not a whole turn here: {turns.explain(state, move)}")
 
     def _part(self, state, here: list, piece: str, k: int, text: str) -> tuple:
         """The legal part written `piece` where it is played; GameError says why it is not one."""
