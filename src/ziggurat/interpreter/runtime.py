@@ -20,7 +20,7 @@ from .outcome import Outcome, outcome_of
 from .python.load import load_module
 from .spec import GameSpec
 from .supply import PieceSupply, WatchedRandom, count_supply
-from .whole_turns import TurnNotation, WholeTurns, split
+from .whole_turns import TurnNotation, WholeTurns, read_turns, split
 
 SEED_OPTION = "seed"  # an option of this name seeds the setup when new() is given no seed
 
@@ -232,6 +232,8 @@ class Game:
     def read_moves(self, text: str) -> list:
         """Every move a move's text could mean, legal or not (a GameError for a text no action
         of the game reads)."""
+        if self.whole_turns is not None and ";" in text:  # each part's readings, in turn
+            return read_turns(self, text)
         return [m for _, m in self._notation.decode(" ".join(text.split())) if isinstance(m, tuple)]
 
     def holds_cell(self, slot: int) -> bool:

@@ -25,6 +25,7 @@ part-level kernel. A state remembers how many parts each move it played had (`St
 
 from __future__ import annotations
 
+from itertools import product
 from types import SimpleNamespace
 from typing import Optional
 
@@ -48,6 +49,12 @@ def split(actions, move) -> list:
     if not parts:
         raise GameError("an empty tuple is not a move")
     return parts
+
+
+def read_turns(game, text: str) -> list:
+    """Every whole turn the text could mean, legal or not: each part's readings, in turn."""
+    readings = [game.read_moves(piece) for piece in text.split(";")]
+    return [tuple(x for part in parts for x in part) for parts in product(*readings)]
 
 
 class WholeTurns:
