@@ -296,8 +296,10 @@ def test_the_reference_gives_the_perft_file_counts():
 
 
 def test_native_perft_and_seeded_playouts_agree_with_the_reference():
-    """One native compile: perft from the start, and seeded playouts from a position 30 plies in,
-    each move legal in the reference and the result the reference's."""
+    """One native compile: perft from the start, and seeded playouts from ten positions 20 to 92
+    plies into random games (native random play calls the clock at once, so a playout from the
+    start ends within a few moves), each move legal in the reference, the final position and the
+    points the reference's."""
     pytest.importorskip("numba")
     from ziggurat.interpreter.native.game import native
 
@@ -305,10 +307,11 @@ def test_native_perft_and_seeded_playouts_agree_with_the_reference():
     fast = native(g)
     start = g.new()
     assert [fast.perft(start, d) for d in range(4)] == [ref.perft(ref.start(), d) for d in range(4)]
-    st, p0 = random_line(2, 99, 30)
     for seed in range(10):
+        st, p = random_line(2, 100 + seed, 20 + 8 * seed)
+        if st.outcome() is not None:
+            continue
         playout = fast.playout(st, seed, 300)
-        p = p0
         state = st.copy()
         for m in playout.moves:
             text = state.move_text(m)
@@ -318,6 +321,8 @@ def test_native_perft_and_seeded_playouts_agree_with_the_reference():
         assert fast.state(playout.final).text() == ref.text(p)
         expected = ref.result(p)
         assert (playout.kind is None) == (expected is None)
+        if expected is not None:
+            assert tuple(playout.scores) == expected[1]
 
 
 def test_native_four_player_game_agrees_with_the_reference():
@@ -341,4 +346,7 @@ def test_native_four_player_game_agrees_with_the_reference():
             state.push(m)
             p = ref.play(p, text)
         assert fast.state(playout.final).text() == ref.text(p)
-        assert (playout.kind is None) == (ref.result(p) is None)
+        expected = ref.result(p)
+        assert (playout.kind is None) == (expected is None)
+        if expected is not None:
+            assert tuple(playout.scores) == expected[1]
