@@ -170,6 +170,16 @@ def test_a_queen_in_another_zone_does_not_count():
     assert "a2+b3" in texts(pos("a2=1 b3=2 d8=3"))
 
 
+def test_a_merge_keeps_the_pips_of_the_two_pieces():
+    # 4 pips on the board and 32 captured: 36, 18 a player; the queen made is the pawn's 1 and the
+    # drone's 2, so the invariant of the ruleset still holds after it (the pawn waits in the box)
+    st = pos("a2=1 b3=2 d8=1", rest="captured.one=33333333 captured.two=3311 box= back_from=- back_to=- "
+                                    "called=0 quiet=0")
+    assert st.invariant_failures() == []
+    st.play("a2+b3")
+    assert st.invariant_failures() == [] and "box=1 " in st.text()
+
+
 def test_the_option_turns_field_promotions_off():
     assert "a2+b3" not in texts(pos("a2=1 b3=2 d8=1", promotions=False))
 
