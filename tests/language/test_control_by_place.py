@@ -106,3 +106,19 @@ def test_native_perft_and_seeded_playouts_equal_pythons():
             assert outcome is None
         else:
             assert (outcome.kind, outcome.player) == (p.kind, p.who)
+
+
+
+def test_a_seat_nobody_takes_may_be_named_in_a_branch_the_options_rule_out():
+    # A condition the options fix folds to the branch taken alone, so a control for 2 or 3 seats
+    # names the third seat in a branch only the 3-seat game reaches.
+    text = edit("players south, north",
+                "option players: 2..3 = 2\noption third: bool = players == 3\nplayers south, north, east")
+    text = edit("control: south if cell.rank == 1 else north",
+                "control: south if cell.rank == 1 else north if not third or cell.file == 1 else east", text)
+    assert [d.render() for d in check("seats.rules", text=text) if d.severity == "error"] == []
+    two = ziggurat.load("seats.rules", text=text)
+    assert [perft(two.new(), d) for d in range(len(PERFT))] == PERFT  # the game of Halves itself
+    st = ziggurat.load("seats.rules", text=text, options={"players": 3}).new()
+    st.play("a1-b2")  # b2 is east's now: north moves a2 alone, and may take there
+    assert sorted(st.move_text(m) for m in st.moves()) == ["a2-a1", "a2-b1", "a2-b2"]

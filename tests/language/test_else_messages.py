@@ -63,7 +63,7 @@ def near_misses(legal, earlier, rng):
         for i in range(1, len(m)):
             for other in rng.sample(by_action[m[0]], min(len(by_action[m[0]]), 4)):
                 out.add(m[:i] + (other[i],) + m[i + 1:])
-            if isinstance(m[i], int):  # a number one off: a die's face past the last, a cell off the board
+            if isinstance(m[i], int) and not isinstance(m[i], bool):  # a number one off (not a mark)
                 out |= {m[:i] + (m[i] + d,) + m[i + 1:] for d in (-1, 1)}
     out |= set(earlier)
     out = sorted(out - legal_set, key=repr)

@@ -273,10 +273,10 @@ class Folder:
         return evolve(e, left=left, right=right)
 
     def x_Ternary(self, e):
-        cond, a, b = self.expr(e.cond), self.expr(e.then), self.expr(e.orelse)
-        if is_const(cond):
-            return a if cond.value else b
-        return evolve(e, cond=cond, then=a, orelse=b)
+        cond = self.expr(e.cond)
+        if is_const(cond):  # only the branch taken: the options may rule the other out (a seat nobody takes)
+            return self.expr(e.then) if cond.value else self.expr(e.orelse)
+        return evolve(e, cond=cond, then=self.expr(e.then), orelse=self.expr(e.orelse))
 
     def in_range(self, e):
         """`x in lo..hi` is `lo <= x <= hi`: folded, or compared; the range is never made (a
