@@ -132,3 +132,46 @@ def best(pieces: tuple) -> int:
                 bonus = 7 if s[1] == m[1] == g[1] else 5
                 value = max(value, bonus + best(tuple(sorted(rest))))
     return value
+
+
+def parse(text: str, players=2) -> Volcano:
+    """A position from the engine's position text ('SIDE PLY | cells | zones and left')."""
+    head, cells, rest = text.split(" | ")
+    v = Volcano(players)
+    v.side = NAMES.index(head.split()[0])
+    v.board = {c: [] for c in v.board}
+    for item in cells.split():
+        at, stack = item.split("=")
+        v.board[cell(at)] = [(int(stack[i]), stack[i + 1]) for i in range(0, len(stack), 2)]
+    for item in rest.split():
+        key, value = item.split("=")
+        if key.startswith("captured."):
+            v.captured[NAMES.index(key.split(".")[1])] = [(int(value[i]), value[i + 1]) for i in range(0, len(value), 2)]
+        elif key == "left":
+            v.left = set() if value == "-" else {cell(x) for x in value.split(",")}
+    return v
+
+
+def perft(v: Volcano, depth: int) -> int:
+    """Leaves of the tree of parts (each cap step, or a pass, is a move) to `depth`."""
+    if depth == 0:
+        return 1
+    moves = v.parts()
+    if depth == 1:
+        return len(moves)
+    total = 0
+    for m in moves:
+        w = v.copy()
+        w.play(m)
+        total += perft(w, depth - 1)
+    return total
+
+
+if __name__ == "__main__":
+    import sys
+
+    args = sys.argv[1:]
+    players = int(args.pop(0).split("=")[1]) if args and args[0].startswith("players=") else 2
+    start = parse(args.pop(0), players) if args and "|" in args[0] else Volcano(players)
+    for d in range(int(args[0]) + 1):
+        print(d, perft(start, d))
