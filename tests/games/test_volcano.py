@@ -199,3 +199,34 @@ def test_the_reference_gives_the_perft_file_counts():
         for depth, leaves in record.counts:
             if leaves <= limit:
                 assert ref.perft(v, depth) == leaves, f"{record.id} depth {depth}"
+
+
+def test_native_perft_and_seeded_playouts_agree_with_the_reference():
+    """One native compile (cached after the first run; about a minute cold, so only with
+    ZIGGURAT_SLOW=1): perft from the start to depth 3 and seeded playouts from positions 0 to 90
+    parts into random games, each part legal in the reference, the final position and the points
+    the reference's."""
+    if os.environ.get("ZIGGURAT_SLOW") != "1":
+        pytest.skip("a native compile: ZIGGURAT_SLOW=1")
+    pytest.importorskip("numba")
+    from ziggurat.interpreter.native.game import native
+
+    g = game()
+    fast = native(g)
+    start = g.new()
+    assert [fast.perft(start, d) for d in range(4)] == [ref.perft(ref.Volcano(), d) for d in range(4)]
+    for seed in range(10):
+        st, v = random_line(2, 100 + seed, 10 * seed)
+        if st.outcome() is not None:
+            continue
+        playout = fast.playout(st, seed, 2000)
+        state = st.copy()
+        for m in playout.moves:
+            text = state.move_text(m)
+            assert text in v.parts(), f"{text} is not legal in the reference at {v.text()}"
+            state.push(m)
+            v.play(text)
+        assert fast.state(playout.final).text().split(" | ", 1)[1] == v.text()
+        assert (playout.kind is None) == (not v.over())
+        if v.over():
+            assert list(playout.scores) == v.scores()
