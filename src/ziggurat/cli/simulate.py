@@ -225,7 +225,8 @@ def simulate(ctx, ruleset, games, agents, options, variants, others, seed, worke
     if report_file:
         path = Path(report_file)
         rel = [_relative(p, path.parent) for p in plots]
-        write_text(path, report.report_markdown(summaries, _command(locals()), rel, title))
+        unplayed = [(spec.name, spec.games) for k, (spec, _) in enumerate(specs) if not done[k]]
+        write_text(path, report.report_markdown(summaries, _command(locals()), rel, title, unplayed))
     if journal is not None and implicit and interrupted is None:
         journal.remove()  # its games are in the outputs now
 
