@@ -12,7 +12,11 @@ options `game` was loaded at; it starts from `position:` (position text, or the 
 - `moves: N`: there are N legal moves (none once the game is over);
 - `outcome [after "M ..."]: win P | lose P | draw | none ["REASON"]`: the outcome, after the moves
   given (none: the game goes on); each side's result is compared, and the reason if given;
-- `perft D: N`: N leaves of the move tree to depth D.
+- `perft D: N`: N leaves of the move tree to depth D;
+- `points [after "M ..."]: P N, ...`: the game is over and each side named scored N (what a
+  `win P by K` is worth, or the first key of `rank by`);
+- `seats [after "M ..."]: P, ...`: seat by seat (the first to move first), the side each plays,
+  as the position text's `seats=` field gives it (changed by `swap_seats`, the pie rule).
 
 Symmetries are checked at `game`'s options, at every position of a few seeded random games (a
 quarter turn or a diagonal mirror only where the board is square).
@@ -183,18 +187,67 @@ def _expectation(state: State, item) -> Optional[str]:
         return None if got == want else f"expected perft {depth} = {want}, found {got}"
     if kind == "outcome":
         return _outcome(state, item)
+    if kind == "points":
+        return _points(state, item)
+    if kind == "seats":
+        return _seats(state, item)
+    return None
+
+
+def _after(state: State, moves: Optional[str]) -> State:
+    """`state`, or a copy of it after `moves` (an `after` of an outcome, points or seats line)."""
+    if not moves:
+        return state
+    st = state.copy()
+    _play(st, moves, "outcome")
+    return st
+
+
+def _points(state: State, item) -> Optional[str]:
+    moves, want = item.values
+    try:
+        st = _after(state, moves)
+    except _Failed as e:
+        return e.args[0]
+    out = st.outcome()
+    players = list(state.game.players)
+    shown = ", ".join(f"{p} {n}" for p, n in want)
+    at = f"\n  after:    {st.text()}" if moves else ""
+    if out is None:
+        return f"expected points {shown}, found none: the game goes on" + at
+    if not out.scores:
+        return f"expected points {shown}, found none: the game ended ({out.kind.value}) without points" + at
+    bad = [f"{p} {out.scores[players.index(p)]:g}" for p, n in want
+           if p in players and out.scores[players.index(p)] != n]
+    missing = [p for p, _ in want if p not in players]
+    if missing:
+        return f"expected points of {', '.join(missing)}, who do not play at these options" + at
+    if bad:
+        found = ", ".join(f"{p} {n:g}" for p, n in zip(players, out.scores))
+        return f"expected points {shown}, found {found}" + at
+    return None
+
+
+def _seats(state: State, item) -> Optional[str]:
+    moves, want = item.values
+    try:
+        st = _after(state, moves)
+    except _Failed as e:
+        return e.args[0]
+    players = list(state.game.players)
+    by_seat = [players[side] for side in sorted(range(len(players)), key=lambda side: st.seats[side])]
+    if list(want) != by_seat:
+        return f"expected seats {', '.join(want)}, found {', '.join(by_seat)} (seat by seat, the side each plays)" + \
+            (f"\n  after:    {st.text()}" if moves else "")
     return None
 
 
 def _outcome(state: State, item) -> Optional[str]:
     moves, kind, who, reason = item.values
-    st = state
-    if moves:
-        st = state.copy()
-        try:
-            _play_outcome(st, moves)
-        except _Failed as e:
-            return e.args[0]
+    try:
+        st = _after(state, moves)
+    except _Failed as e:
+        return e.args[0]
     out = st.outcome()
     players = list(state.game.players)
     n = len(players)
@@ -214,6 +267,3 @@ def _outcome(state: State, item) -> Optional[str]:
         return f"expected {expected}, found {shown}" + (f"\n  after:    {st.text()}" if moves else "")
     return None
 
-
-def _play_outcome(st: State, moves: str) -> None:
-    _play(st, moves, "outcome")
