@@ -44,13 +44,28 @@ def declarations(game: Game) -> tuple[list, list]:
     return declared(load_model(game.rules[-1][0], chain=game.rules))
 
 
-def run_examples(game: Game) -> list:
-    """Every expectation of the ruleset's examples that does not hold (RulesFailure), in file order."""
-    examples, _ = declarations(game)
+def run_examples(game: Game, examples: Optional[list] = None, *, stop: bool = False) -> list:
+    """Every expectation of the ruleset's examples (or of `examples`, some of them) that does not
+    hold (RulesFailure), in file order; with `stop`, only the first example's that fails."""
     out: list = []
-    for ex in examples:
+    for ex in declarations(game)[0] if examples is None else examples:
         out += run_example(game, ex)
+        if stop and out:
+            break
     return out
+
+
+def by_options(game: Game) -> list:
+    """The ruleset's examples in groups that share their `options:` line, each group in file
+    order: first those at the defaults (no `options:` line), then the others in the order they
+    first appear. Each group compiles one game, so a caller that stops at the first failure (a
+    mutation run) compiles only the option sets it gets to."""
+    groups: dict = {(): []}
+    for ex in declarations(game)[0]:
+        line = next((i for i in ex.items if i.kind == "options"), None)
+        key = tuple(sorted((k, str(v)) for k, v in line.values)) if line is not None else ()
+        groups.setdefault(key, []).append(ex)
+    return [g for g in groups.values() if g]
 
 
 def run_symmetries(game: Game, *, games: int = 10, max_plies: int = 60, seed: int = 0) -> list:
