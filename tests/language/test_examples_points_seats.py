@@ -1,11 +1,11 @@
-"""The `points:` and `seats:` lines of an example: they parse, their mistakes are errors at their
+"""The `points:`, `seats:` and `turn:` lines of an example: they parse, their mistakes are errors at their
 line, and each passes when the rules agree and fails, at its line, showing what differed.
 
 Numbers reasoned from the rules, not read from the engine: in tests/language/points/points.rules
 (three players add 0, 1 or 2 to a score, two turns each) a player who reached 4 wins by 2, the two
 others sharing -2 (-1 each); scores 3, 2, 1 with nobody at 4 or 0 and not all level end by points,
 each scoring its score. In Stacktics at size 2 (the pie rule on), `swap` after the first move
-hands the first seat the north army.
+hands the first seat the north army, which is to move next (the second seat took over south's move).
 """
 
 from __future__ import annotations
@@ -102,3 +102,14 @@ def test_a_seats_line_whose_moves_cannot_be_played_fails_at_its_line():
     text, [f] = stacktics_example('    seats after "b1:3-d3 zz": north, south\n')
     assert f.line == line_of(text, "seats after") and "move 2 of 2 ('zz') cannot be played" in f.message
 
+
+
+def test_turn_says_who_is_to_move_after_the_moves():
+    text, failures = stacktics_example('    turn: south\n'
+                                       '    turn after "b1:3-d3": north\n'
+                                       '    turn after "b1:3-d3 swap": north\n')
+    assert failures == []
+    text, [f] = stacktics_example('    turn after "b1:3-d3": south\n')
+    assert f.line == line_of(text, "turn after") and "expected south to move, found north" in f.message
+    [d] = errors(with_examples('example "x":\n    turn: east\n'))
+    assert "'east' in 'turn' is not a player" in d.message

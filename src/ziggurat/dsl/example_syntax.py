@@ -18,8 +18,8 @@ from .ast import NOWHERE, Pos
 @frozen
 class ExampleItem:
     """One line of an example: `kind` is options, position, after, legal, illegal, moves, outcome,
-    perft, points or seats; `values` what the line gives (texts, numbers, names), as written:
-    points are (moves or None, ((player, points), ...)), seats (moves or None, (player, ...))."""
+    perft, points, seats or turn; `values` what the line gives (texts, numbers, names), as written:
+    points are (moves or None, ((player, points), ...)), seats (moves or None, (player, ...)), turn (moves or None, player)."""
 
     kind: str
     values: tuple
@@ -115,6 +115,9 @@ class ExampleTransforms(Transformer_NonRecursive):
 
     def ex_seats(self, meta, c):
         return self._item("seats", meta, [self._unquote(c[0]) if c[0] else None, tuple(str(x) for x in c[1:])])
+
+    def ex_turn(self, meta, c):
+        return self._item("turn", meta, [self._unquote(c[0]) if c[0] else None, str(c[1])])
 
     def sym_part(self, meta, c):
         return SymmetryPart(tuple(str(x) for x in c), self._pos(meta))

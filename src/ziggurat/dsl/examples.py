@@ -17,7 +17,7 @@ from __future__ import annotations
 from . import example_syntax as syntax
 from ..errors import did_you_mean
 
-EXPECTATIONS = ("legal", "illegal", "moves", "outcome", "perft", "points", "seats")
+EXPECTATIONS = ("legal", "illegal", "moves", "outcome", "perft", "points", "seats", "turn")
 ONCE = ("options", "position", "after")
 OUTCOMES = ("win", "lose", "draw", "none")
 MAX_PERFT_DEPTH = 6  # an example's perft stays quick: a deeper count belongs in tests/perft
@@ -80,12 +80,14 @@ def _check_example(model, d: syntax.Example, rep) -> None:
             _check_names(model, d, item, rep, [who for who, _ in item.values[1]], "points")
         elif item.kind == "seats":
             _check_seats(model, d, item, rep)
+        elif item.kind == "turn":
+            _check_names(model, d, item, rep, [item.values[1]], "turn")
         elif item.kind == "perft" and not 1 <= item.values[0] <= MAX_PERFT_DEPTH:
             rep.error(item.pos, f"example {d.name!r}: perft depth {item.values[0]} is out of range",
                       expected=f"a depth from 1 to {MAX_PERFT_DEPTH}")
     if not any(item.kind in EXPECTATIONS for item in d.items):
         rep.error(d.pos, f"example {d.name!r} expects nothing",
-                  hint="add a line: legal, illegal, moves, outcome, perft, points or seats")
+                  hint="add a line: legal, illegal, moves, outcome, perft, points, seats or turn")
 
 
 def _check_names(model, d: syntax.Example, item: syntax.ExampleItem, rep, names: list, line: str) -> bool:

@@ -16,7 +16,8 @@ options `game` was loaded at; it starts from `position:` (position text, or the 
 - `points [after "M ..."]: P N, ...`: the game is over and each side named scored N (what a
   `win P by K` is worth, or the first key of `rank by`);
 - `seats [after "M ..."]: P, ...`: seat by seat (the first to move first), the side each plays,
-  as the position text's `seats=` field gives it (changed by `swap_seats`, the pie rule).
+  as the position text's `seats=` field gives it (changed by `swap_seats`, the pie rule);
+- `turn [after "M ..."]: P`: P is to move (whose turn it is, as the position text's first word).
 
 Symmetries are checked at `game`'s options, at every position of a few seeded random games (a
 quarter turn or a diagonal mirror only where the board is square).
@@ -206,6 +207,20 @@ def _expectation(state: State, item) -> Optional[str]:
         return _points(state, item)
     if kind == "seats":
         return _seats(state, item)
+    if kind == "turn":
+        return _turn(state, item)
+    return None
+
+
+def _turn(state: State, item) -> Optional[str]:
+    moves, want = item.values
+    try:
+        st = _after(state, moves)
+    except _Failed as e:
+        return e.args[0]
+    side = state.game.players[st.side]
+    if side != want:
+        return f"expected {want} to move, found {side}" + (f"\n  after:    {st.text()}" if moves else "")
     return None
 
 
