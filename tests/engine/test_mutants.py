@@ -267,3 +267,38 @@ def test_a_parameter_named_as_a_direction_is_not_mutated_as_one():
     line = text.count("\n")
     changed = [(m.original, m.changed) for m in mutants(text) if m.line == line and m.operator == "direction"]
     assert changed == [("n", "ne")]
+
+
+DICE = """game "Dice" "A test game: nature rolls 1 to 3, a 1 twice as likely; the player stops."
+players a, b
+board:
+    files: 1
+    ranks: 1
+piece:
+    owner: players
+counter die = 0
+action roll "{n}":
+    by chance
+    when die == 0
+    n: 1..3
+    weight 2 if n == 1 else 1
+    do:
+        die = n
+action stop "stop":
+    when die != 0
+    do:
+        die = 0
+"""
+
+
+def test_a_changed_chance_weight_is_not_the_same_tree():
+    """Perft counts nature's moves, not how likely each is: the signature keeps the probabilities,
+    so a mutant that only reweights a roll (2 made 1: every face 1/3, not 1/2, 1/4, 1/4) differs."""
+    from ziggurat.interpreter.games import load
+    from ziggurat.proptest.mutants_run import signature
+
+    original = load("dice.rules", text=DICE).new()
+    mutant = load("dice.rules", text=DICE.replace("weight 2 if", "weight 1 if")).new()
+    same_counts = signature(original, 2, 1000)[0] == signature(mutant, 2, 1000)[0] == 3
+    assert same_counts and signature(original, 2, 1000) != signature(mutant, 2, 1000)
+    assert signature(original, 2, 1000) == signature(load("dice.rules", text=DICE).new(), 2, 1000)

@@ -231,12 +231,15 @@ class _TooMany(Exception):
 
 
 def signature(state, depth: int, nodes: int) -> tuple:
-    """(leaves to `depth`, the outcomes met on the way by depth), within `nodes` positions
-    (_TooMany). As perft: the last ply's moves are counted, not made, and a finished game has
-    nothing below it."""
+    """(leaves to `depth`, the outcomes met on the way by depth, the chances met by depth), within
+    `nodes` positions (_TooMany). As perft: the last ply's moves are counted, not made, and a
+    finished game has nothing below it. At a chance node the probabilities of nature's moves are
+    kept (sorted, as a multiset): a changed `weight` keeps every count but not the game."""
     game = state.game
     legal, apply, undo, outcome = game.legal, game.apply, game.undo, game.outcome
+    chances = game.chance_outcomes if game.has_chance else None
     ends: Counter = Counter()
+    dice: Counter = Counter()
     seen = [0]
 
     def rec(d: int) -> int:
@@ -244,6 +247,9 @@ def signature(state, depth: int, nodes: int) -> tuple:
         seen[0] += 1 + (len(moves) if d == 1 else 0)
         if seen[0] > nodes:
             raise _TooMany
+        odds = chances(state, moves) if chances is not None else None
+        if odds is not None:
+            dice[(depth - d, tuple(sorted(round(p, 9) for _, p in odds)))] += 1
         o = outcome(state, moves)
         if o is not None:
             ends[(depth - d, repr(o))] += 1
@@ -258,7 +264,7 @@ def signature(state, depth: int, nodes: int) -> tuple:
         return n
 
     leaves = rec(depth)
-    return leaves, tuple(sorted(ends.items()))
+    return leaves, tuple(sorted(ends.items())), tuple(sorted(dice.items()))
 
 
 def pins(path: str, nodes: int) -> list:
