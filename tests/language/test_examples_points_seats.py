@@ -113,3 +113,38 @@ def test_turn_says_who_is_to_move_after_the_moves():
     assert f.line == line_of(text, "turn after") and "expected south to move, found north" in f.message
     [d] = errors(with_examples('example "x":\n    turn: east\n'))
     assert "'east' in 'turn' is not a player" in d.message
+
+
+DICE = """game "Dice" "A test game: nature rolls 1 to 3, a 1 twice as likely; the player stops."
+players a, b
+board:
+    files: 1
+    ranks: 1
+piece:
+    owner: players
+counter die = 0
+action roll "{n}":
+    by chance
+    when die == 0
+    n: 1..3
+    weight 2 if n == 1 else 1
+    do:
+        die = n
+action stop "stop":
+    when die != 0
+    do:
+        die = 0
+"""
+
+
+def test_odds_give_the_probability_of_natures_moves():
+    """Weights 2, 1, 1: a 1 comes one time in two, a 3 one time in four."""
+    ok = run_examples(load("d.rules", text=DICE + 'example "x":\n    odds: "1" 1/2, "3" 1/4\n'
+                           '    odds after "2 stop": "2" 2/8\n'))
+    assert ok == []
+    text = DICE + 'example "x":\n    odds: "1" 1/3\n    odds after "1": "1" 1/2\n'
+    first, second = run_examples(load("d.rules", text=text))
+    assert first.line == line_of(text, '"1" 1/3') and "'1' has probability 0.5, not 1/3" in first.message
+    assert second.line == line_of(text, "odds after") and "a player is to move, not chance" in second.message
+    [d] = [d for d in check("d.rules", DICE + 'example "x":\n    odds: "1" 3/2\n') if d.severity == "error"]
+    assert "3/2 is not a probability" in d.message

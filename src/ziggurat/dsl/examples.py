@@ -17,7 +17,7 @@ from __future__ import annotations
 from . import example_syntax as syntax
 from ..errors import did_you_mean
 
-EXPECTATIONS = ("legal", "illegal", "moves", "outcome", "perft", "points", "seats", "turn")
+EXPECTATIONS = ("legal", "illegal", "moves", "outcome", "perft", "points", "seats", "turn", "odds")
 ONCE = ("options", "position", "after")
 OUTCOMES = ("win", "lose", "draw", "none")
 MAX_PERFT_DEPTH = 6  # an example's perft stays quick: a deeper count belongs in tests/perft
@@ -80,6 +80,11 @@ def _check_example(model, d: syntax.Example, rep) -> None:
             _check_names(model, d, item, rep, [who for who, _ in item.values[1]], "points")
         elif item.kind == "seats":
             _check_seats(model, d, item, rep)
+        elif item.kind == "odds":
+            for _move, n, d_ in item.values[1]:
+                if d_ == 0 or n > d_:
+                    rep.error(item.pos, f"example {d.name!r}: {n}/{d_} is not a probability",
+                              expected="N/D with D > 0 and N <= D")
         elif item.kind == "turn":
             _check_names(model, d, item, rep, [item.values[1]], "turn")
         elif item.kind == "perft" and not 1 <= item.values[0] <= MAX_PERFT_DEPTH:
@@ -87,7 +92,7 @@ def _check_example(model, d: syntax.Example, rep) -> None:
                       expected=f"a depth from 1 to {MAX_PERFT_DEPTH}")
     if not any(item.kind in EXPECTATIONS for item in d.items):
         rep.error(d.pos, f"example {d.name!r} expects nothing",
-                  hint="add a line: legal, illegal, moves, outcome, perft, points, seats or turn")
+                  hint="add a line: legal, illegal, moves, outcome, perft, points, seats, turn or odds")
 
 
 def _check_names(model, d: syntax.Example, item: syntax.ExampleItem, rep, names: list, line: str) -> bool:

@@ -17,7 +17,9 @@ options `game` was loaded at; it starts from `position:` (position text, or the 
   `win P by K` is worth, or the first key of `rank by`);
 - `seats [after "M ..."]: P, ...`: seat by seat (the first to move first), the side each plays,
   as the position text's `seats=` field gives it (changed by `swap_seats`, the pie rule);
-- `turn [after "M ..."]: P`: P is to move (whose turn it is, as the position text's first word).
+- `turn [after "M ..."]: P`: P is to move (whose turn it is, as the position text's first word);
+- `odds [after "M ..."]: "M" N/D, ...`: nature is to move, and M is its move with probability N/D
+  (the move's weight over the sum of the weights, or one over the number of moves).
 
 Symmetries are checked at `game`'s options, at every position of a few seeded random games (a
 quarter turn or a diagonal mirror only where the board is square).
@@ -209,7 +211,32 @@ def _expectation(state: State, item) -> Optional[str]:
         return _seats(state, item)
     if kind == "turn":
         return _turn(state, item)
+    if kind == "odds":
+        return _odds(state, item)
     return None
+
+
+def _odds(state: State, item) -> Optional[str]:
+    moves, want = item.values
+    try:
+        st = _after(state, moves)
+    except _Failed as e:
+        return e.args[0]
+    odds = st.game.chance_outcomes(st)
+    at = f"\n  after:    {st.text()}" if moves else ""
+    if odds is None:
+        return "expected odds of nature's moves, but a player is to move, not chance" + at
+    bad = []
+    for text, n, d in want:
+        try:
+            move = st.parse_move(text)
+        except GameError as e:
+            bad.append(f"{text!r} is not one of nature's moves: {e}")
+            continue
+        p = next((p for m, p in odds if m == move), 0.0)
+        if abs(p - n / d) > 1e-9:
+            bad.append(f"{text!r} has probability {p:.6g}, not {n}/{d} ({n / d:.6g})")
+    return "; ".join(bad) + at if bad else None
 
 
 def _turn(state: State, item) -> Optional[str]:
