@@ -302,3 +302,15 @@ def test_a_changed_chance_weight_is_not_the_same_tree():
     same_counts = signature(original, 2, 1000)[0] == signature(mutant, 2, 1000)[0] == 3
     assert same_counts and signature(original, 2, 1000) != signature(mutant, 2, 1000)
     assert signature(original, 2, 1000) == signature(load("dice.rules", text=DICE).new(), 2, 1000)
+
+
+def test_a_changed_turn_is_not_the_same_tree():
+    """Nor does perft see whose turn it is: the roll followed by an extra turn for the same player
+    counts the same moves, but the signature keeps the side to move at each position."""
+    from ziggurat.interpreter.games import load
+    from ziggurat.proptest.mutants_run import signature
+
+    original = load("dice.rules", text=DICE).new()
+    mutant = load("dice.rules", text=DICE.replace("        die = n\n", "        die = n\n        extra_turn()\n")).new()
+    assert signature(original, 3, 1000)[0] == signature(mutant, 3, 1000)[0]
+    assert signature(original, 3, 1000) != signature(mutant, 3, 1000)

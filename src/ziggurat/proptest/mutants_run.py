@@ -231,10 +231,11 @@ class _TooMany(Exception):
 
 
 def signature(state, depth: int, nodes: int) -> tuple:
-    """(leaves to `depth`, the outcomes met on the way by depth, the chances met by depth), within
-    `nodes` positions (_TooMany). As perft: the last ply's moves are counted, not made, and a
-    finished game has nothing below it. At a chance node the probabilities of nature's moves are
-    kept (sorted, as a multiset): a changed `weight` keeps every count but not the game."""
+    """(leaves to `depth`, the outcomes met on the way by depth, the positions met by depth with the
+    side to move and, at a chance node, the probabilities of nature's moves), within `nodes`
+    positions (_TooMany). As perft: the last ply's moves are counted, not made, and a finished game
+    has nothing below it. The side and the probabilities are kept because a count does not see
+    them: a dropped extra turn or a changed `weight` keeps every count but not the game."""
     game = state.game
     legal, apply, undo, outcome = game.legal, game.apply, game.undo, game.outcome
     chances = game.chance_outcomes if game.has_chance else None
@@ -248,8 +249,7 @@ def signature(state, depth: int, nodes: int) -> tuple:
         if seen[0] > nodes:
             raise _TooMany
         odds = chances(state, moves) if chances is not None else None
-        if odds is not None:
-            dice[(depth - d, tuple(sorted(round(p, 9) for _, p in odds)))] += 1
+        dice[(depth - d, state.side, tuple(sorted(round(p, 9) for _, p in odds)) if odds is not None else ())] += 1
         o = outcome(state, moves)
         if o is not None:
             ends[(depth - d, repr(o))] += 1
