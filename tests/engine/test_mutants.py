@@ -132,7 +132,8 @@ def test_resume_skips_the_mutants_in_the_journal(tmp_path):
 
     def spread(fn, batches, *, workers=None, progress=None):
         for i, b in enumerate(batches):
-            ran.append(b.key)
+            if not fn.keywords.get("compare"):  # the tests; the survivors' trees are compared in a second pass
+                ran.append(b.key)
             progress(i, fn(b))
 
     settings = Settings(limit=4, mutants_seed=3)
@@ -147,6 +148,22 @@ def test_resume_skips_the_mutants_in_the_journal(tmp_path):
     ran.clear()
     run_mutants(WALK, settings=settings, journal=journal, spread=spread)
     assert len(ran) == 4
+
+
+def test_the_originals_trees_are_counted_only_when_a_mutant_survives_the_tests(monkeypatch):
+    """The perft trees of the original (the equivalence check) cost as much as many mutants: a run
+    whose mutants are all killed or stillborn never counts them; one with a survivor counts them once."""
+    import ziggurat.proptest.mutants_run as run
+
+    calls = []
+    real = run.baseline
+    monkeypatch.setattr(run, "baseline", lambda *a, **k: calls.append(1) or real(*a, **k))
+    report = run_mutants(WALK, settings=Settings(limit=3, mutants_seed=7))
+    assert {r["status"] for _, r in report.rows} <= {"killed", "stillborn"} and calls == [] and report.depths == {}
+    report = run_mutants(WALK)
+    assert report.count("survived") + report.count("equivalent") >= 2 and calls == [1]
+    assert report.depths["start"] == 3 and not any(r.get("compare") for _, r in report.rows
+                                                    if r["status"] == "equivalent")
 
 
 def test_the_command_prints_the_score_the_kills_and_the_survivors_with_their_lines(tmp_path):
@@ -250,3 +267,50 @@ def test_a_parameter_named_as_a_direction_is_not_mutated_as_one():
     line = text.count("\n")
     changed = [(m.original, m.changed) for m in mutants(text) if m.line == line and m.operator == "direction"]
     assert changed == [("n", "ne")]
+
+
+DICE = """game "Dice" "A test game: nature rolls 1 to 3, a 1 twice as likely; the player stops."
+players a, b
+board:
+    files: 1
+    ranks: 1
+piece:
+    owner: players
+counter die = 0
+action roll "{n}":
+    by chance
+    when die == 0
+    n: 1..3
+    weight 2 if n == 1 else 1
+    do:
+        die = n
+action stop "stop":
+    when die != 0
+    do:
+        die = 0
+"""
+
+
+def test_a_changed_chance_weight_is_not_the_same_tree():
+    """Perft counts nature's moves, not how likely each is: the signature keeps the probabilities,
+    so a mutant that only reweights a roll (2 made 1: every face 1/3, not 1/2, 1/4, 1/4) differs."""
+    from ziggurat.interpreter.games import load
+    from ziggurat.proptest.mutants_run import signature
+
+    original = load("dice.rules", text=DICE).new()
+    mutant = load("dice.rules", text=DICE.replace("weight 2 if", "weight 1 if")).new()
+    same_counts = signature(original, 2, 1000)[0] == signature(mutant, 2, 1000)[0] == 3
+    assert same_counts and signature(original, 2, 1000) != signature(mutant, 2, 1000)
+    assert signature(original, 2, 1000) == signature(load("dice.rules", text=DICE).new(), 2, 1000)
+
+
+def test_a_changed_turn_is_not_the_same_tree():
+    """Nor does perft see whose turn it is: the roll followed by an extra turn for the same player
+    counts the same moves, but the signature keeps the side to move at each position."""
+    from ziggurat.interpreter.games import load
+    from ziggurat.proptest.mutants_run import signature
+
+    original = load("dice.rules", text=DICE).new()
+    mutant = load("dice.rules", text=DICE.replace("        die = n\n", "        die = n\n        extra_turn()\n")).new()
+    assert signature(original, 3, 1000)[0] == signature(mutant, 3, 1000)[0]
+    assert signature(original, 3, 1000) != signature(mutant, 3, 1000)

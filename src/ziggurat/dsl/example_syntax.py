@@ -17,8 +17,10 @@ from .ast import NOWHERE, Pos
 
 @frozen
 class ExampleItem:
-    """One line of an example: `kind` is options, position, after, legal, illegal, moves, outcome
-    or perft; `values` what the line gives (texts, numbers, names), as written."""
+    """One line of an example: `kind` is options, position, after, legal, illegal, moves, outcome,
+    perft, points, seats, turn or odds; `values` what the line gives (texts, numbers, names), as written:
+    points are (moves or None, ((player, points), ...)), seats (moves or None, (player, ...)), turn (moves or None, player),
+    odds (moves or None, ((move, numerator, denominator), ...))."""
 
     kind: str
     values: tuple
@@ -102,6 +104,27 @@ class ExampleTransforms(Transformer_NonRecursive):
 
     def ex_perft(self, meta, c):
         return self._item("perft", meta, [int(c[0]), int(c[1])])
+
+    def ex_score(self, meta, c):
+        return (str(c[0]), int(c[1]))
+
+    def ex_score_negative(self, meta, c):
+        return (str(c[0]), -int(c[1]))
+
+    def ex_points(self, meta, c):
+        return self._item("points", meta, [self._unquote(c[0]) if c[0] else None, tuple(c[1:])])
+
+    def ex_seats(self, meta, c):
+        return self._item("seats", meta, [self._unquote(c[0]) if c[0] else None, tuple(str(x) for x in c[1:])])
+
+    def ex_turn(self, meta, c):
+        return self._item("turn", meta, [self._unquote(c[0]) if c[0] else None, str(c[1])])
+
+    def ex_odd(self, meta, c):
+        return (self._unquote(c[0]), int(c[1]), int(c[2]))
+
+    def ex_odds(self, meta, c):
+        return self._item("odds", meta, [self._unquote(c[0]) if c[0] else None, tuple(c[1:])])
 
     def sym_part(self, meta, c):
         return SymmetryPart(tuple(str(x) for x in c), self._pos(meta))

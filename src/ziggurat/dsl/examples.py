@@ -17,7 +17,7 @@ from __future__ import annotations
 from . import example_syntax as syntax
 from ..errors import did_you_mean
 
-EXPECTATIONS = ("legal", "illegal", "moves", "outcome", "perft")
+EXPECTATIONS = ("legal", "illegal", "moves", "outcome", "perft", "points", "seats", "turn", "odds")
 ONCE = ("options", "position", "after")
 OUTCOMES = ("win", "lose", "draw", "none")
 MAX_PERFT_DEPTH = 6  # an example's perft stays quick: a deeper count belongs in tests/perft
@@ -76,12 +76,47 @@ def _check_example(model, d: syntax.Example, rep) -> None:
                 given.add(name)
         elif item.kind == "outcome":
             _check_outcome(model, d, item, rep)
+        elif item.kind == "points":
+            _check_names(model, d, item, rep, [who for who, _ in item.values[1]], "points")
+        elif item.kind == "seats":
+            _check_seats(model, d, item, rep)
+        elif item.kind == "odds":
+            for _move, n, d_ in item.values[1]:
+                if d_ == 0 or n > d_:
+                    rep.error(item.pos, f"example {d.name!r}: {n}/{d_} is not a probability",
+                              expected="N/D with D > 0 and N <= D")
+        elif item.kind == "turn":
+            _check_names(model, d, item, rep, [item.values[1]], "turn")
         elif item.kind == "perft" and not 1 <= item.values[0] <= MAX_PERFT_DEPTH:
             rep.error(item.pos, f"example {d.name!r}: perft depth {item.values[0]} is out of range",
                       expected=f"a depth from 1 to {MAX_PERFT_DEPTH}")
     if not any(item.kind in EXPECTATIONS for item in d.items):
         rep.error(d.pos, f"example {d.name!r} expects nothing",
-                  hint="add a line: legal, illegal, moves, outcome or perft")
+                  hint="add a line: legal, illegal, moves, outcome, perft, points, seats, turn or odds")
+
+
+def _check_names(model, d: syntax.Example, item: syntax.ExampleItem, rep, names: list, line: str) -> bool:
+    """Each name a player, none twice; False (and each reported at the line) when not."""
+    ok = True
+    for i, who in enumerate(names):
+        if model.players and who not in model.players:
+            rep.error(item.pos, f"example {d.name!r}: {who!r} in '{line}' is not a player",
+                      expected="one of " + ", ".join(model.players), hint=did_you_mean(who, model.players))
+            ok = False
+        elif who in names[:i]:
+            rep.error(item.pos, f"example {d.name!r} names {who!r} twice in '{line}'")
+            ok = False
+    return ok
+
+
+def _check_seats(model, d: syntax.Example, item: syntax.ExampleItem, rep) -> None:
+    """`seats:` gives, seat by seat, the side each plays: every player once (those seated by the
+    `players` option when the game has one: that count is known only at load, so not checked here)."""
+    names = list(item.values[1])
+    if _check_names(model, d, item, rep, names, "seats") and "players" not in model.options \
+            and model.players and len(names) != len(model.players):
+        rep.error(item.pos, f"example {d.name!r}: 'seats' names {len(names)} of the {len(model.players)} players",
+                  expected="seat by seat, the side each plays: " + ", ".join(model.players))
 
 
 def _check_outcome(model, d: syntax.Example, item: syntax.ExampleItem, rep) -> None:

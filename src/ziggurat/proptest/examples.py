@@ -12,7 +12,14 @@ options `game` was loaded at; it starts from `position:` (position text, or the 
 - `moves: N`: there are N legal moves (none once the game is over);
 - `outcome [after "M ..."]: win P | lose P | draw | none ["REASON"]`: the outcome, after the moves
   given (none: the game goes on); each side's result is compared, and the reason if given;
-- `perft D: N`: N leaves of the move tree to depth D.
+- `perft D: N`: N leaves of the move tree to depth D;
+- `points [after "M ..."]: P N, ...`: the game is over and each side named scored N (what a
+  `win P by K` is worth, or the first key of `rank by`);
+- `seats [after "M ..."]: P, ...`: seat by seat (the first to move first), the side each plays,
+  as the position text's `seats=` field gives it (changed by `swap_seats`, the pie rule);
+- `turn [after "M ..."]: P`: P is to move (whose turn it is, as the position text's first word);
+- `odds [after "M ..."]: "M" N/D, ...`: nature is to move, and M is its move with probability N/D
+  (the move's weight over the sum of the weights, or one over the number of moves).
 
 Symmetries are checked at `game`'s options, at every position of a few seeded random games (a
 quarter turn or a diagonal mirror only where the board is square).
@@ -40,13 +47,28 @@ def declarations(game: Game) -> tuple[list, list]:
     return declared(load_model(game.rules[-1][0], chain=game.rules))
 
 
-def run_examples(game: Game) -> list:
-    """Every expectation of the ruleset's examples that does not hold (RulesFailure), in file order."""
-    examples, _ = declarations(game)
+def run_examples(game: Game, examples: Optional[list] = None, *, stop: bool = False) -> list:
+    """Every expectation of the ruleset's examples (or of `examples`, some of them) that does not
+    hold (RulesFailure), in file order; with `stop`, only the first example's that fails."""
     out: list = []
-    for ex in examples:
+    for ex in declarations(game)[0] if examples is None else examples:
         out += run_example(game, ex)
+        if stop and out:
+            break
     return out
+
+
+def by_options(game: Game) -> list:
+    """The ruleset's examples in groups that share their `options:` line, each group in file
+    order: first those at the defaults (no `options:` line), then the others in the order they
+    first appear. Each group compiles one game, so a caller that stops at the first failure (a
+    mutation run) compiles only the option sets it gets to."""
+    groups: dict = {(): []}
+    for ex in declarations(game)[0]:
+        line = next((i for i in ex.items if i.kind == "options"), None)
+        key = tuple(sorted((k, str(v)) for k, v in line.values)) if line is not None else ()
+        groups.setdefault(key, []).append(ex)
+    return [g for g in groups.values() if g]
 
 
 def run_symmetries(game: Game, *, games: int = 10, max_plies: int = 60, seed: int = 0) -> list:
@@ -183,18 +205,106 @@ def _expectation(state: State, item) -> Optional[str]:
         return None if got == want else f"expected perft {depth} = {want}, found {got}"
     if kind == "outcome":
         return _outcome(state, item)
+    if kind == "points":
+        return _points(state, item)
+    if kind == "seats":
+        return _seats(state, item)
+    if kind == "turn":
+        return _turn(state, item)
+    if kind == "odds":
+        return _odds(state, item)
+    return None
+
+
+def _odds(state: State, item) -> Optional[str]:
+    moves, want = item.values
+    try:
+        st = _after(state, moves)
+    except _Failed as e:
+        return e.args[0]
+    odds = st.game.chance_outcomes(st)
+    at = f"\n  after:    {st.text()}" if moves else ""
+    if odds is None:
+        return "expected odds of nature's moves, but a player is to move, not chance" + at
+    bad = []
+    for text, n, d in want:
+        try:
+            move = st.parse_move(text)
+        except GameError as e:
+            bad.append(f"{text!r} is not one of nature's moves: {e}")
+            continue
+        p = next((p for m, p in odds if m == move), 0.0)
+        if abs(p - n / d) > 1e-9:
+            bad.append(f"{text!r} has probability {p:.6g}, not {n}/{d} ({n / d:.6g})")
+    return "; ".join(bad) + at if bad else None
+
+
+def _turn(state: State, item) -> Optional[str]:
+    moves, want = item.values
+    try:
+        st = _after(state, moves)
+    except _Failed as e:
+        return e.args[0]
+    side = state.game.players[st.side]
+    if side != want:
+        return f"expected {want} to move, found {side}" + (f"\n  after:    {st.text()}" if moves else "")
+    return None
+
+
+def _after(state: State, moves: Optional[str]) -> State:
+    """`state`, or a copy of it after `moves` (an `after` of an outcome, points or seats line)."""
+    if not moves:
+        return state
+    st = state.copy()
+    _play(st, moves, "outcome")
+    return st
+
+
+def _points(state: State, item) -> Optional[str]:
+    moves, want = item.values
+    try:
+        st = _after(state, moves)
+    except _Failed as e:
+        return e.args[0]
+    out = st.outcome()
+    players = list(state.game.players)
+    shown = ", ".join(f"{p} {n}" for p, n in want)
+    at = f"\n  after:    {st.text()}" if moves else ""
+    if out is None:
+        return f"expected points {shown}, found none: the game goes on" + at
+    if not out.scores:
+        return f"expected points {shown}, found none: the game ended ({out.kind.value}) without points" + at
+    bad = [f"{p} {out.scores[players.index(p)]:g}" for p, n in want
+           if p in players and out.scores[players.index(p)] != n]
+    missing = [p for p, _ in want if p not in players]
+    if missing:
+        return f"expected points of {', '.join(missing)}, who do not play at these options" + at
+    if bad:
+        found = ", ".join(f"{p} {n:g}" for p, n in zip(players, out.scores))
+        return f"expected points {shown}, found {found}" + at
+    return None
+
+
+def _seats(state: State, item) -> Optional[str]:
+    moves, want = item.values
+    try:
+        st = _after(state, moves)
+    except _Failed as e:
+        return e.args[0]
+    players = list(state.game.players)
+    by_seat = [players[side] for side in sorted(range(len(players)), key=lambda side: st.seats[side])]
+    if list(want) != by_seat:
+        return f"expected seats {', '.join(want)}, found {', '.join(by_seat)} (seat by seat, the side each plays)" + \
+            (f"\n  after:    {st.text()}" if moves else "")
     return None
 
 
 def _outcome(state: State, item) -> Optional[str]:
     moves, kind, who, reason = item.values
-    st = state
-    if moves:
-        st = state.copy()
-        try:
-            _play_outcome(st, moves)
-        except _Failed as e:
-            return e.args[0]
+    try:
+        st = _after(state, moves)
+    except _Failed as e:
+        return e.args[0]
     out = st.outcome()
     players = list(state.game.players)
     n = len(players)
@@ -214,6 +324,3 @@ def _outcome(state: State, item) -> Optional[str]:
         return f"expected {expected}, found {shown}" + (f"\n  after:    {st.text()}" if moves else "")
     return None
 
-
-def _play_outcome(st: State, moves: str) -> None:
-    _play(st, moves, "outcome")

@@ -4,18 +4,24 @@ Each mutant (proptest.mutants) is loaded from its changed text; one that does no
 *stillborn*, counted apart. The others meet the ruleset's tests, cheapest first, and the first that
 fails kills the mutant (its kind and its message are kept):
 
-1. `example`: the ruleset's examples (proptest.examples.run_examples);
+1. `example`: the ruleset's examples at the default options (the game already loaded), up to
+   the first that fails (proptest.examples.run_examples);
 2. `invariant`: its declared invariants at every position of a few seeded random games (a rule
    that fails as the game is played, an error of the rules, kills as `rules error`);
 3. `symmetry`: its declared symmetries on one seeded random game;
-4. `perft pin`: the pinned counts of tests/perft/*.perft for the ruleset (by its file's stem), when
+4. `example`: the examples at other options, one option set (one compiled game) at a time, in
+   the order they first appear, up to the first that fails: a ruleset with many option sets pays
+   for the ones a mutant gets to, not all of them;
+5. `perft pin`: the pinned counts of tests/perft/*.perft for the ruleset (by its file's stem), when
    it is run from a checkout that has them (the counts within the node budget).
 
 A mutant no test kills is *equivalent* when its move tree to depth D (perft, and the outcomes met
 on the way) equals the original's from the start and from every example's position, as far as a
 node budget allows (the original's depth is found first, the mutant's compared at the same
 depths): it is then shown as "equivalent (same perft to depth D)", never counted killed. The others
-*survive*. The score is killed / (mutants - stillborn - equivalent).
+*survive*. The score is killed / (mutants - stillborn - equivalent). The original's trees are
+counted once every mutant has met the tests, and only when one survived them (a second pass over
+the survivors, journalled like the first): a run whose mutants all die never counts them.
 
 The mutants run in worker processes (lab.runner.run_batches, as studies do), one mutant a batch,
 each within MUTANT_SECONDS of CPU time (a mutant that takes longer is killed by `timeout`, as
@@ -38,7 +44,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Callable, Optional
 
-from attrs import asdict, define, field, frozen
+from attrs import asdict, define, evolve, field, frozen
 
 from ..errors import GameError, ZigguratError
 from ..interpreter.games import load, unstored
@@ -122,9 +128,7 @@ def run_mutants(ruleset: str, *, options: Optional[dict] = None, settings: Setti
     found = mutants(text, path)
     chosen = pick(found, settings.limit, settings.mutants_seed)
     report = MutantsReport(str(ruleset), path, settings, total=len(found), journal=journal)
-    with unstored():  # the original loaded from its text (by `path` as given, not resolved): not kept either
-        context = _Context(path, text, options, settings, baseline(base, settings, options), pins(path, settings.nodes))
-    report.depths = {row[0]: row[4] for row in context.baseline}
+    context = _Context(path, text, options, settings, None, pins(path, settings.nodes))
     done: dict = _read_journal(journal, context.header()) if (journal and resume) else {}
     report.resumed = sum(1 for m in chosen if m.key in done)
     todo = [m for m in chosen if m.key not in done]
@@ -145,6 +149,15 @@ def run_mutants(ruleset: str, *, options: Optional[dict] = None, settings: Setti
 
     try:
         (spread or _here)(functools.partial(_run_one, context, deadline), todo, workers=workers, progress=record)
+        # The survivors meet the original's move trees: counted only now, and only when one survived.
+        todo = [m for m in chosen if m.key in done and done[m.key].get("compare")]
+        if todo and (deadline is None or time.time() <= deadline):
+            with unstored():  # the original loaded from its text (by `path` as given, not resolved): not kept
+                context = evolve(context, baseline=baseline(base, settings, options))
+            report.depths = {row[0]: row[4] for row in context.baseline}
+            finished -= len(todo)
+            (spread or _here)(functools.partial(_run_one, context, deadline, compare=True), todo, workers=workers,
+                              progress=record)
     except KeyboardInterrupt:  # Ctrl-C or SIGTERM (as cli.interrupts raises it): what is done is kept
         report.interrupted = True
     finally:
@@ -218,12 +231,16 @@ class _TooMany(Exception):
 
 
 def signature(state, depth: int, nodes: int) -> tuple:
-    """(leaves to `depth`, the outcomes met on the way by depth), within `nodes` positions
-    (_TooMany). As perft: the last ply's moves are counted, not made, and a finished game has
-    nothing below it."""
+    """(leaves to `depth`, the outcomes met on the way by depth, the positions met by depth with the
+    side to move and, at a chance node, the probabilities of nature's moves), within `nodes`
+    positions (_TooMany). As perft: the last ply's moves are counted, not made, and a finished game
+    has nothing below it. The side and the probabilities are kept because a count does not see
+    them: a dropped extra turn or a changed `weight` keeps every count but not the game."""
     game = state.game
     legal, apply, undo, outcome = game.legal, game.apply, game.undo, game.outcome
+    chances = game.chance_outcomes if game.has_chance else None
     ends: Counter = Counter()
+    dice: Counter = Counter()
     seen = [0]
 
     def rec(d: int) -> int:
@@ -231,6 +248,8 @@ def signature(state, depth: int, nodes: int) -> tuple:
         seen[0] += 1 + (len(moves) if d == 1 else 0)
         if seen[0] > nodes:
             raise _TooMany
+        odds = chances(state, moves) if chances is not None else None
+        dice[(depth - d, state.side, tuple(sorted(round(p, 9) for _, p in odds)) if odds is not None else ())] += 1
         o = outcome(state, moves)
         if o is not None:
             ends[(depth - d, repr(o))] += 1
@@ -245,7 +264,7 @@ def signature(state, depth: int, nodes: int) -> tuple:
         return n
 
     leaves = rec(depth)
-    return leaves, tuple(sorted(ends.items()))
+    return leaves, tuple(sorted(ends.items())), tuple(sorted(dice.items()))
 
 
 def pins(path: str, nodes: int) -> list:
@@ -274,7 +293,7 @@ class _Context:
     text: str
     options: dict
     settings: Settings
-    baseline: list
+    baseline: Optional[list]  # None until a mutant survives the tests (see `_compare`)
     pins: list
 
     def header(self) -> dict:
@@ -288,8 +307,9 @@ class _Timeout(BaseException):
     """A mutant's tests ran out of time (a BaseException: no `except Exception` of a test keeps it)."""
 
 
-def _run_one(context: _Context, deadline: Optional[float], mutant: Mutant) -> Optional[dict]:
-    """The result of one mutant (a dict: status, by, detail, seconds), or None past the deadline."""
+def _run_one(context: _Context, deadline: Optional[float], mutant: Mutant, compare: bool = False) -> Optional[dict]:
+    """The result of one mutant (a dict: status, by, detail, seconds), or None past the deadline.
+    With `compare`, a survivor's trees only, compared with the original's (context.baseline)."""
     if deadline is not None and time.time() > deadline:
         return None
     start = time.monotonic()
@@ -303,9 +323,11 @@ def _run_one(context: _Context, deadline: Optional[float], mutant: Mutant) -> Op
         signal.setitimer(signal.ITIMER_PROF, MUTANT_SECONDS)
     try:
         with unstored():  # a mutant is loaded once and thrown away: nothing of it goes to the compile cache
-            result = _test(context, mutant)
+            result = _compare(context, mutant) if compare else _test(context, mutant)
     except _Timeout:
         result = {"status": "killed", "by": "timeout", "detail": f"its tests took over {MUTANT_SECONDS} CPU s"}
+        if compare:  # the tests held: only the comparison ran long, so the trees are not known to be the same
+            result = {"status": "survived", "by": "", "detail": f"not compared: over {MUTANT_SECONDS} CPU s"}
     finally:
         if alarm:
             signal.setitimer(signal.ITIMER_PROF, 0)
@@ -319,7 +341,7 @@ def _killed(by: str, detail: str) -> dict:
 
 
 def _test(context: _Context, mutant: Mutant) -> dict:
-    from .examples import run_examples, run_symmetries
+    from .examples import by_options, run_examples, run_symmetries
 
     s = context.settings
     text = mutant.apply(context.text)
@@ -328,7 +350,8 @@ def _test(context: _Context, mutant: Mutant) -> dict:
     except ZigguratError as e:
         return {"status": "stillborn", "by": "", "detail": _first(str(e))}
     try:
-        failures = run_examples(game)
+        groups = by_options(game)  # the examples at the defaults first: the game already loaded
+        failures = run_examples(game, groups[0], stop=True) if groups else []
         if failures:
             return _killed("example", _failure(failures[0]))
         why = _invariants(game, s)
@@ -337,14 +360,31 @@ def _test(context: _Context, mutant: Mutant) -> dict:
         failures = run_symmetries(game, games=1, max_plies=s.max_plies, seed=s.seed)
         if failures:
             return _killed("symmetry", _failure(failures[0]))
+        for group in groups[1:]:  # each other option set compiled only when the ones before all hold
+            failures = run_examples(game, group, stop=True)
+            if failures:
+                return _killed("example", _failure(failures[0]))
         why = _pins(context, text)
         if why is not None:
             return _killed("perft pin", why)
+        if context.baseline is None:  # compared later, once the original's trees are counted
+            return {"status": "survived", "by": "", "detail": "", "compare": True}
         same = _same_trees(context, text)
     except ZigguratError as e:
         return _killed("rules error", _first(str(e)))
     except (RecursionError, ArithmeticError, IndexError, KeyError, TypeError, ValueError) as e:
         return _killed("rules error", f"the engine failed on it: {type(e).__name__}: {_first(str(e))}")
+    if same:
+        return {"status": "equivalent", "by": "", "detail": f"same perft to depth {same}"}
+    return {"status": "survived", "by": "", "detail": ""}
+
+
+def _compare(context: _Context, mutant: Mutant) -> dict:
+    """A survivor of the tests: equivalent when its trees are the original's, else survived."""
+    try:
+        same = _same_trees(context, mutant.apply(context.text))
+    except (ZigguratError, RecursionError, ArithmeticError, IndexError, KeyError, TypeError, ValueError):
+        same = 0
     if same:
         return {"status": "equivalent", "by": "", "detail": f"same perft to depth {same}"}
     return {"status": "survived", "by": "", "detail": ""}
