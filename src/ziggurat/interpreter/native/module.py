@@ -120,6 +120,7 @@ class NativeWriter:
         self.legal, self.apply = Legal(self), Apply(self)
         self.afters: dict = {}  # an after part's key -> K of its functions after_K, after_do_K
         self.after_texts: list = []
+        self.split_legal: list = []  # K of the functions legal_K a split `legal` calls
 
     @property
     def outcomes(self) -> list:
@@ -161,7 +162,7 @@ class NativeWriter:
 
     def write(self, title: str) -> str:
         """The module's text."""
-        functions = ([self.legal.legal()] + [self.apply.do(p) for p in self.plans]
+        functions = ([self.legal.legal()] + self.apply.dos()
                      + [self.apply.apply(), self.outcome(), self.apply.weight()])
         functions.append(search_functions(self))  # the heuristic and weights the search kernel reads
         functions.append(parts_function(self))  # a turn drawn part by part (the rollout policy `parts`)
