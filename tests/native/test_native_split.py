@@ -52,11 +52,3 @@ def test_a_split_legal_and_called_do_functions_list_and_make_pythons_moves(split
             module["apply"](v, layout.codec.pack(m))
             assert np.array_equal(v[4:layout.hsh], layout.vector(state)[4:layout.hsh]), f"seed {seed}: {m}"
 
-
-def test_only_a_large_legal_is_split():
-    small = native_game._write(ziggurat.load("breakthrough"))[0]
-    large = native_game._write(ziggurat.load("ryb"))[0]
-    assert "def legal_0(" not in small
-    assert "def legal_0(" in large and "def legal_1(" in large
-    body = large[large.index("def legal(s, out):"):]
-    assert body[:body.index("\n\n\n")].count("\n") < 40  # legal itself: the calls, group by group
