@@ -279,6 +279,6 @@ def test_only_a_large_legal_is_split_and_only_many_do_functions_are_called(texts
         if name == "ryb":
             assert "def legal_1(" in text and body.count("\n") < 40  # legal: the calls, group by group
             assert 'inline="always", internal=True)\ndef do_' not in text
-        elif name not in ("rgb",):
+        else:
             assert "def legal_0(" not in text, name
             assert 'inline="always", internal=True)\ndef do_0(' in text, name

@@ -25,7 +25,7 @@ from .moves import Offset
 from .undo import Undo, invertible
 
 
-SPLIT_LINES = 400  # a `legal` of more lines than this is split into functions (`Legal.split`)
+SPLIT_LINES = 1000  # a `legal` of more lines than this is split into functions (`Legal.split`)
 PART_LINES = 150  # about the most lines of one of them (an action longer than this: its own)
 
 
@@ -89,8 +89,10 @@ class Legal:
         pair whole) up to about PART_LINES lines. Numba's and LLVM's work on a function grows
         faster than its size (its analyses are rerun over the whole function after each
         rewrite), and a shipped game's `legal` of 1,238 lines was a third of its compile time;
-        the parts are compiled one by one and linked. The moves, their order and `n` are
-        the same."""
+        the parts are compiled one by one and linked. Each part calls its helpers, as the
+        whole did (`njit(inlines=False)`): inlined into every part, they made a 566-line legal
+        a quarter slower to compile and its playouts 7% slower, so only a legal above
+        SPLIT_LINES is split. The moves, their order and `n` are the same."""
         chunks: list = []
         for item in fuse.items(plans):
             sub = Code(self.w.fresh)
@@ -109,7 +111,7 @@ class Legal:
             stages = max(count_stages(p.steps) for p in group)
             args = "s, out, n, mover, ply" + (", saved" if stages else "")
             fn = Code(self.w.fresh, body.top)
-            fn("@njit(cache=True, internal=True)")
+            fn("@njit(cache=True, internal=True, inlines=False)")  # as the whole legal: it calls its helpers
             fn(f"def legal_{k}({args}):")
             fn.depth = 1
             fn("toolong = False")
