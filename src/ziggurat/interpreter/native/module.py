@@ -4,7 +4,7 @@ Python backend's (`interpreter.steps`), for Numba to compile.
 | part | written by |
 |---|---|
 | the layout's constants, the game's tables (one row a line) | `NativeWriter.write` |
-| `legal(s, out)`, `after_K`: the legal moves, packed, into `out`; how many | `legal.Legal` |
+| `legal(s, out)` (a large one calls its parts `legal_K`), `after_K`: the moves, packed, into `out` | `legal.Legal` |
 | `do_N(s, m)`, `apply(s, m)`, `after_do_K`, `pick_chance`: making a move in place | `apply.Apply` |
 | `outcome(s, nmoves, res, hist, nhist)`: the end block (0 while the game goes on) | `NativeWriter.outcome` |
 | helpers over the vector, the hash, the random words; `perft`, `playout`, `playouts` | the kernel: `KERNEL` |
