@@ -1,6 +1,9 @@
 """The native backend (Numba) beside the Python backend, and what compiling it costs.
 
     python benchmarks/native_bench.py [--quick]
+    python benchmarks/native_bench.py --profile RULESET
+
+`--profile RULESET`: where the ruleset's cold compile spends its CPU (`compile_profile`).
 
 `rows(quick)` gives one row per game the native backend compiles: perft leaves/s and random
 playouts/s of both backends in the same run, their ratios, and the native start-up: compiled cold
@@ -163,6 +166,66 @@ def startup_table(rows: list):
     return t
 
 
+PROFILE = """
+import collections, json, resource, sys
+from numba.core import codegen, event
+import ziggurat
+from ziggurat.interpreter.native import native
+def cpu():
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+stack, own, llvm = [], collections.Counter(), collections.Counter()
+class Passes(event.Listener):  # a pass's own CPU s (the passes of the callees it compiles left out)
+    def on_start(self, e):
+        stack.append([cpu(), 0.0])
+    def on_end(self, e):
+        began, inner = stack.pop()
+        spent = cpu() - began
+        own[(e.data["qualname"], e.data["name"].split(" [")[0])] += spent - inner
+        if stack:
+            stack[-1][1] += spent
+for method, what in (("_optimize_functions", "LLVM: function passes"), ("_optimize_final_module", "LLVM: module "
+                     "passes (the linked callees again)"), ("_finalize_final_module", "LLVM: machine code")):
+    def timed(self, *a, _f=getattr(codegen.CPUCodeLibrary, method), _what=what, **k):
+        began = cpu()
+        try:
+            return _f(self, *a, **k)
+        finally:
+            llvm[_what] += cpu() - began
+    setattr(codegen.CPUCodeLibrary, method, timed)
+game = ziggurat.load(sys.argv[1], json.loads(sys.argv[2]) or None)
+began = cpu()
+with event.install_listener("numba:run_pass", Passes()):
+    native(game)
+total = cpu() - began
+by_pass, by_function = collections.Counter(), collections.Counter()
+for (fn, name), t in own.items():
+    by_pass[name] += t
+    by_function[fn] += t
+print(json.dumps({"native_cpu": total, "maxrss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                  "passes": by_pass.most_common(10), "functions": by_function.most_common(12),
+                  "llvm": llvm.most_common()}))
+"""
+
+
+def compile_profile(ruleset: str, options: dict, folder: str) -> dict:
+    """Where a cold `native(game)` spends its CPU, in a fresh process with cache `folder` (empty):
+    each Numba pass's own CPU s (numba.core.event's "numba:run_pass", nested passes of callees
+    left out) by pass and by compiled function, and the LLVM work inside lowering."""
+    env = dict(os.environ, ZIGGURAT_CACHE_DIR=folder)
+    out = subprocess.run([sys.executable, "-c", PROFILE, ruleset, json.dumps(options)], env=env,
+                         capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def print_profile(ruleset: str) -> None:
+    with tempfile.TemporaryDirectory(prefix="ziggurat-bench-cache-") as folder:
+        p = compile_profile(ruleset, {}, folder)
+    print(f"{ruleset}: cold native(game) {p['native_cpu']:.1f} CPU s, peak {p['maxrss_mb']:.0f} MB")
+    for key, title in (("passes", "Numba pass"), ("functions", "compiled function"), ("llvm", "inside lowering")):
+        print(f"  by {title}: " + ", ".join(f"{name} {t:.1f}" for name, t in p[key]))
+
+
 def python_playouts(game, n: int) -> None:
     for seed in range(n):
         ziggurat.random_playout(game.new(), random.Random(seed))
@@ -216,6 +279,9 @@ if __name__ == "__main__":
     if not available():
         print("Numba is not installed (pip install -e '.[native]'): no native backend to measure")
     else:
+        if "--profile" in sys.argv:  # python benchmarks/native_bench.py --profile RULESET
+            print_profile(sys.argv[sys.argv.index("--profile") + 1])
+            sys.exit(0)
         quick = "--quick" in sys.argv
         Console().print(table(rows(quick)))
         Console().print(startup_table(startup_rows(quick)))

@@ -268,3 +268,17 @@ def test_after_parts_differing_only_in_names_share_their_functions():
     text = text_of(str(HERE / "native" / "after.rules"))
     assert re.findall(r"^def (after\w*)\(", text, re.M) == ["after_0", "after_do_0"]
     assert len(re.findall(r"= after_0\(", text.split("\nPFINAL = ")[0])) == 2  # from legal (legal_parts too)
+
+
+def test_only_a_large_legal_is_split_and_only_many_do_functions_are_called(texts):
+    """The split of `legal` and the calls of `do_N` (tests/native/test_native_split.py checks
+    their moves) are written for the largest shipped modules only."""
+    for name, text in texts.items():
+        body = text[text.index("def legal(s, out):"):]
+        body = body[:body.index("\n\n\n")]
+        if name == "ryb":
+            assert "def legal_1(" in text and body.count("\n") < 40  # legal: the calls, group by group
+            assert 'inline="always", internal=True)\ndef do_' not in text
+        else:
+            assert "def legal_0(" not in text, name
+            assert 'inline="always", internal=True)\ndef do_0(' in text, name

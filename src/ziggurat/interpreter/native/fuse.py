@@ -93,18 +93,30 @@ def fusable(a, b) -> bool:
 
 def write_group(lg, plans: list, code) -> None:
     """The actions of one priority group, in order, pairs that share a first choice fused."""
-    i = 0
+    for item in items(plans):
+        write_item(lg, item, code)
+
+
+def items(plans: list) -> list:
+    """The actions of one priority group in order, one item each, or two where they are fused."""
+    out, i = [], 0
     while i < len(plans):
-        if i + 1 < len(plans) and fusable(plans[i], plans[i + 1]):
-            write_pair(lg, plans[i], plans[i + 1], code)
-            i += 2
-            continue
-        p = plans[i]
-        lg.plan = p
-        with code.at(p.pos):
-            code(f"# action {p.spec.name}")
-            lg.gen(list(p.steps), 0, {}, code)
-        i += 1
+        n = 2 if i + 1 < len(plans) and fusable(plans[i], plans[i + 1]) else 1
+        out.append(plans[i:i + n])
+        i += n
+    return out
+
+
+def write_item(lg, item: list, code) -> None:
+    """The moves of one item of `items`."""
+    if len(item) == 2:
+        write_pair(lg, item[0], item[1], code)
+        return
+    p = item[0]
+    lg.plan = p
+    with code.at(p.pos):
+        code(f"# action {p.spec.name}")
+        lg.gen(list(p.steps), 0, {}, code)
 
 
 class Part:

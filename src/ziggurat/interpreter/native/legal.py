@@ -25,6 +25,10 @@ from .moves import Offset
 from .undo import Undo, invertible
 
 
+SPLIT_LINES = 1000  # a `legal` of more lines than this is split into functions (`Legal.split`)
+PART_LINES = 150  # about the most lines of one of them (an action longer than this: its own)
+
+
 class Hook:
     """A step of the writer's own: call fn(env, code) where the steps before it all hold."""
 
@@ -60,6 +64,15 @@ class Legal:
         self.after_pos = after.pos if after is not None else None  # the after block's rules line
 
     def legal(self) -> str:
+        """`legal(s, out)`: one function, or, past SPLIT_LINES, one calling `legal_K` (see split)."""
+        text = self.whole(lambda plans, code: fuse.write_group(self, plans, code))  # some sharing a loop
+        if text.count("\n") < SPLIT_LINES:
+            return text
+        parts: list = []
+        text = self.whole(lambda plans, code: self.split(plans, code, parts))
+        return "\n\n\n".join(parts + [text])
+
+    def whole(self, write_group) -> str:
         code = Code(self.w.fresh)
         code("@njit(cache=True)")
         code("def legal(s, out):")
@@ -67,8 +80,52 @@ class Legal:
         code("mover = s[SIDE]")
         code("ply = s[PLY]")
         code("n = 0")
-        self.by_priority(code, lambda plans: fuse.write_group(self, plans, code))  # some sharing a loop
+        self.by_priority(code, lambda plans: write_group(plans, code))
         return code.text()
+
+    def split(self, plans: list, code: Code, parts: list) -> None:
+        """One priority group's moves written as calls of functions `legal_K(s, out, n, mover,
+        ply[, saved])` -> (n, toolong), each holding the moves of consecutive actions (a fused
+        pair whole) up to about PART_LINES lines. Numba's and LLVM's work on a function grows
+        faster than its size (its analyses are rerun over the whole function after each
+        rewrite), and a shipped game's `legal` of 1,238 lines was a third of its compile time;
+        the parts are compiled one by one and linked. Each part calls its helpers, as the
+        whole did (`njit(inlines=False)`): inlined into every part, they made a 566-line legal
+        a quarter slower to compile and its playouts 7% slower, so only a legal above
+        SPLIT_LINES is split. The moves, their order and `n` are the same."""
+        chunks: list = []
+        for item in fuse.items(plans):
+            sub = Code(self.w.fresh)
+            sub.depth = 1
+            fuse.write_item(self, item, sub)
+            if chunks and len(chunks[-1][1].lines) + len(sub.lines) <= PART_LINES:
+                chunks[-1][0].extend(item)
+                chunks[-1][1].lines.extend(sub.lines)
+                for name, shape in sub.top.items():
+                    chunks[-1][1].buffer(name, *shape)
+            else:
+                chunks.append((list(item), sub))
+        for group, body in chunks:
+            k = len(self.w.split_legal)
+            self.w.split_legal.append(k)
+            stages = max(count_stages(p.steps) for p in group)
+            args = "s, out, n, mover, ply" + (", saved" if stages else "")
+            fn = Code(self.w.fresh, body.top)
+            fn("@njit(cache=True, internal=True, inlines=False)")  # as the whole legal: it calls its helpers
+            fn(f"def legal_{k}({args}):")
+            fn.depth = 1
+            fn("toolong = False")
+            if stages:
+                fn("nxt = NEXT[mover]")
+            fn.lines.extend(body.lines)
+            fn("return n, toolong")
+            parts.append(fn.text())
+            tl = code.fresh("tl")
+            with code.at(group[0].pos):
+                code(f"n, {tl} = legal_{k}({args})")
+            if self.moves.lists:
+                code(f"if {tl}:")
+                code("    toolong = True")
 
     def by_priority(self, code: Code, write_group) -> None:
         """The moves of every action into `out`, group by group of priority (`write_group(plans)`
@@ -229,7 +286,7 @@ class Legal:
         self.plan, self.stage, self.in_after = plan, 0, True
         try:
             code = Code(self.w.fresh)
-            code("@njit(cache=True)")
+            code("@njit(cache=True, internal=True)")
             code(f"def after_{k}(s, out, n, head, o0, mover, ply):")
             code.depth += 1
             code("toolong = False")

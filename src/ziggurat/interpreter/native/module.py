@@ -4,7 +4,7 @@ Python backend's (`interpreter.steps`), for Numba to compile.
 | part | written by |
 |---|---|
 | the layout's constants, the game's tables (one row a line) | `NativeWriter.write` |
-| `legal(s, out)`, `after_K`: the legal moves, packed, into `out`; how many | `legal.Legal` |
+| `legal(s, out)` (a large one calls its parts `legal_K`), `after_K`: the moves, packed, into `out` | `legal.Legal` |
 | `do_N(s, m)`, `apply(s, m)`, `after_do_K`, `pick_chance`: making a move in place | `apply.Apply` |
 | `outcome(s, nmoves, res, hist, nhist)`: the end block (0 while the game goes on) | `NativeWriter.outcome` |
 | helpers over the vector, the hash, the random words; `perft`, `playout`, `playouts` | the kernel: `KERNEL` |
@@ -120,6 +120,7 @@ class NativeWriter:
         self.legal, self.apply = Legal(self), Apply(self)
         self.afters: dict = {}  # an after part's key -> K of its functions after_K, after_do_K
         self.after_texts: list = []
+        self.split_legal: list = []  # K of the functions legal_K a split `legal` calls
 
     @property
     def outcomes(self) -> list:
@@ -161,7 +162,7 @@ class NativeWriter:
 
     def write(self, title: str) -> str:
         """The module's text."""
-        functions = ([self.legal.legal()] + [self.apply.do(p) for p in self.plans]
+        functions = ([self.legal.legal()] + self.apply.dos()
                      + [self.apply.apply(), self.outcome(), self.apply.weight()])
         functions.append(search_functions(self))  # the heuristic and weights the search kernel reads
         functions.append(parts_function(self))  # a turn drawn part by part (the rollout policy `parts`)

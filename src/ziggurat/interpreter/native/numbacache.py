@@ -18,6 +18,7 @@ import pickle
 
 import numba
 from numba.core import caching, types
+from numba.core import compiler as numba_compiler
 from numba.core.registry import CPUDispatcher
 from numba.core.runtime import rtsys
 
@@ -123,23 +124,52 @@ def inline_unless_big(expr, caller, callee) -> bool:
     `legal` of 359 blocks and 27 calls took most of its compile time). Such a function calls
     them instead (LLVM still inlines what it finds worth it). Decided once per function, by
     its size before anything was inlined into it. The legal moves of most shipped games are
-    below BIG (the largest of the classic games' has 257 blocks), so their code is unchanged."""
+    below BIG (the largest of the classic games' has 257 blocks), so their code is unchanged.
+    A function made with `njit(inlines=False)` (the parts of a split `legal`) calls them too.
+    The callee's IR is not read (see `_frontend`)."""
     decided = getattr(caller, "_ziggurat_inlines", None)
     if decided is None:
-        decided = caller._ziggurat_inlines = len(caller.blocks) <= BIG
+        decided = caller._ziggurat_inlines = (len(caller.blocks) <= BIG
+                                              and not getattr(caller.func_id.func, "_ziggurat_calls", False))
     return decided
 
 
-def njit(*args, cache: bool = False, **options):
+_run_frontend = numba_compiler.run_frontend
+
+
+def _frontend(func, *args, **kws):
+    """Numba's `run_frontend`, but None for a function whose inlining `inline_unless_big`
+    decides: Numba translates the callee's bytecode at every call site only to hand it to the
+    cost model (`InlineInlinables._do_work`), which reads the caller alone (a shipped ruleset
+    translated one helper 255 times). Inlining itself translates it with arguments (not this)."""
+    if not args and not kws and getattr(func, "_ziggurat_sized", False):
+        return None
+    return _run_frontend(func, *args, **kws)
+
+
+numba_compiler.run_frontend = _frontend
+
+
+def njit(*args, cache: bool = False, internal: bool = False, inlines: bool = True, **options):
     """`numba.njit`, where `cache=True` keeps the machine code in the sealed cache (or nowhere,
     when there is no cache folder to trust), a function is compiled once per argument types
     (`OneOverload`), and `inline="always"` inlines into all but the largest functions
-    (`inline_unless_big`)."""
+    (`inline_unless_big`). `internal=True`: a function only compiled code calls, made without
+    the wrappers that let Python (and first-class function values) call it (Numba's
+    `no_cpython_wrapper`, `no_cfunc_wrapper`): two functions less to lower, optimise and turn
+    into machine code for each, a sixth of the compile time of a game's many `do_N`.
+    `inlines=False`: the function calls its helpers, as a function of more than BIG blocks does."""
 
     if options.get("inline") == "always":
         options["inline"] = inline_unless_big
+    if internal:
+        options.update(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 
     def wrap(func):
+        if options.get("inline") is inline_unless_big:
+            func._ziggurat_sized = True
+        if not inlines:
+            func._ziggurat_calls = True
         dispatcher = numba.njit(**options)(func)
         if type(dispatcher) is CPUDispatcher:  # (not with NUMBA_DISABLE_JIT: the function itself)
             dispatcher.__class__ = OneOverload

@@ -1,0 +1,54 @@
+"""A large game's native `legal` split into functions `legal_K` and its `do_N` called, not inlined
+(`legal.Legal.split`, `apply.Apply.dos`: what a cold compile of the largest shipped rulesets
+costs): the same moves in the same order, the same moves made.
+
+The split is forced on the test rulesets (every action its own function) and the module is run as
+plain Python (no Numba: nothing is compiled), beside the Python backend, along random games.
+"""
+
+import os
+import random
+
+import numpy as np
+import pytest
+
+import ziggurat
+from ziggurat.interpreter.native import apply as native_apply
+from ziggurat.interpreter.native import game as native_game
+from ziggurat.interpreter.native import legal as native_legal
+
+from test_native_fuse import plain_module
+
+HERE = os.path.dirname(__file__)
+
+
+@pytest.fixture
+def split_all(monkeypatch):
+    monkeypatch.setattr(native_legal, "SPLIT_LINES", 0)
+    monkeypatch.setattr(native_legal, "PART_LINES", 1)
+    monkeypatch.setattr(native_apply, "INLINED_DO_LINES", 0)
+
+
+@pytest.mark.parametrize("name", ["fuse.rules", "stages.rules", "after.rules", "chance.rules", "sets.rules"])
+def test_a_split_legal_and_called_do_functions_list_and_make_pythons_moves(split_all, name):
+    game = ziggurat.load(os.path.join(HERE, name))
+    text, layout = native_game._write(game)[:2]
+    assert "def legal_0(" in text and "= legal_0(s, out, n, mover, ply" in text  # split: legal calls its parts
+    assert 'inline="always", internal=True)\ndef do_' not in text  # do_N called
+    module = plain_module(text, 4096)
+    buf = np.empty(4096, np.int64)
+    for seed in range(4):
+        rng = random.Random(seed)
+        state = game.new()
+        v = layout.vector(state)
+        for _ply in range(30):
+            if state.outcome() is not None:
+                break
+            moves = list(state.moves())
+            n = module["legal"](v.copy(), buf)
+            assert [int(x) for x in buf[:n]] == [layout.codec.pack(m) for m in moves], f"seed {seed}"
+            m = rng.choice(moves)
+            state.push(m)
+            module["apply"](v, layout.codec.pack(m))
+            assert np.array_equal(v[4:layout.hsh], layout.vector(state)[4:layout.hsh]), f"seed {seed}: {m}"
+
