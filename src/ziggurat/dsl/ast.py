@@ -398,8 +398,7 @@ class Procedure:
 
 @frozen
 class WholeTurns:
-    """`whole turns, at most N parts [, one per position]`: a move is all the parts (plies joined
-    by extra_turn()) one player plays before the turn passes (interpreter/whole_turns.py)."""
+    """`whole turns, at most N parts [, one per position]`: a move is a player's whole turn."""
 
     parts: int
     one_per_position: bool = False
