@@ -18,9 +18,9 @@ from .ast import NOWHERE, Pos
 @frozen
 class ExampleItem:
     """One line of an example: `kind` is options, position, after, legal, illegal, moves, outcome,
-    perft, points, seats, turn or odds; `values` what the line gives (texts, numbers, names), as written:
-    points are (moves or None, ((player, points), ...)), seats (moves or None, (player, ...)), turn (moves or None, player),
-    odds (moves or None, ((move, numerator, denominator), ...))."""
+    perft, points, seats, turn or odds; `values` what the line gives (texts, numbers, names), as
+    written: points are (moves or None, ((player, points), ...)), seats (moves or None, (player,
+    ...)), turn (moves or None, player), odds (moves or None, ((move, numerator, denominator), ...))."""
 
     kind: str
     values: tuple
