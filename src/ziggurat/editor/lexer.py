@@ -59,6 +59,7 @@ class RulesLexer(RegexLexer):
             (rf"{_WS}+", Whitespace),
             (r"#.*?$", Comment.Single),
             (r'"', String.Double, "string"),
+            (r"[0-9]+/[0-9]+", Number),  # an example's odds: `odds: "red+red" 1/100`
             (r"[0-9]+", Number.Integer),
             (rf"(rank)({_WS}+)(by)\b", bygroups(Keyword, Whitespace, Keyword)),
             (rf"(by)({_WS}+)(chance)\b", bygroups(Keyword, Whitespace, Keyword)),
