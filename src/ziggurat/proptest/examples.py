@@ -205,25 +205,18 @@ def _expectation(state: State, item) -> Optional[str]:
         return None if got == want else f"expected perft {depth} = {want}, found {got}"
     if kind == "outcome":
         return _outcome(state, item)
-    if kind == "points":
-        return _points(state, item)
-    if kind == "seats":
-        return _seats(state, item)
-    if kind == "turn":
-        return _turn(state, item)
-    if kind == "odds":
-        return _odds(state, item)
+    if kind in _AFTER_LINES:
+        moves, want = item.values
+        try:
+            st = _after(state, moves)
+        except _Failed as e:
+            return e.args[0]
+        return _AFTER_LINES[kind](st, want, f"\n  after:    {st.text()}" if moves else "")
     return None
 
 
-def _odds(state: State, item) -> Optional[str]:
-    moves, want = item.values
-    try:
-        st = _after(state, moves)
-    except _Failed as e:
-        return e.args[0]
+def _odds(st: State, want, at: str) -> Optional[str]:
     odds = st.game.chance_outcomes(st)
-    at = f"\n  after:    {st.text()}" if moves else ""
     if odds is None:
         return "expected odds of nature's moves, but a player is to move, not chance" + at
     bad = []
@@ -239,15 +232,10 @@ def _odds(state: State, item) -> Optional[str]:
     return "; ".join(bad) + at if bad else None
 
 
-def _turn(state: State, item) -> Optional[str]:
-    moves, want = item.values
-    try:
-        st = _after(state, moves)
-    except _Failed as e:
-        return e.args[0]
-    side = state.game.players[st.side]
+def _turn(st: State, want, at: str) -> Optional[str]:
+    side = st.game.players[st.side]
     if side != want:
-        return f"expected {want} to move, found {side}" + (f"\n  after:    {st.text()}" if moves else "")
+        return f"expected {want} to move, found {side}" + at
     return None
 
 
@@ -260,16 +248,10 @@ def _after(state: State, moves: Optional[str]) -> State:
     return st
 
 
-def _points(state: State, item) -> Optional[str]:
-    moves, want = item.values
-    try:
-        st = _after(state, moves)
-    except _Failed as e:
-        return e.args[0]
+def _points(st: State, want, at: str) -> Optional[str]:
     out = st.outcome()
-    players = list(state.game.players)
+    players = list(st.game.players)
     shown = ", ".join(f"{p} {n}" for p, n in want)
-    at = f"\n  after:    {st.text()}" if moves else ""
     if out is None:
         return f"expected points {shown}, found none: the game goes on" + at
     if not out.scores:
@@ -285,18 +267,17 @@ def _points(state: State, item) -> Optional[str]:
     return None
 
 
-def _seats(state: State, item) -> Optional[str]:
-    moves, want = item.values
-    try:
-        st = _after(state, moves)
-    except _Failed as e:
-        return e.args[0]
-    players = list(state.game.players)
+def _seats(st: State, want, at: str) -> Optional[str]:
+    players = list(st.game.players)
     by_seat = [players[side] for side in sorted(range(len(players)), key=lambda side: st.seats[side])]
     if list(want) != by_seat:
-        return f"expected seats {', '.join(want)}, found {', '.join(by_seat)} (seat by seat, the side each plays)" + \
-            (f"\n  after:    {st.text()}" if moves else "")
+        return f"expected seats {', '.join(want)}, found {', '.join(by_seat)} (seat by seat, the side each plays)" + at
     return None
+
+
+# The lines read at the position after their own moves (`KIND [after "MOVES"]: ...`): each gets that
+# state, what the line wants, and the note naming the position when moves were played.
+_AFTER_LINES = {"points": _points, "seats": _seats, "turn": _turn, "odds": _odds}
 
 
 def _outcome(state: State, item) -> Optional[str]:
