@@ -269,26 +269,7 @@ def test_a_parameter_named_as_a_direction_is_not_mutated_as_one():
     assert changed == [("n", "ne")]
 
 
-DICE = """game "Dice" "A test game: nature rolls 1 to 3, a 1 twice as likely; the player stops."
-players a, b
-board:
-    files: 1
-    ranks: 1
-piece:
-    owner: players
-counter die = 0
-action roll "{n}":
-    by chance
-    when die == 0
-    n: 1..3
-    weight 2 if n == 1 else 1
-    do:
-        die = n
-action stop "stop":
-    when die != 0
-    do:
-        die = 0
-"""
+DICE = (Path(__file__).parents[1] / "language" / "weighted_die.rules").read_text(encoding="utf-8")
 
 
 def test_a_changed_chance_weight_is_not_the_same_tree():

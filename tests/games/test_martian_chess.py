@@ -305,6 +305,23 @@ def test_the_reference_gives_the_perft_file_counts():
                 assert ref.perft(p, depth) == leaves, f"{record.id} depth {depth}"
 
 
+def _replay_in_the_reference(fast, st, p, seed: int) -> None:
+    """A seeded native playout from `st` (the reference's position `p`): each move legal in the
+    reference, the final position and the points the reference's."""
+    playout = fast.playout(st, seed, 300)
+    state = st.copy()
+    for m in playout.moves:
+        text = state.move_text(m)
+        assert text in ref.moves(p), f"{text} is not legal in the reference at {ref.text(p)}"
+        state.push(m)
+        p = ref.play(p, text)
+    assert fast.state(playout.final).text() == ref.text(p)
+    expected = ref.result(p)
+    assert (playout.kind is None) == (expected is None)
+    if expected is not None:
+        assert tuple(playout.scores) == expected[1]
+
+
 def test_native_perft_and_seeded_playouts_agree_with_the_reference():
     """One native compile: perft from the start, and seeded playouts from ten positions 20 to 92
     plies into random games (native random play calls the clock at once, so a playout from the
@@ -321,18 +338,7 @@ def test_native_perft_and_seeded_playouts_agree_with_the_reference():
         st, p = random_line(2, 100 + seed, 20 + 8 * seed)
         if st.outcome() is not None:
             continue
-        playout = fast.playout(st, seed, 300)
-        state = st.copy()
-        for m in playout.moves:
-            text = state.move_text(m)
-            assert text in ref.moves(p), f"{text} is not legal in the reference at {ref.text(p)}"
-            state.push(m)
-            p = ref.play(p, text)
-        assert fast.state(playout.final).text() == ref.text(p)
-        expected = ref.result(p)
-        assert (playout.kind is None) == (expected is None)
-        if expected is not None:
-            assert tuple(playout.scores) == expected[1]
+        _replay_in_the_reference(fast, st, p, seed)
 
 
 def test_native_four_player_game_agrees_with_the_reference():
@@ -348,15 +354,4 @@ def test_native_four_player_game_agrees_with_the_reference():
     start = g.new()
     assert [fast.perft(start, d) for d in range(4)] == [ref.perft(ref.start(4), d) for d in range(4)]
     for seed in range(20):
-        playout = fast.playout(start, seed, 300)
-        p, state = ref.start(4), start.copy()
-        for m in playout.moves:
-            text = state.move_text(m)
-            assert text in ref.moves(p), f"{text} is not legal in the reference at {ref.text(p)}"
-            state.push(m)
-            p = ref.play(p, text)
-        assert fast.state(playout.final).text() == ref.text(p)
-        expected = ref.result(p)
-        assert (playout.kind is None) == (expected is None)
-        if expected is not None:
-            assert tuple(playout.scores) == expected[1]
+        _replay_in_the_reference(fast, start, ref.start(4), seed)

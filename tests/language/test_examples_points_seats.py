@@ -11,6 +11,7 @@ hands the first seat the north army, which is to move next (the second seat took
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 
@@ -115,26 +116,7 @@ def test_turn_says_who_is_to_move_after_the_moves():
     assert "'east' in 'turn' is not a player" in d.message
 
 
-DICE = """game "Dice" "A test game: nature rolls 1 to 3, a 1 twice as likely; the player stops."
-players a, b
-board:
-    files: 1
-    ranks: 1
-piece:
-    owner: players
-counter die = 0
-action roll "{n}":
-    by chance
-    when die == 0
-    n: 1..3
-    weight 2 if n == 1 else 1
-    do:
-        die = n
-action stop "stop":
-    when die != 0
-    do:
-        die = 0
-"""
+DICE = (Path(__file__).parent / "weighted_die.rules").read_text(encoding="utf-8")
 
 
 def test_odds_give_the_probability_of_natures_moves():
