@@ -34,3 +34,12 @@ def test_a_whole_study_has_no_partial_note(tmp_path):
                                       "--backend", "python", "--seed", "1", "--report", str(page)])
     assert result.exit_code == 0, result.output
     assert "partial" not in page.read_text()
+
+
+def test_a_reason_that_ended_games_with_several_results_is_named_once():
+    from ziggurat.lab.report import endings_text
+
+    endings = [{"kind": "win", "reason": "every colour captured", "games": 198, "rate": 0.99},
+               {"kind": "draw", "reason": "every colour captured", "games": 2, "rate": 0.01},
+               {"kind": "draw", "reason": "max plies", "games": 1, "rate": 0.005}]
+    assert endings_text(endings) == "every colour captured 200 (win 198, draw 2); max plies 1"

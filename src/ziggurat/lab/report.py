@@ -203,7 +203,7 @@ def comparison_rows(summaries: list) -> list:
                                       for s in summaries]),
              ("branching", [f"{s['branching']:.1f}" if s["branching"] is not None else "-" for s in summaries]),
              ("passes per game", [f"{s['passes']['per_game']:.2f}" for s in summaries]),
-             ("endings", ["; ".join(f"{e['reason']} {e['games']}" for e in s["endings"]) for s in summaries])]
+             ("endings", [endings_text(s["endings"]) for s in summaries])]
     for name in dict.fromkeys(a["action"] for s in summaries for a in s.get("actions", ()) if a["games"]["k"]):
         rows.append((f"{name} per game", [next((mean_text(a["per_game"]) for a in s["actions"] if a["action"] == name),
                                                "-") for s in summaries]))
@@ -211,6 +211,21 @@ def comparison_rows(summaries: list) -> list:
         rows.append((text, [next((mean_text(st) for st in s["statistics"] if st["statistic"] == text), "-")
                             for s in summaries]))
     return rows
+
+
+def endings_text(endings: list) -> str:
+    """The endings of a study on one line, one entry a reason: a reason that ended games with
+    different results (some won, some drawn) is one entry with its results beside it
+    ("a player has captured every colour 200 (win 198, draw 2)"), not the same words twice."""
+    kinds: dict = {}
+    for e in endings:
+        kinds.setdefault(e["reason"], []).append((e["kind"], e["games"]))
+    parts = []
+    for reason, by_kind in kinds.items():
+        total = sum(games for _, games in by_kind)
+        split = f" ({', '.join(f'{kind} {games}' for kind, games in by_kind)})" if len(by_kind) > 1 else ""
+        parts.append(f"{reason} {total}{split}")
+    return "; ".join(parts)
 
 
 def comparison_markdown(summaries: list) -> list:
