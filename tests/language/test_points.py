@@ -244,3 +244,25 @@ def test_a_game_record_keeps_the_points():
     assert record.scores == "first=1.5 second=-3 third=1.5"
     assert "scores: first=1.5 second=-3 third=1.5" in record.dumps()
     assert scores_text(replay(record)) == record.scores
+
+
+def test_a_study_says_when_an_agent_asked_for_a_native_search_plays_with_the_python_one(tmp_path):
+    """The native alpha-beta values wins and losses, not points: on a game of points the Python
+    search plays. `search_note` says so, and so do a study's output and page (they said nothing)."""
+    from click.testing import CliRunner
+
+    from ziggurat.agents import make_agent
+    from ziggurat.cli.main import cli
+
+    game = ziggurat.load(GAMBLE)
+    note = make_agent("alphabeta:depth=1:backend=native").search_note(game)
+    assert note is not None and "results in points" in note and "the Python search plays" in note
+    assert make_agent("alphabeta:depth=1").search_note(game) is None  # no native search was asked for
+    page = tmp_path / "page.md"
+    result = CliRunner().invoke(cli, ["simulate", GAMBLE, "-n", "2", "-w", "1", "--seed", "1", "--agents",
+                                      "alphabeta:depth=1:backend=native,random", "--report", str(page)])
+    assert result.exit_code == 0, result.output
+    assert "note: alphabeta:depth=1:backend=native: the native backend cannot compile results in points" \
+        in result.stderr
+    assert "Note: alphabeta:depth=1:backend=native: the native backend cannot compile results in points" \
+        in page.read_text()

@@ -47,6 +47,7 @@ class AlphaBetaAgent(Agent):
             raise AgentError(f"alphabeta: backend must be python or native, not {backend!r}")
         self.backend = backend
         self._searches: dict = {}  # id(game) -> its NativeSearch, or None where it cannot search natively
+        self._python_tree: dict = {}  # id(game) -> why its native search could not be built
         self._rate = 200_000.0  # native nodes per second, as last measured (the slices' sizes)
         if worlds < 1:
             raise AgentError(f"alphabeta: worlds must be at least 1, not {worlds!r}")
@@ -126,6 +127,13 @@ class AlphaBetaAgent(Agent):
                 break
         return best if every else best_move
 
+    def search_note(self, game) -> Optional[str]:
+        if self.backend != "native":
+            return None
+        self._native_search(game)
+        why = self._python_tree.get(id(game))
+        return None if why is None else f"{self.spec()}: {why}: the Python search plays"
+
     def _native_search(self, game):
         """The game's native search (NativeSearch), or None where the native backend compiles the
         game but not its search; AgentError where it cannot compile the game."""
@@ -148,8 +156,10 @@ class AlphaBetaAgent(Agent):
                 moves = start.moves() if start is not None and not start.is_chance else []
                 if moves:  # compiled (or loaded) now, not in a move's time
                     search.alphabeta(start, moves, 1, WIN).run()
-            except (Unsupported, NumbaError):
+            except (Unsupported, NumbaError) as why:
                 search = None
+                self._python_tree[id(game)] = (why.line().replace('; using Python', '') if isinstance(why, Unsupported)
+                                               else f"Numba could not compile it: {str(why).splitlines()[0]}")
             self._searches[id(game)] = search
         return self._searches[id(game)]
 

@@ -42,6 +42,11 @@ class Agent:
     def spec(self) -> str:
         return self.name
 
+    def search_note(self, game) -> Optional[str]:
+        """Where the agent was asked for a native search that cannot search `game` and a Python one
+        searches instead: why, in a few words (a study says so); None otherwise. May compile."""
+        return None
+
 
 def mover_seat(st) -> int:
     return st.seats[st.side]

@@ -92,6 +92,7 @@ class MCTSAgent(Agent):
         self.rollouts, self.rollout_policy = rollouts, rollout_policy
         self._native: dict = {}  # id(game) -> its NativeGame
         self._searches: dict = {}  # id(game) -> its NativeSearch, or None where it cannot search natively
+        self._python_tree: dict = {}  # id(game) -> why its native search could not be built
         self._playouts: dict = {}  # id(game) -> its RolloutEvaluator
         self.iterations, self.time, self.c, self.rollout = iterations, time, c, rollout
         self.worlds = worlds
@@ -245,6 +246,13 @@ class MCTSAgent(Agent):
                 raise AgentError(f"mcts:rollouts=native: {why.line().replace('; using Python', '')}") from None
         return fast
 
+    def search_note(self, game) -> Optional[str]:
+        if self.rollouts != "native":
+            return None
+        self._native_search(game)
+        why = self._python_tree.get(id(game))
+        return None if why is None else f"{self.spec()}: {why}: the Python tree searches, its playouts native"
+
     def _native_search(self, game):
         """The game's native search (NativeSearch), or None where the native backend compiles the
         game but not its search (its heuristic, say): then the Python tree, with native playouts."""
@@ -260,8 +268,10 @@ class MCTSAgent(Agent):
                 start = game.new()
                 if start is not None and start.moves():  # compiled (or loaded) now, not in a move's time
                     (search.ismcts if game.has_secrets else search.mcts)(start, self.c, 1, 0, 1).run(1)
-            except (Unsupported, NumbaError):
+            except (Unsupported, NumbaError) as why:
                 search = None
+                self._python_tree[id(game)] = (why.line().replace('; using Python', '') if isinstance(why, Unsupported)
+                                               else f"Numba could not compile it: {str(why).splitlines()[0]}")
             self._searches[id(game)] = search
         return self._searches[id(game)]
 

@@ -159,6 +159,9 @@ def simulate(ctx, ruleset, games, agents, options, variants, others, seed, worke
                                                                  loop="study_chunk", by_size=True) is not None:
             spec = attrs.evolve(spec, backend="native", rollout=rollout)
         specs.append((spec, game))
+    notes = {spec.name: study.search_notes(spec, game) for spec, game in specs}  # before the clock starts
+    for text in dict.fromkeys(t for ts in notes.values() for t in ts):
+        click.echo(f"note: {text}", err=True)
 
     journal = Journal(journal_path, [spec for spec, _ in specs]) if journal_path is not None else None
     if resume and not journal.path.exists():
@@ -213,6 +216,9 @@ def simulate(ctx, ruleset, games, agents, options, variants, others, seed, worke
         click.echo(f"interrupted ({interrupted}) before any game finished: nothing written", err=True)
         ctx.exit(EXIT_CODES[interrupted])
     summaries = [stats.summarize(spec, records, game) for spec, game, records in kept]
+    for summary, (spec, _, _) in zip(summaries, kept):
+        if notes[spec.name]:
+            summary["study"]["notes"] = notes[spec.name]
     all_records = [records for _, _, records in kept]
 
     if csv_file:

@@ -168,6 +168,8 @@ def report_markdown(summaries: list, command: str, plots: list = (), title: str 
     lines += [f"Agents: {', '.join(s0['agents'])} (seats rotate every game); seed {s0['seed']}; "
               f"games end at the ruleset's own end or at {s0['max_plies']} plies. "
               f"Rates are given with their {int(CONFIDENCE * 100)}% Wilson confidence interval.", ""]
+    for text in dict.fromkeys(t for s in summaries for t in s["study"].get("notes", ())):
+        lines += [f"Note: {text}.", ""]
     lines += comparison_markdown(summaries)
     for p in plots:
         if str(p).endswith(".svg"):

@@ -500,6 +500,18 @@ def check_spec(spec: StudySpec):
     return game
 
 
+def search_notes(spec: StudySpec, game) -> list:
+    """What the study's agents cannot search as asked on its game (a native search that falls back
+    to Python, and why), one line each, for the output and the page. Builds the native searches here,
+    once, so the workers load them from the cache."""
+    notes = []
+    for a in dict.fromkeys(spec.agents):
+        note = make_agent(a, seed=0).search_note(game)
+        if note is not None:
+            notes.append(note)
+    return notes
+
+
 def run_study(spec: StudySpec, *, workers: Optional[int] = None, client=None,
               progress: Optional[Callable[[int], None]] = None, skip=(),
               on_records: Optional[Callable[[list], None]] = None,
