@@ -3,12 +3,13 @@
     python benchmarks/study_bench.py [--quick]
 
 `rows(quick)` gives, per game and in one run: random games per CPU second of the kernel alone
-(`NativeGame.playouts`: one call, nothing but the games) and of a study (`run_study`, one worker,
-in this process, start-up excluded: the module compiled or loaded and the game loaded before the
-clock starts), their ratio (the goal is 0.9 or more), the mean game length of each (they play
-other seeds, so other games of the same length on average), and the CPU a game costs to write
-to a study's journal (`Journal.add`: JSON, one line a game). The kernel and the study are timed
-alternately, best of several repetitions. CPU seconds are the process's (`time.process_time`).
+(`NativeGame.playouts`: one call, nothing but the games) and of a study as `simulate` runs it
+(`run_study`, one worker, in this process, then `stats.summarize` of its games; start-up
+excluded: the module compiled or loaded and the game loaded before the clock starts), their
+ratio (the goal is 0.9 or more), the mean game length of each (they play other seeds, so other
+games of the same length on average), and the CPU a game costs to write to a study's journal
+(`Journal.add`: JSON, one line a game, from the study's table). The kernel and the study are
+timed alternately, best of several repetitions. CPU seconds are the process's (`time.process_time`).
 
 `scaling_rows(quick)` runs the same study in fresh processes with `-w 1` and `-w 2` (through
 `run_study(workers=...)`): wall seconds and CPU seconds (the process and its workers, start-up
@@ -62,8 +63,9 @@ def rows(quick: bool = False) -> list:
         return []
     import ziggurat
     from ziggurat.lab.journal import Journal
-    from ziggurat.lab.study import StudySpec, run_study
     from ziggurat.interpreter.native import native
+    from ziggurat.lab.stats import summarize
+    from ziggurat.lab.study import StudySpec, run_study
 
     repeats = 2 if quick else 3
     out = []
@@ -78,7 +80,7 @@ def rows(quick: bool = False) -> list:
         kernel, study = [], []
         for _ in range(repeats):
             kernel.append(cpu(lambda: fast.playouts(start, games, 1, MAX_PLIES)))
-            study.append(cpu(lambda: run_study(spec, workers=1)))
+            study.append(cpu(lambda: _summarized(run_study(spec, workers=1), spec, game, summarize)))
         k_seconds, (_, k_plies, _) = min(kernel, key=lambda x: x[0])
         s_seconds, records = min(study, key=lambda x: x[0])
         with tempfile.TemporaryDirectory() as folder:
@@ -89,11 +91,16 @@ def rows(quick: bool = False) -> list:
         row = {"game": label, "games": games,
                "kernel_games_per_cpu_s": games / k_seconds, "study_games_per_cpu_s": games / s_seconds,
                "kernel_mean_plies": float(k_plies.mean()),
-               "study_mean_plies": sum(r.plies for r in records) / len(records),
+               "study_mean_plies": float(records.plies.mean()),
                "journal_us_per_game": j_seconds / games * 1e6}
         row["ratio"] = row["study_games_per_cpu_s"] / row["kernel_games_per_cpu_s"]
         out.append(row)
     return out
+
+
+def _summarized(records, spec, game, summarize):
+    summarize(spec, records, game)
+    return records
 
 
 def _run_fresh(ruleset: str, options: dict, games: int, workers: int) -> tuple:

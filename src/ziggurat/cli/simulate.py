@@ -33,6 +33,7 @@ import ziggurat
 
 from ..lab import report, runner, stats, study
 from ..lab.journal import Journal, JournalWriteError
+from ..lab.table import Finished
 from ..agents import AGENTS
 from ..outputs import atomic_open, check_writable, write_text
 from .backend import GAME_SECONDS, backend_option, choose, only_random
@@ -166,7 +167,8 @@ def simulate(ctx, ruleset, games, agents, options, variants, others, seed, worke
     journal = Journal(journal_path, [spec for spec, _ in specs]) if journal_path is not None else None
     if resume and not journal.path.exists():
         click.echo(f"no journal at {journal.path}: the study starts from its first game", err=True)
-    done = journal.start(resume) if journal is not None else [{} for _ in specs]
+    resumed = journal.start(resume) if journal is not None else [{} for _ in specs]
+    done = [Finished(len(game.players), got) for (_, game), got in zip(specs, resumed)]
     client = runner.connect(cluster, scheduler_file) if (cluster or scheduler_file) else None
     console = Console(stderr=True)
     interrupted = None
@@ -181,7 +183,7 @@ def simulate(ctx, ruleset, games, agents, options, variants, others, seed, worke
                     bar.start_task(task)  # elapsed time and rate count from when this study starts
 
                     def keep(records, k=k, task=task):
-                        done[k].update((r.index, r) for r in records)
+                        done[k].add(records)
                         if journal is not None:
                             journal.add(k, records)
                         bar.advance(task, len(records))
@@ -193,14 +195,14 @@ def simulate(ctx, ruleset, games, agents, options, variants, others, seed, worke
         except KeyboardInterrupt:
             interrupted = signals.received or "Ctrl-C"
             if journal is not None:
-                journal.rewrite(done)  # an append cut short by the signal is made whole
+                journal.rewrite([d.by_index() for d in done])  # an append cut short by the signal is made whole
         except JournalWriteError:  # it says what the journal keeps; writing it again would fail again
             raise
         except ziggurat.GameError as e:  # e.g. a cluster with no worker left: say what is kept
             kept = sum(len(d) for d in done)
             if journal is None or not kept:
                 raise
-            journal.rewrite(done)
+            journal.rewrite([d.by_index() for d in done])
             raise ziggurat.GameError(f"{e}; the {kept} finished game{'s' if kept != 1 else ''} are kept in "
                                      f"{str(journal.path)!r}: the same command with --resume goes on") from None
         finally:
@@ -209,7 +211,7 @@ def simulate(ctx, ruleset, games, agents, options, variants, others, seed, worke
             if client is not None:
                 client.close()
 
-    kept = [(spec, game, [r for _, r in sorted(done[k].items())]) for k, (spec, game) in enumerate(specs)]
+    kept = [(spec, game, done[k].table()) for k, (spec, game) in enumerate(specs)]
     kept = [(spec, game, records) for spec, game, records in kept if records]
     finished, planned = sum(len(r) for _, _, r in kept), sum(spec.games for spec, _ in specs)
     if not kept:

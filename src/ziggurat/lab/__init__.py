@@ -1,6 +1,7 @@
 """The lab: tools that play many games and report on them, over the game kernel.
 
-- `study`: a study's spec and its games (one runner for both backends, `GameResult` records);
+- `study`: a study's spec and its games (one runner for both backends); `table`: its games as
+  records (`GameResult`) and as typed columns (`GameTable`);
 - `stats`: a study's statistics; `report`: its CSV, plots and Markdown page; `journal`: its
   finished games on disk, to resume it;
 - `runner`: work spread over local processes or a Dask cluster;

@@ -11,7 +11,8 @@ import ziggurat
 
 from ..errors import GameError
 from ..outputs import write_text
-from .study import GameResult, StudySpec, ruleset_ref
+from .study import StudySpec, ruleset_ref
+from .table import BACKENDS, GameResult, GameTable
 
 
 # ---- the journal: finished games on disk, to resume a study --------------------------------------
@@ -53,15 +54,43 @@ class Lines:
     def line(self, study: int, r: GameResult) -> str:
         if r.statistics or r.backend not in ("python", "native"):  # the general way
             return json.dumps({"study": study, "game": r.as_json()})
+        return self._line(study, r.index, r.seed, r.seat_agents, r.first_seat, r.results_by_seat, r.results_by_side,
+                          r.final_seats, r.kind, r.reason, r.plies, r.branching, r.positions, r.passes,
+                          r.actions.items(), r.backend, r.scores_by_seat, r.scores_by_side)
+
+    def table_lines(self, study: int, t: GameTable) -> list:
+        """The lines of a table's games, read from its columns (no record made a game)."""
+        if t.statistics is not None:
+            return [self.line(study, r) for r in t]
+        names, endings = t.action_names, t.endings
+        none: list = [()] * len(t)
+
+        def rows(a):
+            return list(map(tuple, a.tolist()))
+
+        return [self._line(study, i, s, sa, f, rs, rd, fs, *endings[e], p, b, q, ps,
+                           [(names[a], c) for a, c in enumerate(used) if c], BACKENDS[be], ss, sd)
+                for i, s, sa, f, rs, rd, fs, e, p, b, q, ps, used, be, ss, sd in zip(
+                    t.index.tolist(), t.seed.tolist(), rows(t.seat_agents), t.first_seat.tolist(),
+                    rows(t.results_by_seat), rows(t.results_by_side), rows(t.final_seats), t.ending.tolist(),
+                    t.plies.tolist(), t.branching.tolist(), t.positions.tolist(), t.passes.tolist(),
+                    t.actions.tolist(), t.backend.tolist(),
+                    rows(t.scores_by_seat) if t.scores_by_seat is not None else none,
+                    rows(t.scores_by_side) if t.scores_by_side is not None else none)]
+
+    def _line(self, study, index, seed, seat_agents, first_seat, by_seat, by_side, final_seats, kind, reason, plies,
+              branching, positions, passes, actions, backend, scores_by_seat, scores_by_side) -> str:
         f, i, s = self._floats, self._ints, self._text
-        actions = ", ".join(f"{s(name)}: {count}" for name, count in r.actions.items())
-        backend = ', "backend": "native"' if r.backend == "native" else ""
-        return (f'{{"study": {study}, "game": {{"index": {r.index}, "seed": {r.seed}, '
-                f'"seat_agents": {i(r.seat_agents)}, "first_seat": {r.first_seat}, '
-                f'"results_by_seat": {f(r.results_by_seat)}, "results_by_side": {f(r.results_by_side)}, '
-                f'"final_seats": {i(r.final_seats)}, "kind": {s(r.kind)}, "reason": {s(r.reason)}, '
-                f'"plies": {r.plies}, "branching": {r.branching}, "positions": {r.positions}, '
-                f'"passes": {r.passes}, "actions": {{{actions}}}, "statistics": {{}}{backend}}}}}')
+        used = ", ".join(f"{s(name)}: {count}" for name, count in actions)
+        tail = ', "backend": "native"' if backend == "native" else ""
+        if scores_by_side:  # a game of points (as_json writes them after the backend)
+            tail += f', "scores_by_seat": {f(scores_by_seat)}, "scores_by_side": {f(scores_by_side)}'
+        return (f'{{"study": {study}, "game": {{"index": {index}, "seed": {seed}, '
+                f'"seat_agents": {i(seat_agents)}, "first_seat": {first_seat}, '
+                f'"results_by_seat": {f(by_seat)}, "results_by_side": {f(by_side)}, '
+                f'"final_seats": {i(final_seats)}, "kind": {s(kind)}, "reason": {s(reason)}, '
+                f'"plies": {plies}, "branching": {branching}, "positions": {positions}, '
+                f'"passes": {passes}, "actions": {{{used}}}, "statistics": {{}}{tail}}}}}')
 
     def _floats(self, values: tuple) -> str:
         text = self.floats.get(values)
@@ -213,7 +242,9 @@ class Journal:
         if self.file is None:
             return
         try:
-            self.file.write("".join(self.lines.line(study, r) + "\n" for r in records))
+            lines = self.lines.table_lines(study, records) if isinstance(records, GameTable) \
+                else [self.lines.line(study, r) for r in records]
+            self.file.write("".join(line + "\n" for line in lines))
             self.file.flush()
         except OSError as e:
             self.close()  # at most a torn last line, which reading ignores

@@ -9,7 +9,10 @@ from typing import Optional
 
 import ziggurat
 
+import numpy as np
+
 from .study import SIM_CAP_REASON, StudySpec, agent_labels
+from .table import GameTable
 
 CONFIDENCE = 0.95
 
@@ -35,8 +38,6 @@ def proportion(k: int, n: int) -> dict:
 def mean_interval(values: list, rate: bool = False) -> dict:
     """The mean of a sample and its 95% confidence interval: Wilson's for a `rate` (values 0 or 1:
     truths), else Student's t (its quantile from scipy.special), kept within the values seen."""
-    import numpy as np
-
     n = len(values)
     if n == 0:
         return {"n": 0, "mean": None, "lo": None, "hi": None}
@@ -53,33 +54,33 @@ def mean_interval(values: list, rate: bool = False) -> dict:
     return {"n": n, "mean": mean, "lo": max(mean - half, float(x.min())), "hi": min(mean + half, float(x.max()))}
 
 
-def action_use(game, records: list) -> list:
+def action_use(game, table: GameTable) -> list:
     """For each action: moves of it per game (mean, 95% interval) and the share of games that used it."""
     out = []
     for a in game.actions:
-        counts = [r.actions.get(a.name, 0) for r in records]
+        counts = table.action_counts(a.name)
         out.append({"action": a.name, "chance": a.chance, "per_game": mean_interval(counts),
-                    "games": proportion(sum(1 for c in counts if c), len(counts))})
+                    "games": proportion(int((counts > 0).sum()), len(counts))})
     return out
 
 
-def statistics_of(game, records: list) -> list:
+def statistics_of(game, table: GameTable) -> list:
     """The ruleset's `statistic` declarations over the games' last positions: mean and interval."""
     out = []
     for text in game.statistic_texts:
-        values = [r.statistics[text] for r in records]
+        values = [s[text] for s in table.statistics or ()]
         out.append({"statistic": text, **mean_interval([int(v) for v in values],
                                                        rate=all(isinstance(v, bool) for v in values))})
     return out
 
 
-def _tally(results: list) -> dict:
-    wins = sum(1 for r in results if r == 1)
-    losses = sum(1 for r in results if r == 0)
-    draws = len(results) - wins - losses
-    return {"games": len(results), "wins": wins, "draws": draws, "losses": losses,
-            "score": (sum(results) / len(results)) if results else None,
-            "win_rate": proportion(wins, len(results))}
+def _tally(results) -> dict:
+    """Wins (1), losses (0) and draws (a share) of an array of results."""
+    results = np.asarray(results, dtype=float)
+    n = len(results)
+    wins, losses = int((results == 1).sum()), int((results == 0).sum())
+    return {"games": n, "wins": wins, "draws": n - wins - losses, "losses": losses,
+            "score": float(results.sum()) / n if n else None, "win_rate": proportion(wins, n)}
 
 
 def _points(game, values: list) -> dict:
@@ -92,36 +93,41 @@ def partial_text(done: int, planned: int) -> Optional[str]:
     return f"partial: {done} of {planned} games" if done < planned else None
 
 
-def summarize(spec: StudySpec, records: list, game=None) -> dict:
-    """The statistics of a study (plain data, ready for JSON)."""
-    import numpy as np
-
+def summarize(spec: StudySpec, records, game=None) -> dict:
+    """The statistics of a study (plain data, ready for JSON), from its table of games (or a list
+    of its records), column by column."""
     game = game or ziggurat.load(spec.ruleset, spec.options or None)
     players = len(game.players)
+    table = records if isinstance(records, GameTable) else GameTable.of_records(records, players)
+    n = len(table)
+    rows = np.arange(n)
+    by_seat, by_side = table.results_by_seat, table.results_by_side
+    scores_seat, scores_side = table.scores_by_seat, table.scores_by_side
     labels = agent_labels(spec.agents)
     agents = []
     for j, label in enumerate(labels):
-        res = [r.results_by_seat[r.seat_agents.index(j)] for r in records]
-        points = [r.scores_by_seat[r.seat_agents.index(j)] for r in records if r.scores_by_seat]
-        agents.append({"agent": label, **_tally(res), **_points(game, points)})
-    seats = [{"seat": s, **_tally([r.results_by_seat[s] for r in records]),
-              **_points(game, [r.scores_by_seat[s] for r in records if r.scores_by_seat])} for s in range(players)]
-    sides = [{"side": game.players[p], **_tally([r.results_by_side[p] for r in records]),
-              **_points(game, [r.scores_by_side[p] for r in records if r.scores_by_side])}
-             for p in range(players)]
-    first = [r.results_by_seat[r.first_seat] for r in records]
-    decisive = [x for x in first if x in (0, 1)] if players == 2 else []
-    endings: dict = {}
-    for r in records:
-        key = (r.kind, r.reason)
-        endings[key] = endings.get(key, 0) + 1
-    lengths = np.array([r.plies for r in records], dtype=float)
-    positions = sum(r.positions for r in records)
-    passes = sum(r.passes for r in records)
+        seat = table.agent_seat(j)
+        points = scores_seat[rows, seat] if scores_seat is not None else []
+        agents.append({"agent": label, **_tally(by_seat[rows, seat]), **_points(game, points)})
+    seats = [{"seat": s, **_tally(by_seat[:, s]),
+              **_points(game, scores_seat[:, s] if scores_seat is not None else [])} for s in range(players)]
+    sides = [{"side": game.players[p], **_tally(by_side[:, p]),
+              **_points(game, scores_side[:, p] if scores_side is not None else [])} for p in range(players)]
+    first = by_seat[rows, table.first_seat]
+    decisive = first[(first == 0) | (first == 1)] if players == 2 else first[:0]
+    counts = np.bincount(table.ending, minlength=len(table.endings))
+    firsts = [int(np.argmax(table.ending == e)) for e in range(len(table.endings))]
+    order = sorted((e for e in range(len(table.endings)) if counts[e]), key=lambda e: (-counts[e], firsts[e]))
+    kinds, reasons = [k for k, _ in table.endings], [r for _, r in table.endings]
+    lengths = table.plies.astype(float)
+    positions = int(table.positions.sum())
+    passes = int(table.passes.sum())
+    draws = sum(int(counts[e]) for e in range(len(kinds)) if kinds[e] == "draw")
+    cut = sum(int(counts[e]) for e in range(len(reasons)) if reasons[e] == SIM_CAP_REASON)
     return {
         "study": {"label": spec.name, "ruleset": spec.ruleset, "title": game.title,
                   "options": {k: v for k, v in game.options.items()}, "set": dict(spec.options),
-                  "agents": list(spec.agents), "games": len(records), "seed": spec.seed,
+                  "agents": list(spec.agents), "games": n, "seed": spec.seed,
                   "max_plies": spec.max_plies, "players": list(game.players), "backend": spec.backend,
                   **({"rollout": spec.rollout} if spec.rollout != "whole" else {}),
                   # an interrupted study: fewer games than planned ("partial: 37 of 200 games")
@@ -130,21 +136,21 @@ def summarize(spec: StudySpec, records: list, game=None) -> dict:
         "seats": seats,
         "sides": sides,
         "first_player": {
-            "win_rate": proportion(sum(1 for x in first if x == 1), len(first)),
-            "score": (sum(first) / len(first)) if first else None,
+            "win_rate": proportion(int((first == 1).sum()), n),
+            "score": float(first.sum()) / n if n else None,
             # among decisive two-player games, the share the first player won (0.5: balanced)
-            "decisive_share": proportion(sum(1 for x in decisive if x == 1), len(decisive)),
+            "decisive_share": proportion(int((decisive == 1).sum()), len(decisive)),
         },
-        "endings": [{"kind": k, "reason": why, "games": c, "rate": c / len(records)}
-                    for (k, why), c in sorted(endings.items(), key=lambda kv: -kv[1])],
-        "draws": proportion(sum(1 for r in records if r.kind == "draw"), len(records)),
-        "max_plies_cutoffs": sum(1 for r in records if r.reason == SIM_CAP_REASON),
+        "endings": [{"kind": kinds[e], "reason": reasons[e], "games": int(counts[e]), "rate": int(counts[e]) / n}
+                    for e in order],
+        "draws": proportion(draws, n),
+        "max_plies_cutoffs": cut,
         "length": {"mean": float(lengths.mean()), "median": float(np.median(lengths)),
                    "std": float(lengths.std(ddof=1)) if len(lengths) > 1 else 0.0,
                    "min": int(lengths.min()), "max": int(lengths.max())},
-        "branching": (sum(r.branching for r in records) / positions) if positions else None,
-        "passes": {"total": passes, "per_game": passes / len(records),
+        "branching": (int(table.branching.sum()) / positions) if positions else None,
+        "passes": {"total": passes, "per_game": passes / n,
                    "share_of_moves": passes / positions if positions else 0.0},
-        "actions": action_use(game, records),
-        "statistics": statistics_of(game, records),
+        "actions": action_use(game, table),
+        "statistics": statistics_of(game, table),
     }

@@ -8,7 +8,8 @@ exception: how far it searches depends on the machine).
 
 Results are kept by *seat* (the person) and by *side* (the army): the pie rule can swap who plays
 which side, so an agent's result is that of its seat, and the first player is the seat that moved
-first. Each game is a `GameResult` (frozen). One loop plays a game in the Python backend
+first. Each game is a `GameResult` (frozen), and a study's games a `GameTable` (typed columns, a row
+a game: `ziggurat.lab.table`). One loop plays a game in the Python backend
 (`play_out`, which rotation matches use too); between random agents, the native backend plays a
 whole chunk of games in one kernel call (`play_native_chunk`). The statistics are in `stats`, the
 CSV, plots and report page in `report`.
@@ -22,16 +23,12 @@ Lines, one game a line, flushed after every batch) for `ziggurat simulate --resu
 from __future__ import annotations
 
 import functools
-import gc
 import os
 import random
 from collections import Counter
-from contextlib import contextmanager
-from operator import attrgetter
 from pathlib import Path
 from typing import Callable, Optional
 
-import attrs
 from attrs import field, frozen
 
 import ziggurat
@@ -42,6 +39,7 @@ from ..errors import GameError
 from ..interpreter.outcome import outcome_of
 from .runner import WORKER_TIMEOUT, dask_threads, run_batches
 from .seeds import NATURE_SALT, derived_seed, derived_seeds
+from .table import GameResult, GameTable, native_table
 
 SIM_CAP_REASON = "max plies (simulator)"  # the reason of a game cut short by the study's --max-plies
 # The longest game a study plays: a game's moves stay in memory until it ends (some hundreds of
@@ -95,84 +93,6 @@ def ruleset_ref(ruleset: str) -> str:
 
 
 # ---- playing ---------------------------------------------------------------------------------------
-
-
-@frozen
-class GameResult:
-    """How one game of a study went: what a study returns and its journal keeps (`as_json`, a
-    line of JSON). Results are per seat (the person) and per side (the army): see the module."""
-
-    index: int  # the game's number in its study
-    seed: int  # the seed of its setup, derived from the study's seed and the index
-    seat_agents: tuple  # seat -> the agent sitting there (its number in the study's agents)
-    first_seat: int  # the seat that moved first
-    results_by_seat: tuple  # per seat: 1 a win, 0 a loss, a share of a draw
-    results_by_side: tuple  # the same per side
-    final_seats: tuple  # side -> the seat playing it at the end (the pie rule swaps them)
-    kind: str  # "win", "lose" or "draw"
-    reason: str  # why it ended (its kind when the rules name no reason)
-    plies: int
-    branching: int  # legal moves summed over the positions played from
-    positions: int  # the positions played from (the Python backend: those where an agent chose)
-    passes: int  # moves of actions called `pass`
-    actions: dict  # action name -> moves made of it (nature's included), for the actions used
-    statistics: dict  # the ruleset's `statistic`s on the last position
-    backend: str = "python"  # or "native": the game was played whole by the native backend
-    scores_by_seat: tuple = ()  # per seat, the points of a game whose results are points (else empty)
-    scores_by_side: tuple = ()  # the same per side
-
-    def as_json(self) -> dict:
-        """The record as plain data, ready for JSON: the journal's line (format 2), where the
-        Python backend's records have no `backend`."""
-        out = {"index": self.index, "seed": self.seed, "seat_agents": list(self.seat_agents),
-               "first_seat": self.first_seat, "results_by_seat": list(self.results_by_seat),
-               "results_by_side": list(self.results_by_side), "final_seats": list(self.final_seats),
-               "kind": self.kind, "reason": self.reason, "plies": self.plies, "branching": self.branching,
-               "positions": self.positions, "passes": self.passes, "actions": dict(self.actions),
-               "statistics": dict(self.statistics)}
-        if self.backend != "python":
-            out["backend"] = self.backend
-        if self.scores_by_side:
-            out["scores_by_seat"], out["scores_by_side"] = list(self.scores_by_seat), list(self.scores_by_side)
-        return out
-
-    def __reduce__(self):
-        """Pickled as its fields in order (a worker's records go to the parent so): about half
-        the time to pickle and two thirds of the bytes of attrs' own way (a dict of the fields)."""
-        return GameResult, _FIELDS(self)
-
-    @classmethod
-    def from_json(cls, data) -> "GameResult":
-        """The record `as_json` gave; KeyError, TypeError or ValueError when `data` is not one."""
-        if not isinstance(data, dict) or not isinstance(data["actions"], dict) \
-                or not isinstance(data["statistics"], dict):
-            raise TypeError("a game's record is an object with objects for its actions and statistics")
-        return cls(index=_whole(data["index"]), seed=_whole(data["seed"]),
-                   seat_agents=tuple(_whole(x) for x in data["seat_agents"]), first_seat=_whole(data["first_seat"]),
-                   results_by_seat=tuple(float(x) for x in data["results_by_seat"]),
-                   results_by_side=tuple(float(x) for x in data["results_by_side"]),
-                   final_seats=tuple(_whole(x) for x in data["final_seats"]), kind=_text(data["kind"]),
-                   reason=_text(data["reason"]), plies=_whole(data["plies"]), branching=_whole(data["branching"]),
-                   positions=_whole(data["positions"]), passes=_whole(data["passes"]),
-                   actions={_text(k): _whole(v) for k, v in data["actions"].items()},
-                   statistics=dict(data["statistics"]), backend=_text(data.get("backend", "python")),
-                   scores_by_seat=tuple(float(x) for x in data.get("scores_by_seat", ())),
-                   scores_by_side=tuple(float(x) for x in data.get("scores_by_side", ())))
-
-
-_FIELDS = attrgetter(*(a.name for a in attrs.fields(GameResult)))  # a record's fields as a tuple, in order
-
-
-def _whole(x) -> int:
-    if isinstance(x, bool) or not isinstance(x, int):
-        raise TypeError(f"{x!r} is not a whole number")
-    return x
-
-
-def _text(x) -> str:
-    if not isinstance(x, str):
-        raise TypeError(f"{x!r} is not text")
-    return x
 
 
 def seating(index: int, players: int) -> tuple:
@@ -274,9 +194,9 @@ def play_native_chunk(game, fast, agents: tuple, indices: list, study_seed: int,
     from ..errors import Unsupported
 
     idx = np.asarray(indices, dtype=np.int64)
-    setup = derived_seeds(study_seed, idx, 0).tolist()
+    setup = derived_seeds(study_seed, idx, 0)  # columns (NumPy) from here: no Python object a game
     # A setup that draws nothing at random is the same for every seed: one start vector serves all.
-    states = [game.new(s) for s in setup] if game.setup_draws() else [game.new(setup[0])]
+    states = [game.new(s) for s in setup.tolist()] if game.setup_draws() else [game.new(int(setup[0]))]
     starts, held = [], []  # the start vectors, and the positions in `indices` of the games they start
     for k, state in enumerate(states):
         try:
@@ -284,26 +204,26 @@ def play_native_chunk(game, fast, agents: tuple, indices: list, study_seed: int,
             held.append(k)
         except Unsupported:  # a setup the native layout cannot hold
             pass
-    firsts = [st.seats[st.side] for st in states]
+    firsts = np.array([st.seats[st.side] for st in states], dtype=np.int64)
     if len(states) == 1:
         held = list(range(len(idx))) if held else []
-        firsts = firsts * len(idx)
+        firsts = np.full(len(idx), firsts[0], dtype=np.int64)
+    held = np.asarray(held, dtype=np.int64)
     cols = fast.study_chunk(np.stack(starts) if starts else np.zeros((1, fast.layout.size), np.int64),
                             derived_seeds(study_seed, idx[held], 1), max_plies, finals=bool(game.statistic_texts),
                             parts=rollout == "parts")
     keys, first = np.unique(cols.codes * 2 + (cols.who >= 0), return_index=True)
     endings = {int(key): _ending(fast, int(cols.codes[k]), cols.results[k], int(cols.who[k]))
                for key, k in zip(keys, first)}  # code * 2 + (whether a side is named) -> (kind, reason)
-    lost = (cols.codes < 0).tolist()
+    lost = cols.codes < 0
     stats = None
     if game.statistic_texts:
-        stats = [None if bad else fast.state(v).statistics() for v, bad in zip(cols.finals, lost)]
-    if len(held) < len(idx) or any(lost):  # the Python backend plays the games the kernel did not hold
-        python = sorted(set(range(len(idx))) - set(held)) + [held[j] for j, bad in enumerate(lost) if bad]
-        others = {indices[k]: play_game(game, agents, indices[k], study_seed, max_plies) for k in python}
-        indices, setup, firsts = [indices[k] for k in held], [setup[k] for k in held], [firsts[k] for k in held]
-    else:
-        others = {}
+        stats = [None if bad else fast.state(v).statistics() for v, bad in zip(cols.finals, lost.tolist())]
+    others = {}
+    if len(held) < len(idx) or lost.any():  # the Python backend plays the games the kernel did not hold
+        python = sorted(set(range(len(idx))) - set(held.tolist())) + held[lost].tolist()
+        others = {int(idx[k]): play_game(game, agents, int(idx[k]), study_seed, max_plies) for k in python}
+        idx, setup, firsts = idx[held], setup[held], firsts[held]
     results, points = cols.results, None
     if game.points:  # the kernel's results are points: the results (wins, losses) come from the outcomes
         n = len(game.players)
@@ -312,7 +232,7 @@ def play_native_chunk(game, fast, agents: tuple, indices: list, study_seed: int,
         results = np.array([_points_results(fast, c, r, w, n, known)
                             for c, r, w in zip(cols.codes.tolist(), cols.results.tolist(), cols.who.tolist())],
                            dtype=float).reshape(len(cols.codes), n)
-    return NativeChunk(list(indices), setup, firsts, len(game.players), tuple(a.name for a in game.actions),
+    return NativeChunk(idx, setup, firsts, len(game.players), tuple(a.name for a in game.actions),
                        endings, cols.plies, cols.codes, results, cols.who, cols.branching, cols.actions,
                        cols.seats, stats, others, points)
 
@@ -334,11 +254,11 @@ def _points_results(fast, code: int, points: list, who: int, n: int, known: dict
 class NativeChunk:
     """A chunk of a study's games as the native kernel played them: plain data (NumPy columns,
     lists), cheap to send from a worker to its parent (some 0.1 us a game, where its records
-    would cost 10 to pickle and unpickle), where `records()` makes the GameResults."""
+    would cost 10 to pickle and unpickle), where `table()` makes the study's table of them."""
 
-    indices: list  # the games the kernel played
-    setup: list  # each one's setup seed
-    firsts: list  # each one's first seat
+    indices: object  # the games the kernel played (int64)
+    setup: object  # each one's setup seed (uint64)
+    firsts: object  # each one's first seat (int64)
     players: int
     names: tuple  # the actions' names
     endings: dict  # code * 2 + (whether a side is named) -> (kind, reason)
@@ -353,68 +273,9 @@ class NativeChunk:
     others: dict  # index -> GameResult of the games the Python backend played (not held by the kernel)
     points: object = None  # per side (a row a game), the points of a game whose results are points
 
-    def records(self) -> list:
-        """The GameResults, in the order of the indices."""
-        with _collector_paused():
-            out = _native_records(self)
-        if self.others:
-            out = [r for r in out if r is not None]
-            out = sorted(out + list(self.others.values()), key=attrgetter("index"))
-        return out
-
-
-@contextmanager
-def _collector_paused():
-    """The garbage collector paused while a chunk's records are made (they make no cycle): they
-    then pass its youngest generation in one collection, not one every 700 objects, and its full
-    collections, which look at every object of the process (tens of milliseconds once Numba is
-    loaded), come some ten times less often while a study keeps its records."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
-
-
-def _native_records(chunk: NativeChunk) -> list:
-    """GameResults of a chunk's columns (None for a game the kernel could not hold), built from
-    whole columns: NumPy for the results by side and by seat, one lookup an ending, equal tuples
-    shared (fewer objects for the garbage collector to look at while a study keeps its records),
-    and one record a game."""
-    import numpy as np
-
-    n, codes, names = chunk.players, chunk.codes, chunk.names
-    lost = codes < 0
-    per_side = np.where((codes == 0)[:, None], 0.5, chunk.results)  # cut at max plies: a draw
-    seats = np.where(lost[:, None], np.arange(n), chunk.seats)
-    by_seat = np.empty_like(per_side)
-    by_seat[np.arange(len(codes))[:, None], seats] = per_side
-    keys = (codes * 2 + (chunk.who >= 0)).tolist()
-    passes = chunk.actions[:, names.index("pass")].tolist() if "pass" in names else [0] * len(codes)
-    used = [{names[a]: c for a, c in enumerate(row) if c} for row in zip(*chunk.actions.T.tolist())]
-    stats = chunk.statistics if chunk.statistics is not None else [{} for _ in keys]
-    scored = [((), ())] * len(codes)  # (by seat, by side) points of each game
-    if chunk.points is not None:
-        by_seat_points = np.empty_like(chunk.points)
-        by_seat_points[np.arange(len(codes))[:, None], seats] = chunk.points
-        scored = list(zip(map(tuple, by_seat_points.tolist()), map(tuple, chunk.points.tolist())))
-    seatings = [seating(i, n) for i in range(n)]
-    shared: dict = {}  # one tuple for equal rows (results and seats take few values)
-    setup, firsts, endings = chunk.setup, chunk.firsts, chunk.endings
-    out = []
-    for k, (i, bad, sides, by, final, key, p, b) in enumerate(zip(
-            chunk.indices, lost.tolist(), zip(*per_side.T.tolist()), zip(*by_seat.T.tolist()),
-            zip(*seats.T.tolist()), keys, chunk.plies.tolist(), chunk.branching.tolist())):
-        if bad:
-            out.append(None)
-            continue
-        kind, reason = endings[key]
-        out.append(GameResult(i, setup[k], seatings[i % n], firsts[k], shared.setdefault(by, by),
-                              shared.setdefault(sides, sides), shared.setdefault(("seats",) + final, final),
-                              kind, reason, p, b, p, passes[k], used[k], stats[k], "native", *scored[k]))
-    return out
+    def table(self) -> GameTable:
+        """The chunk's games as a table (one row a game, in the order of the indices)."""
+        return native_table(self)
 
 
 def _ending(fast, code: int, results, who: int) -> tuple:
@@ -465,7 +326,7 @@ def _compile_chunk_loop(game) -> None:
 
 
 PYTHON_CHUNK = 50  # the most games of a chunk in the Python backend (some milliseconds a game)
-NATIVE_CHUNK = 2000  # in the native backend: tens of microseconds a game, one kernel call a chunk
+NATIVE_CHUNK = 10_000  # in the native backend: microseconds to milliseconds a game, one kernel call a chunk
 
 
 def _chunks(indices: list, workers: int, most: int) -> list:
@@ -534,10 +395,11 @@ def run_study(spec: StudySpec, *, workers: Optional[int] = None, client=None,
     if spec.backend == "native" and client is None and min(workers, len(chunks)) > 1:
         _compile_chunk_loop(game)  # here, once: the workers load it from the cache instead of each compiling it
 
-    made: list = [[] for _ in chunks]  # each batch's records, made here from a native chunk
+    players = len(game.players)
+    made: list = [GameTable.empty(players) for _ in chunks]  # each batch's games, as a table
 
     def finished(i, part):
-        made[i] = part = part.records() if isinstance(part, NativeChunk) else part
+        made[i] = part = part.table() if isinstance(part, NativeChunk) else GameTable.of_records(part, players)
         if on_records is not None:
             on_records(part)
         if progress is not None:
@@ -545,6 +407,4 @@ def run_study(spec: StudySpec, *, workers: Optional[int] = None, client=None,
 
     run_batches(run, chunks, workers=workers, client=client, progress=finished, notice=notice,
                 worker_timeout=worker_timeout)
-    records = [r for part in made for r in part]
-    records.sort(key=attrgetter("index"))  # already in order: the batches are, and so is each batch
-    return records
+    return GameTable.concat(made, players)
