@@ -117,6 +117,9 @@ LONG = [
      "native alpha-beta against Python on a chance game; Stacktics stays"),
     ("tests/games/test_martian_chess.py::test_native_perft_and_seeded_playouts_agree_with_the_reference",
      "a cold native compile (29 CPU s); the Python backend against the reference and test_control_by_place's native game stay"),
+    # Homeworlds
+    ("tests/games/test_homeworlds.py::test_random_games_agree_with_the_reference_part_by_part[[]10[237]-400[]]",
+     "three long games against the reference (14-33 CPU s each); the first 30 parts of seed 108 and a test per rule stay"),
 ]
 
 KEEP = [
