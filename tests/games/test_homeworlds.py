@@ -149,7 +149,8 @@ def test_systems_are_connected_when_their_stars_share_no_size_both_stars_of_a_ho
     # to e4 only; d1, a small, to neither home
     st = pos(HOMES + " b1=x3yS1y c1=x2rS1r d1=x1rS1g")
     moves = [t for t in texts(st) if t.startswith("move")]
-    assert sorted(t for t in moves if t.startswith("move small yellow b1")) == ["move small yellow b1-a1", "move small yellow b1-c1", "move small yellow b1-d1"]
+    assert sorted(t for t in moves if t.startswith("move small yellow b1")) == [
+        "move small yellow b1-a1", "move small yellow b1-c1", "move small yellow b1-d1"]
     # a1 (1, 2) reaches b1 (3) alone; c1 is not yellow-powered for south (no yellow there)
     assert [t for t in moves if t.startswith("move large green a1")] == ["move large green a1-b1"]
     assert not any(t.startswith("move small red c1") for t in moves)
@@ -172,7 +173,8 @@ def test_discovery_takes_a_star_of_a_size_the_old_system_has_not_into_the_first_
     st = pos(HOMES + " b1=x3yS1y")
     after(st, "discover small yellow b1: medium red")
     assert "b1" not in systems(st) and systems(st)["c1"] == "S1yx2r"    # b1 emptied, so c1 was the first free
-    after(pos(HOMES), "discover large green a1: large red")              # the home left without ships: gone
+    st = after(pos(HOMES), "discover large green a1: large red")         # the home left without ships: gone
+    assert "a1" not in systems(st) and systems(st)["b1"] == "S3gx3r"
     st = after(pos(HOMES + " b1=x3yS1yS1r"), "discover small yellow b1: small red")
     assert systems(st)["c1"] == "S1yx1r" and systems(st)["b1"] == "S1rx3y"
 
@@ -200,20 +202,20 @@ def test_blue_trades_a_ship_for_one_of_its_size_and_another_colour_from_the_bank
 
 
 def test_a_sacrifice_gives_as_many_actions_of_its_colour_as_its_size_anywhere_one_has_ships():
-    # south sacrifices its medium yellow at b1: two yellow actions, even at a1 (no yellow ship
-    # there now, but the star is blue/yellow anyway) and at c1, a red star with no yellow
+    # south sacrifices its medium yellow at b1: two yellow actions, in any system where south has
+    # a ship, even c1 (a red star, a red ship: no yellow there), and nothing but yellow
     st = pos(HOMES + " b1=x3gS2yS1b c1=x2rS1r")
     after(st, "sacrifice medium yellow b1")
-    assert systems(st)["b1"] == "S1bx3g" and bank(st)["x2y"] == 3 - 0   # a1's star is small yellow
+    assert systems(st)["b1"] == "S1bx3g" and bank(st)["x2y"] == 3      # the medium yellow is back
     assert st.side == 0 and "acted=1 left=2 sacrificed=2" in st.text()
     moves = texts(st)
     assert "move small red c1-a1" not in moves                           # c1 (2) and a1 (1, 2) share a size
     assert "move small red c1-b1" in moves and "discover small red c1: large red" in moves
     assert not any(t.startswith(("build", "trade", "capture", "sacrifice")) for t in moves)
-    after(st, "move small red c1-b1")
-    assert st.side == 0 and "left=1" in st.text()
-    after(st, "move small red b1-c1" if "move small red b1-c1" in texts(st) else "pass")
-    assert st.side == 1
+    after(st, "move small red c1-b1")                                    # c1 empties: gone
+    assert st.side == 0 and "left=1" in st.text() and "c1" not in systems(st)
+    after(st, "discover small red b1: small blue")                       # the second and last action
+    assert st.side == 1 and systems(st)["c1"] == "S1rx1b"
 
 
 def test_the_actions_of_a_sacrifice_may_be_left_unused():
@@ -287,7 +289,8 @@ def test_the_end_is_judged_at_the_end_of_the_turn_not_between_its_parts():
     after(st, "move small red b1-a1")
     assert st.outcome() is None and st.side == 1
     # had it stayed away, the end of the turn would have lost it
-    st = after(pos("a1=x1yx2bS1rN1r b1=x3gS2yS1b e4=x1rx3gN3b"), "sacrifice medium yellow b1", "move small red a1-b1", "pass")
+    st = after(pos("a1=x1yx2bS1rN1r b1=x3gS2yS1b e4=x1rx3gN3b"),
+               "sacrifice medium yellow b1", "move small red a1-b1", "pass")
     assert st.outcome().results == (0, 1)
 
 

@@ -115,7 +115,8 @@ class Homeworlds:
                         for ship in COLOURS:
                             need = Counter([(lo, lc), (hi, hc), (3, ship)])
                             if all(self.bank[p] >= n for p, n in need.items()):
-                                out.append(f"home {SIZES[lo]} {COLOURS[lc]} + {SIZES[hi]} {COLOURS[hc]}, ship {COLOURS[ship]}")
+                                out.append(f"home {SIZES[lo]} {COLOURS[lc]} + {SIZES[hi]} {COLOURS[hc]}, "
+                                           f"ship {COLOURS[ship]}")
         return out
 
     def actions(self, c, k):
@@ -266,7 +267,8 @@ def canonical(text):
     for item in board.split():
         c, stack = item.split("=")
         pieces = [stack[i:i + 3] for i in range(0, len(stack), 3)]
-        systems.append(f"{c}=" + "".join(sorted(p for p in pieces if p[0] == "x") + sorted(p for p in pieces if p[0] != "x")))
+        stars, ships = sorted(p for p in pieces if p[0] == "x"), sorted(p for p in pieces if p[0] != "x")
+        systems.append(f"{c}=" + "".join(stars + ships))
     fields = dict(f.split("=") for f in rest.split())
     bank = "".join(sorted(fields["bank"][i:i + 3] for i in range(0, len(fields["bank"]), 3)))
     return (f"{head} | {' '.join(systems)} | bank={bank} acted={fields['acted']} left={fields['left']} "
