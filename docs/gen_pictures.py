@@ -40,6 +40,7 @@ HOWTO = {
 # Game pages whose start shows little (an empty table) show a position of a golden record instead,
 # as `ziggurat render --record tests/golden/records/FILE --ply N` draws it.
 GAME_RECORDS = {"chaos": ("chaos-1.zrec", 60)}
+GAME_RECORDS["homeworlds"] = ("homeworlds-2.zrec", 7)   # the start has no system: both homeworlds set up
 TUTORIAL = DOCS / "tutorial" / "first-game.md"
 TOWERS = re.compile(r"^```rules\n(# Towers.*?)^```", re.M | re.S)
 

@@ -117,6 +117,13 @@ LONG = [
      "native alpha-beta against Python on a chance game; Stacktics stays"),
     ("tests/games/test_martian_chess.py::test_native_perft_and_seeded_playouts_agree_with_the_reference",
      "a cold native compile (29 CPU s); the Python backend against the reference and test_control_by_place's native game stay"),
+    # Homeworlds
+    ("tests/games/test_homeworlds.py::test_random_games_agree_with_the_reference_part_by_part[[]10[237]-400[]]",
+     "three long games against the reference (14-33 CPU s each); the first 30 parts of seed 108 "
+     "and a test per rule stay"),
+    ("tests/lab/test_agents.py::TestLegal::test_agents_pick_legal_moves[[]homeworlds-alphabeta:depth=2[]]",
+     "alpha-beta at depth 2 over Homeworlds' 192 x 190 opening homeworlds (36 CPU s); greedy and MCTS "
+     "on it, alpha-beta on the others stay"),
 ]
 
 KEEP = [

@@ -21,6 +21,7 @@ SVG_NS = "{http://www.w3.org/2000/svg}"
 # Pages whose picture is a golden record's position, not the start (docs/gen_pictures.py's
 # GAME_RECORDS: an empty table shows nothing): page -> the ply it shows.
 RECORD_PLY = {"chaos": 60}
+RECORD_PLY["homeworlds"] = 7   # no system before the homeworlds are set up
 
 
 def svg_texts(path):
