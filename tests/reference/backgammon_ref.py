@@ -131,3 +131,39 @@ def result(pos):
             caught = bar[loser] > 0 or any(mine(points, loser, index(side, k)) for k in range(1, 7))
             return side, 3 if caught else 2
     return None
+
+
+# ---- perft over chance nodes ------------------------------------------------------------------------
+# A node is ("open",) before the opening roll, ("roll", side, pos) before the side's roll, or
+# ("turn", side, pos, dice) when the side plays. Each outcome of nature is a move (30 opening
+# throws: a die each, never equal, the higher starting with both; then 36 ordered rolls), and each
+# distinct play is a move; a roll no die of which can be played passes the turn at once (to the
+# other's roll); a finished game has no moves.
+
+
+def can_play(pos, side: int, dice: tuple) -> bool:
+    return any(single_moves(pos, side, d) for d in set(dice))
+
+
+def children(node) -> list:
+    if node[0] == "open":
+        return [("turn", 0 if a > b else 1, start(), (a, b)) for a in range(1, 7) for b in range(1, 7) if a != b]
+    if node[0] == "roll":
+        _, side, pos = node
+        return [("turn", side, pos, (a, b)) if can_play(pos, side, (a, b)) else ("roll", 1 - side, pos)
+                for a in range(1, 7) for b in range(1, 7)]
+    _, side, pos, dice = node
+    return [("roll", 1 - side, p) if result(p) is None else ("over", p) for p in plays(pos, side, dice)]
+
+
+def perft(node, depth: int) -> int:
+    if depth == 0:
+        return 1
+    if node[0] == "over":
+        return 0
+    return sum(perft(c, depth - 1) for c in children(node))
+
+
+if __name__ == "__main__":  # python tests/reference/backgammon_ref.py DEPTH: perft from the start
+    import sys
+    print(perft(("open",), int(sys.argv[1])))
