@@ -13,7 +13,9 @@ tool through the `Game` API, makes a move of a whole turn:
   the order the parts are listed; a turn that would need more than N parts is the ruleset's
   mistake, a RulesetError at the declaration's line. With `one per position` one move is listed
   for each position the turns reach (the one of fewest parts, the first found among those), where
-  the first turn to reach it was listed: the others reach nothing new.
+  the first turn to reach it was listed: the others reach nothing new. A position met within the
+  turn after as many parts as before is not explored again (the same parts follow, and what they
+  reach was found first the first time), which lists the same moves much sooner where parts commute.
 - **keeping the most**: with `keeping the most parts` (or `... the most NAME`, a counter read where
   the turn has ended) only the turns of the most parts (of the highest NAME) are listed, before
   turns are merged by position: "play as many dice as you can, the larger die if only one".
@@ -93,6 +95,7 @@ class WholeTurns:
             return moves
         ends: list = []  # each turn that ends: (turn, its parts, what it is kept by, its position)
         mover, merged = st.side, self.merged
+        explored: set = set()  # with one per position: (a position within the turn, the parts to it)
         apply, undo, legal, outcome, chance = P.apply, P.undo, P.legal, P.outcome, self.chance
 
         def walk(prefix: tuple, moves: list, n: int) -> None:  # n: the parts in prefix
@@ -105,6 +108,11 @@ class WholeTurns:
                         ends.append((turn, n + 1, self.kept_by(st, n + 1), self.position(st) if merged else None))
                     elif n + 1 >= self.most:
                         raise self.too_long(turn)
+                    elif merged:  # a position met before after as many parts ends as it did then
+                        key = (self.position(st), n + 1)
+                        if key not in explored:
+                            explored.add(key)
+                            walk(turn, nxt, n + 1)
                     else:
                         walk(turn, nxt, n + 1)
                 finally:
@@ -176,12 +184,14 @@ class WholeTurns:
         try:
             for k, p in enumerate(parts):
                 if played and self.ends(st, mover):
-                    return (f"the turn passes after part {k} ({game._notation.part_text(parts[k - 1])}): "
+                    return (f"the turn passes after part {k} ({self._part_text(parts[k - 1])}): "
                             f"{len(parts) - k} part{'s' * (len(parts) - k != 1)} too many")
                 if p not in P.legal(st):
                     why = game._explain[p[0]](st, p) if len(p) == 1 + len(game.actions[p[0]].choices) else None
                     reason = why or "another kind of move must be played first, or the move goes on"
-                    return f"part {k + 1} ({game._notation.part_text(p)}) is not legal there: {reason}"
+                    if len(parts) == 1:
+                        return reason  # a move of one part: its action's own reason
+                    return f"part {k + 1} ({self._part_text(p)}) is not legal there: {reason}"
                 P.apply(st, p)
                 played += 1
             if not self.ends(st, mover):
@@ -208,6 +218,13 @@ class WholeTurns:
                 if self._reached(st, m) == key:
                     return f"it reaches the same position as {game._notation.move_text(m)!r}, the move listed for it"
         return None
+
+    def _part_text(self, part) -> str:
+        """A part as written, or its tuple where a choice holds no value of its kind (a cell past the board)."""
+        try:
+            return self.game._notation.part_text(part)
+        except (IndexError, KeyError, ValueError, TypeError):
+            return shown(repr(tuple(part)))
 
     def _reached(self, st, move) -> tuple:
         self.apply(st, move)
