@@ -118,8 +118,8 @@ LONG = [
     ("tests/games/test_martian_chess.py::test_native_perft_and_seeded_playouts_agree_with_the_reference",
      "a cold native compile (29 CPU s); the Python backend against the reference and test_control_by_place's native game stay"),
     # Backgammon: whole games and deeper counts repeat the default tests' rolls, positions and perft
-    ("tests/games/test_backgammon.py::test_every_roll_reaches_the_same_positions_as_the_reference[[]1[23]-300[]]",
-     "60 more positions, every roll (40 CPU s); seed 11's three positions stay"),
+    ("tests/games/test_backgammon.py::test_every_roll_reaches_the_same_positions_as_the_reference[[]1[23]-150[]]",
+     "about 25 more positions, every roll (a minute); seed 11's three positions stay"),
     ("tests/games/test_backgammon.py::test_whole_games_driven_by_the_same_rolls_agree_with_open_spiel_*",
      "three whole games against OpenSpiel (a few CPU s each); the 24-turn game stays"),
     ("tests/games/test_backgammon.py::test_perft_at_depth_4_of_a_position_with_a_hit_equals_the_reference",
