@@ -124,6 +124,12 @@ LONG = [
      "three whole games against OpenSpiel (a few CPU s each); the 24-turn game stays"),
     ("tests/games/test_backgammon.py::test_perft_at_depth_4_of_a_position_with_a_hit_equals_the_reference",
      "depth 4 over chance nodes (minutes); depths 1 to 3 of the perft file stay"),
+    ("tests/lab/test_agents.py::TestLegal::test_agents_pick_legal_moves[[]backgammon-mcts*",
+     "MCTS's Python playouts through whole games of Backgammon (30 CPU s; its native backend refuses the ruleset)"),
+    ("tests/lab/test_agents.py::TestLegal::test_agents_pick_legal_moves[[]backgammon-alphabeta*",
+     "alpha-beta to depth 2 through 21 rolls of whole turns (12 CPU s); greedy and random stay on Backgammon"),
+    ("tests/lab/test_study_outcomes.py::test_a_python_study_scores_games_as_state_outcome_does[[]backgammon[]]",
+     "four random games of Backgammon played and replayed (12 CPU s); Kuhn poker's and Martian Chess's points stay"),
 ]
 
 KEEP = [

@@ -48,8 +48,8 @@ def board_of(st) -> tuple:
 
 def position(points: dict, side: str = "south", bar=(0, 0), off=(0, 0), dice=(0, 0), rest=None):
     """An engine position: `points` maps south's point numbers to counts (+ south, - north)."""
-    cells = " ".join(f"{cell(n)}={'S' * v if v > 0 else 'N' * -v}" for n, v in sorted(points.items(), key=lambda x: -x[0])
-                     if v)
+    cells = " ".join(f"{cell(n)}={'S' * v if v > 0 else 'N' * -v}"
+                     for n, v in sorted(points.items(), key=lambda x: -x[0]) if v)
     a, b = max(dice), min(dice)
     uses = 2 if a == b else 1
     zones = (f"bar.south={'S' * bar[0]} bar.north={'N' * bar[1]} off.south={'S' * off[0]} off.north={'N' * off[1]}")

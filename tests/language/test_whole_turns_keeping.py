@@ -29,8 +29,8 @@ LONG = replace_once(replace_once(replace_once(
     UNMERGED, "2 parts", "2 parts, keeping the most long"),
     "counter left = 0 bookkeeping", "counter left = 0 bookkeeping\ncounter long = 0 bookkeeping"),
     "        left = pips\n", "        left = pips\n        long = 0\n")
-LONG = replace_once(LONG, "        left -= to.file - from.file\n",
-                    "        left -= to.file - from.file\n        if to.file - from.file == 2:\n            long += 1\n")
+COUNT_LONG = "        if to.file - from.file == 2:\n            long += 1\n"
+LONG = replace_once(LONG, "        left -= to.file - from.file\n", "        left -= to.file - from.file\n" + COUNT_LONG)
 
 
 def after_throw(text: str, pips: str):
