@@ -124,6 +124,19 @@ LONG = [
     ("tests/lab/test_agents.py::TestLegal::test_agents_pick_legal_moves[[]homeworlds-alphabeta:depth=2[]]",
      "alpha-beta at depth 2 over Homeworlds' 192 x 190 opening homeworlds (36 CPU s); greedy and MCTS "
      "on it, alpha-beta on the others stay"),
+    # Backgammon: whole games and deeper counts repeat the default tests' rolls, positions and perft
+    ("tests/games/test_backgammon.py::test_every_roll_reaches_the_same_positions_as_the_reference[[]1[23]-150[]]",
+     "about 25 more positions, every roll (a minute); seed 11's three positions stay"),
+    ("tests/games/test_backgammon.py::test_whole_games_driven_by_the_same_rolls_agree_with_open_spiel_*",
+     "three whole games against OpenSpiel (a few CPU s each); the 24-turn game stays"),
+    ("tests/games/test_backgammon.py::test_perft_at_depth_4_of_a_position_with_a_hit_equals_the_reference",
+     "depth 4 over chance nodes (minutes); depths 1 to 3 of the perft file stay"),
+    ("tests/lab/test_agents.py::TestLegal::test_agents_pick_legal_moves[[]backgammon-mcts*",
+     "MCTS's Python playouts through whole games of Backgammon (30 CPU s; its native backend refuses the ruleset)"),
+    ("tests/lab/test_agents.py::TestLegal::test_agents_pick_legal_moves[[]backgammon-alphabeta*",
+     "alpha-beta to depth 2 through 21 rolls of whole turns (12 CPU s); greedy and random stay on Backgammon"),
+    ("tests/lab/test_study_outcomes.py::test_a_python_study_scores_games_as_state_outcome_does[[]backgammon[]]",
+     "four random games of Backgammon played and replayed (12 CPU s); Kuhn poker's and Martian Chess's points stay"),
 ]
 
 KEEP = [

@@ -17,8 +17,7 @@ if TYPE_CHECKING:
 
 @frozen
 class Pos:
-    """Where a node starts (and, when known, ends), and the file it is in (an
-    errors.SourceFile, left out of comparisons)."""
+    """Where a node starts (and, when known, ends), and its file (an errors.SourceFile, left out of comparisons)."""
 
     line: int = 0
     col: int = 0
@@ -398,10 +397,11 @@ class Procedure:
 
 @frozen
 class WholeTurns:
-    """`whole turns, at most N parts [, one per position]`: a move is a player's whole turn."""
+    """`whole turns, at most N parts [, one per position] [, keeping the most NAME]`: a move is a whole turn."""
 
     parts: int
     one_per_position: bool = False
+    keeping: str = ""  # "parts", a counter's name, or "" (every turn is kept)
     pos: Pos = NOWHERE
 
 

@@ -351,10 +351,13 @@ class _ToAst(ExampleTransforms):  # a Transformer_NonRecursive
         return ast.Procedure(str(c[1]), params, c[-1], c[0] is not None, self._pos(meta))
 
     def whole_turns(self, meta, c):
-        return ast.WholeTurns(int(c[0]), c[1] is not None, self._pos(meta))
+        return ast.WholeTurns(int(c[0]), c[1] is not None, c[2] or "", self._pos(meta))
 
     def one_per_position(self, meta, c):
         return True
+
+    def keeping(self, meta, c):
+        return str(c[0])
 
     def remove(self, meta, c):
         name = str(c[1])

@@ -1,9 +1,10 @@
 """The checks of a `whole turns` declaration (interpreter/whole_turns.py plays it).
 
-`whole turns, at most N parts [, one per position]` makes a move of every part one player plays
-before the turn passes. What cannot work is said at the declaration's line: a second declaration,
-a bound below 1 or above `MOST_PARTS`, a game of one player (its turn never passes), and an
-action whose notation writes the separator that joins a turn's parts.
+`whole turns, at most N parts [, one per position] [, keeping the most NAME]` makes a move of
+every part one player plays before the turn passes. What cannot work is said at the declaration's
+line: a second declaration, a bound below 1 or above `MOST_PARTS`, a game of one player (its turn
+never passes), an action whose notation writes the separator that joins a turn's parts, and a
+`keeping` that names neither `parts` nor a shared number counter.
 """
 
 from __future__ import annotations
@@ -35,6 +36,14 @@ def check(m) -> None:
         rep.error(d.pos, "whole turns need two players or more: in a game of one player the turn "
                   "never passes, so the whole game would be one move",
                   hint="leave the declaration out: each move of a game of one player is a part")
+    if d.keeping and d.keeping != "parts":
+        c = m.counters.get(d.keeping)
+        if c is None or c.per_player or c.kind != "number":
+            what = ("no counter" if c is None else "a counter per player" if c.per_player
+                    else f"a counter of a {c.kind}")
+            rep.error(d.pos, f"a whole turn is kept by the most parts or by a shared number counter; "
+                      f"{d.keeping!r} is {what}",
+                      hint="write `keeping the most parts`, or declare `counter NAME = 0` and add to it in the parts")
     for a in m.actions.values():
         if ";" in (a.fmt or ""):
             m.owner[id(a)].error(a.pos, f"the notation of action {a.name!r} writes ';', which joins the "

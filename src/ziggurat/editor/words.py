@@ -21,7 +21,7 @@ KEYWORDS = ("and", "as", "by", "def", "do", "draw", "elif", "else", "for", "if",
             "not", "of", "or", "otherwise", "per", "priority", "repeat", "require", "seen", "when",
             "where", "while", "win", "rank", "chance", "answer", "weight", "may", "stop", "hidden", "bookkeeping",
             "override", "one", "decline", "cleared", "each", "turn", "turns", "at", "most", "part", "parts",
-            "options", "position", "legal", "illegal", "moves", "outcome", "perft",
+            "keeping", "the", "options", "position", "legal", "illegal", "moves", "outcome", "perft",
             "points", "seats", "odds")  # an example's lines
 
 # The words that are operators (coloured as such).

@@ -72,7 +72,8 @@ def _whole_turns(model: Model) -> dict:
     if d is None:
         return {}
     path = d.pos.file.path if d.pos.file is not None else model.files[-1]
-    return dict(turn_parts=d.parts, turn_merged=d.one_per_position, turn_at=f"{path}:{d.pos.line}:{d.pos.col}")
+    return dict(turn_parts=d.parts, turn_merged=d.one_per_position, turn_at=f"{path}:{d.pos.line}:{d.pos.col}",
+                turn_keeping=d.keeping)
 
 
 PYTHON_MAX_LOOPS = 20  # CPython: "too many statically nested blocks" (loops, try, with) past 20 in a function

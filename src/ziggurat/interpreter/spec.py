@@ -133,6 +133,7 @@ class GameSpec:
     turn_parts: int = 0
     turn_merged: bool = False
     turn_at: str = ""
+    turn_keeping: str = ""  # `keeping the most NAME`: "parts", a counter's name; "": every turn is kept
 
     # ---- JSON -------------------------------------------------------------------------------
 

@@ -13,7 +13,12 @@ tool through the `Game` API, makes a move of a whole turn:
   the order the parts are listed; a turn that would need more than N parts is the ruleset's
   mistake, a RulesetError at the declaration's line. With `one per position` one move is listed
   for each position the turns reach (the one of fewest parts, the first found among those), where
-  the first turn to reach it was listed: the others reach nothing new.
+  the first turn to reach it was listed: the others reach nothing new. A position met within the
+  turn after as many parts as before is not explored again (the same parts follow, and what they
+  reach was found first the first time), which lists the same moves much sooner where parts commute.
+- **keeping the most**: with `keeping the most parts` (or `... the most NAME`, a counter read where
+  the turn has ended) only the turns of the most parts (of the highest NAME) are listed, before
+  turns are merged by position: "play as many dice as you can, the larger die if only one".
 - **printing and reading**: the parts' texts joined by `; ` (`TurnNotation`). A turn read with
   other parts than the listed one that reaches the same position is that move.
 
@@ -66,6 +71,8 @@ class WholeTurns:
         self.most = spec.turn_parts
         self.merged = spec.turn_merged
         self.at = spec.turn_at
+        self.keeping = spec.turn_keeping
+        self.slot = game.world.counter_index[self.keeping] if self.keeping not in ("", "parts") else -1
         self.parts = SimpleNamespace(legal=game.legal, count=game.count, apply=game.apply, undo=game.undo,
                                      outcome=game.outcome)
         self.chance = tuple(a.chance for a in game.actions)
@@ -86,9 +93,9 @@ class WholeTurns:
         moves = P.legal(st)
         if not moves or self.chance[moves[0][0]] or P.outcome(st, moves) is not None:
             return moves
-        out: list = []
-        seen: dict = {}  # with one per position: position -> (its move's index in out, its parts)
-        mover = st.side
+        ends: list = []  # each turn that ends: (turn, its parts, what it is kept by, its position)
+        mover, merged = st.side, self.merged
+        explored: set = set()  # with one per position: (a position within the turn, the parts to it)
         apply, undo, legal, outcome, chance = P.apply, P.undo, P.legal, P.outcome, self.chance
 
         def walk(prefix: tuple, moves: list, n: int) -> None:  # n: the parts in prefix
@@ -98,24 +105,40 @@ class WholeTurns:
                     turn = prefix + m
                     nxt = legal(st) if st.side == mover else None
                     if nxt is None or not nxt or chance[nxt[0][0]] or outcome(st, nxt) is not None:
-                        if self.merged:
-                            key = self.position(st)
-                            if key in seen:
-                                at, parts = seen[key]
-                                if n + 1 < parts:  # the turn of fewest parts stands for the position
-                                    out[at], seen[key] = turn, (at, n + 1)
-                                continue
-                            seen[key] = (len(out), n + 1)
-                        out.append(turn)
+                        ends.append((turn, n + 1, self.kept_by(st, n + 1), self.position(st) if merged else None))
                     elif n + 1 >= self.most:
                         raise self.too_long(turn)
+                    elif merged:  # a position met before after as many parts ends as it did then
+                        key = (self.position(st), n + 1)
+                        if key not in explored:
+                            explored.add(key)
+                            walk(turn, nxt, n + 1)
                     else:
                         walk(turn, nxt, n + 1)
                 finally:
                     undo(st)
 
         walk((), moves, 0)
+        if self.keeping:
+            best = max(e[2] for e in ends)
+            ends = [e for e in ends if e[2] == best]
+        if not merged:
+            return [e[0] for e in ends]
+        out: list = []
+        seen: dict = {}  # position -> (its move's index in out, its parts)
+        for turn, n, _, key in ends:
+            if key in seen:
+                at, parts = seen[key]
+                if n < parts:  # the turn of fewest parts stands for the position
+                    out[at], seen[key] = turn, (at, n)
+                continue
+            seen[key] = (len(out), n)
+            out.append(turn)
         return out
+
+    def kept_by(self, st, parts: int) -> int:
+        """What `keeping the most` compares where a turn has ended: its parts, or the counter's value."""
+        return parts if self.slot < 0 else st.counters[self.slot]
 
     def count(self, st) -> int:
         return len(self.legal(st))
@@ -161,26 +184,47 @@ class WholeTurns:
         try:
             for k, p in enumerate(parts):
                 if played and self.ends(st, mover):
-                    return (f"the turn passes after part {k} ({game._notation.part_text(parts[k - 1])}): "
+                    return (f"the turn passes after part {k} ({self._part_text(parts[k - 1])}): "
                             f"{len(parts) - k} part{'s' * (len(parts) - k != 1)} too many")
                 if p not in P.legal(st):
                     why = game._explain[p[0]](st, p) if len(p) == 1 + len(game.actions[p[0]].choices) else None
                     reason = why or "another kind of move must be played first, or the move goes on"
-                    return f"part {k + 1} ({game._notation.part_text(p)}) is not legal there: {reason}"
+                    if len(parts) == 1:
+                        return reason  # a move of one part: its action's own reason
+                    return f"part {k + 1} ({self._part_text(p)}) is not legal there: {reason}"
                 P.apply(st, p)
                 played += 1
             if not self.ends(st, mover):
                 return (f"the turn does not end after {played} part{'s' * (played != 1)}: the same player "
                         "plays on (a whole turn is written with all its parts, joined by '; ')")
             key = self.position(st) if self.merged else None
+            value = self.kept_by(st, played)
         finally:
             for _ in range(played):
                 P.undo(st)
+        listed = self.legal(st) if self.keeping else []
+        if listed:
+            self.apply(st, listed[0])
+            try:
+                best = self.kept_by(st, len(split(game.actions, listed[0])))
+            finally:
+                self.undo(st)
+            if value < best:
+                what = "parts" if self.slot < 0 else repr(self.keeping)
+                return (f"the rules keep the turns of the most {what} ({best} here), and this one has {value}: "
+                        "a turn that plays more must be played")
         if key is not None:
             for m in self.legal(st):
                 if self._reached(st, m) == key:
                     return f"it reaches the same position as {game._notation.move_text(m)!r}, the move listed for it"
         return None
+
+    def _part_text(self, part) -> str:
+        """A part as written, or its tuple where a choice holds no value of its kind (a cell past the board)."""
+        try:
+            return self.game._notation.part_text(part)
+        except (IndexError, KeyError, ValueError, TypeError):
+            return shown(repr(tuple(part)))
 
     def _reached(self, st, move) -> tuple:
         self.apply(st, move)
