@@ -78,6 +78,11 @@ GAMES = [
 ]
 
 
+# the games whose turn OpenSpiel plays as several actions (its bots draw them part by part): their
+# rows also measure the native parts policy, the same random process
+PARTS_AT_OPENSPIEL = {ruleset for _, ruleset, _, _, _, _, _, whole in openspiel_bench.GAMES if whole}
+
+
 class NotBuilt(Exception):
     """RBG could not be built here; the message says why and what to do."""
 
@@ -301,7 +306,7 @@ def rows(quick: bool = False, rbg_path: str | None = None) -> tuple:
             continue
         start = game.new()
         n_native = _calibrated(partial(native_run, fast, start, seed=1), 20, seconds)
-        compound = openspiel_bench.compound(game)  # a turn of several parts: the parts policy too
+        compound = ruleset in PARTS_AT_OPENSPIEL  # OpenSpiel draws its turn part by part: our parts policy too
         n_parts = _calibrated(partial(native_run, fast, start, seed=1, parts=True), 20, seconds) if compound else 0
         og = openspiel_bench.pyspiel.load_game(os_name, params) if openspiel_bench.available() else None
         n_os = _calibrated(partial(openspiel_run, og), 5, seconds) if og is not None else 0
