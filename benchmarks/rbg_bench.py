@@ -9,7 +9,9 @@ second of three engines interleaved in one process run (best of the repeats, so 
 the same machine):
 
 - the native backend: `NativeGame.playouts` (whole games in one call), CPU seconds by
-  `time.process_time`;
+  `time.process_time`, uniform over whole turns; for a game whose turns have several parts
+  (Amazons' queen, destination and arrow; a Checkers jump chain) also with each turn drawn part
+  by part (`parts=True`), the random process of OpenSpiel's random bots, in a column of its own;
 - OpenSpiel's C++: two uniform random bots played whole in C++ by `pyspiel.evaluate_bots`
   (the same loop as benchmarks/openspiel_bench.py), CPU seconds by `time.process_time`;
 - RBG's C++: rbg2cpp's own flat Monte-Carlo benchmark (its test/benchmark.cpp, uniform random
@@ -74,6 +76,11 @@ GAMES = [
      "black moves first; a draw after 20 turns without a capture or a man's move (ours: 40 without "
      "a capture)"),
 ]
+
+
+# the games whose turn OpenSpiel plays as several actions (its bots draw them part by part): their
+# rows also measure the native parts policy, the same random process
+PARTS_AT_OPENSPIEL = {ruleset for _, ruleset, _, _, _, _, _, whole in openspiel_bench.GAMES if whole}
 
 
 class NotBuilt(Exception):
@@ -250,10 +257,11 @@ def rbg_run(binary: Path, seconds: float) -> tuple:
     return playouts, moves, cpu
 
 
-def native_run(fast, start, n: int, seed: int) -> tuple:
-    """(playouts, moves, CPU seconds) of `n` native random playouts in one call."""
+def native_run(fast, start, n: int, seed: int, parts: bool = False) -> tuple:
+    """(playouts, moves, CPU seconds) of `n` native random playouts in one call; `parts`: each
+    turn drawn part by part (the rollout policy OpenSpiel's random bots follow on compound turns)."""
     t = time.process_time()
-    _, plies, _ = fast.playouts(start, n, seed, 10_000)
+    _, plies, _ = fast.playouts(start, n, seed, 10_000, parts=parts)
     return n, int(plies.sum()), time.process_time() - t
 
 
@@ -298,6 +306,8 @@ def rows(quick: bool = False, rbg_path: str | None = None) -> tuple:
             continue
         start = game.new()
         n_native = _calibrated(partial(native_run, fast, start, seed=1), 20, seconds)
+        compound = ruleset in PARTS_AT_OPENSPIEL  # OpenSpiel draws its turn part by part: our parts policy too
+        n_parts = _calibrated(partial(native_run, fast, start, seed=1, parts=True), 20, seconds) if compound else 0
         og = openspiel_bench.pyspiel.load_game(os_name, params) if openspiel_bench.available() else None
         n_os = _calibrated(partial(openspiel_run, og), 5, seconds) if og is not None else 0
         built = binaries.get(rbg_game)
@@ -308,10 +318,12 @@ def rows(quick: bool = False, rbg_path: str | None = None) -> tuple:
                 perft = (depth, fast.perft(start, depth), rbg_perft(built, depth))
             except (ValueError, subprocess.SubprocessError) as e:
                 why, binary = f"{rbg_game}: {e}", None
-        best = {"native": None, "openspiel": None, "rbg": None}
+        best = {"native": None, "parts": None, "openspiel": None, "rbg": None}
         moves = {"native": None, "rbg": None}
         for r in range(repeats):  # interleaved: each engine once a round
             runs = {"native": native_run(fast, start, n_native, 1000 * (r + 1))}
+            if compound:
+                runs["parts"] = native_run(fast, start, n_parts, 1000 * (r + 1), parts=True)
             if og is not None:
                 runs["openspiel"] = openspiel_run(og, n_os)
             if binary is not None:
@@ -332,6 +344,8 @@ def rows(quick: bool = False, rbg_path: str | None = None) -> tuple:
             "rbg_playouts_per_s": best["rbg"], "rbg_moves_per_game": moves["rbg"],
             "ratio_rbg": best["native"] / best["rbg"] if best["rbg"] else None,
             "ratio_openspiel": best["native"] / best["openspiel"] if best["openspiel"] else None,
+            "native_parts_playouts_per_s": best["parts"],
+            "ratio_parts_openspiel": best["parts"] / best["openspiel"] if best["parts"] and best["openspiel"] else None,
         })
     return out, why
 
@@ -341,17 +355,20 @@ def table(rows: list, why: str | None = None):
 
     caption = ((f"RBG: not built ({why}). " if why else "")
                + "RBG and native draw uniformly among whole turns; OpenSpiel's random bots draw an Amazons "
-                 "turn and a Checkers jump chain part by part (a different random process).")
+                 "turn and a Checkers jump chain part by part (a different random process), as the native "
+                 "parts policy does (`playouts(..., parts=True)`: the like-for-like column beside OpenSpiel).")
     t = Table(title="Random playouts per CPU second: native beside RBG's C++ (rbg2cpp) and OpenSpiel's C++, "
                     "interleaved in one run, best of repeats (ratio: native / peer)", caption=caption)
-    for col in ("game", "native", "RBG C++", "native / RBG", "OpenSpiel C++", "native / OpenSpiel",
-                "moves a game (native / RBG)", "perft d: native / RBG", "RBG's game"):
+    for col in ("game", "native (whole turns)", "RBG C++", "native / RBG", "OpenSpiel C++", "native / OpenSpiel",
+                "native (parts)", "parts / OpenSpiel", "moves a game (native / RBG)", "perft d: native / RBG",
+                "RBG's game"):
         t.add_column(col, justify="left" if col in ("game", "RBG's game") else "right")
     for r in rows:
         rbg_missing = "not built" if r["rbg_game"] else "-"
         t.add_row(r["game"], _fmt(r["native_playouts_per_s"], ",.0f"),
                   _fmt(r["rbg_playouts_per_s"], ",.0f", rbg_missing), _fmt(r["ratio_rbg"], ".2f"),
                   _fmt(r["openspiel_playouts_per_s"], ",.0f"), _fmt(r["ratio_openspiel"], ".2f"),
+                  _fmt(r.get("native_parts_playouts_per_s"), ",.0f"), _fmt(r.get("ratio_parts_openspiel"), ".2f"),
                   f"{_fmt(r['native_moves_per_game'], '.1f')} / {_fmt(r['rbg_moves_per_game'], '.1f')}",
                   _perft(r["perft"]),
                   (f"{r['rbg_game']}.rbg: " if r["rbg_game"] else "") + r["differs"])

@@ -67,6 +67,20 @@ def test_the_table_says_not_built_and_why():
     assert "RBG: not built (no rbg2cpp checkout at X" in text
 
 
+def test_the_table_sets_the_parts_policy_beside_openspiel_in_columns_of_its_own():
+    from rich.console import Console
+
+    row = {"game": "amazons 10x10", "rbg_game": "amazons", "differs": "same game", "perft": None,
+           "native_playouts_per_s": 3000.0, "native_moves_per_game": 71.0, "openspiel_playouts_per_s": 6000.0,
+           "rbg_playouts_per_s": 2000.0, "rbg_moves_per_game": 71.0, "ratio_rbg": 1.5, "ratio_openspiel": 0.5,
+           "native_parts_playouts_per_s": 7200.0, "ratio_parts_openspiel": 1.2}
+    console = Console(width=400, record=True)
+    console.print(rbg_bench.table([row]))
+    text = console.export_text()
+    assert "native (parts)" in text and "parts / OpenSpiel" in text and "native (whole turns)" in text
+    assert "7,200" in text and "1.20" in text and "0.50" in text
+
+
 def test_the_checkout_comes_from_the_option_then_the_environment_then_the_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("ZIGGURAT_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.delenv("ZIGGURAT_RBG", raising=False)

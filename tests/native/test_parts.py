@@ -67,6 +67,17 @@ def test_stages_undone_in_place_list_the_moves_python_lists():
             assert native.perft(mid, 2) == perft(mid, 2), f"seed {seed}, ply {cut}"
 
 
+def test_a_cell_part_already_drawn_is_not_looked_for_again_over_the_board():
+    text = source(ziggurat.load("amazons", {"board_size": 6}))[0]
+    parts = text[text.index("def legal_parts("):]
+    parts = parts[:parts.index("\n# ----")]
+    # once past the queen's part (depth > 0), its loop runs over the drawn cell alone
+    assert "for v_from in range(NC)" not in parts
+    lo = next(line.split(" = ")[0].strip() for line in parts.splitlines() if "if depth > 0 else 0" in line)
+    assert f"for v_from in range({lo}, {lo} + 1 if depth > 0 else NC):" in parts
+    assert "for v_from in range(NC)" in legal_text(ziggurat.load("amazons", {"board_size": 6}))  # legal: every cell
+
+
 @pytest.mark.parametrize("name, options", [("amazons", {"board_size": 6}), (STAGES, {}),
                                            (os.path.join(HERE, "after.rules"), {"each": True})])
 def test_moves_drawn_part_by_part_are_legal_and_games_end_as_python_says(name, options):

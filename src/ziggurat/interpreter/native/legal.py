@@ -222,7 +222,7 @@ class Legal:
             code.depth += 1
             levels = [[], []]
         else:
-            levels, cond = self.loops.open_where(s.name, s.domain, s.cond, var, env, code)
+            levels, cond = self.open_choice(s, var, env, code)
         inner = {**env, s.name: var}
         if cond is not None:
             code(f"if {x.expr(cond, inner, code)}:")
@@ -230,6 +230,10 @@ class Legal:
             levels.append([])
         self.gen(steps, i + 1, inner, code)
         self.loops.close_loop(levels, code)
+
+    def open_choice(self, s: P.Choose, var: str, env: dict, code: Code) -> tuple:
+        """The loop(s) over a choice's values, and what is left of its `where` to test inside."""
+        return self.loops.open_where(s.name, s.domain, s.cond, var, env, code)
 
     def after_part(self, s: P.AfterPart, env: dict, code: Code) -> None:
         """The action's part of the move, then the after block's moves (one function for every

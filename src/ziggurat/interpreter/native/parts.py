@@ -26,9 +26,11 @@ completion is found (`found`); the move is listed once a value.
 
 from __future__ import annotations
 
+from ...dsl import ir
 from ...dsl import types as T
 from .. import steps as P
 from ..names import pyname
+from . import fuse
 from .code import Code
 from .legal import Legal
 
@@ -62,6 +64,7 @@ class PartsLegal(Legal):
         self.part_index: dict = {}  # the plan being written: part name -> its index
         self.offsets: dict = {}  # part name -> (bit offset, mask, bias) in a packed move
         self.final = 0
+        self.fixing = None  # (index, value in fixed) of the part whose loop is being opened
 
     def write(self) -> str:
         codec = self.moves.codec
@@ -106,7 +109,24 @@ class PartsLegal(Legal):
         o, mask, bias = self.offsets[s.name]
         value = f"(((fixed >> {o}) & {mask}) + {bias})" if bias else f"((fixed >> {o}) & {mask})"
         hook = _PartHook(k, var, value, self.final)
+        if isinstance(s.domain, ir.Global) and s.domain.what == "cells" \
+                and fuse.cells_by_line(ir.CompFor(s.name, s.domain, s.cond)) is None:
+            self.fixing = (k, value)  # its loop is opened next (open_choice)
         super().choose(s, [*steps[:i + 1], hook, *steps[i + 1:]], i, env, code)
+
+    def open_choice(self, s: P.Choose, var: str, env: dict, code: Code) -> tuple:
+        """A part over the board's cells, once past it (depth > its index), loops over `fixed`'s
+        value alone instead of every cell: the same moves, the one value that the guard below
+        lets through (a cell comes once in `cells`)."""
+        fixing, self.fixing = self.fixing, None
+        if fixing is None:
+            return super().open_choice(s, var, env, code)
+        k, value = fixing
+        lo = code.fresh("lo")
+        code(f"{lo} = {value} if depth > {k} else 0")
+        code(f"for {var} in range({lo}, {lo} + 1 if depth > {k} else NC):")
+        code.depth += 1
+        return [[]], s.cond
 
     def gen(self, steps: list, i: int, env: dict, code: Code) -> None:
         if i < len(steps) and isinstance(steps[i], _PartHook):
