@@ -355,7 +355,14 @@ def _keep_written(game, written: tuple) -> None:
         cachedir.write_sealed(path, pickle.dumps(written))
 
 
+def _refuse_kept_turns(game) -> None:
+    if game.spec.turn_keeping:  # interpreter.whole_turns: the loops draw parts, one at a time
+        raise Unsupported(f"whole turns kept by the most {game.spec.turn_keeping} ({game.spec.turn_at}): its loops "
+                          "draw one part at a time and cannot keep only the best whole turns")
+
+
 def _write(game) -> tuple:
+    _refuse_kept_turns(game)  # no module is written for it (nor kept on disk)
     if not game.rules:
         raise Unsupported("a game made without its rules texts (load it with ziggurat.load)")
     try:
@@ -427,9 +434,7 @@ def native(game, loops: tuple = LOOPS) -> NativeGame:
     `loops` now (so that no measurement includes it), any other at its first call ("playouts",
     "playout" and "study_chunk" are one compiled loop, `study_chunk`). Raises
     Unsupported for what this backend cannot compile, or when Numba is missing."""
-    if game.spec.turn_keeping:  # interpreter.whole_turns: the loops draw parts, one at a time
-        raise Unsupported(f"whole turns kept by the most {game.spec.turn_keeping} ({game.spec.turn_at}): its loops "
-                          "draw one part at a time and cannot keep only the best whole turns")
+    _refuse_kept_turns(game)
     why = available()
     if why is not None:
         raise Unsupported("anything without Numba installed (pip install 'ziggurat[native]')")
