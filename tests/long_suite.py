@@ -117,6 +117,13 @@ LONG = [
      "native alpha-beta against Python on a chance game; Stacktics stays"),
     ("tests/games/test_martian_chess.py::test_native_perft_and_seeded_playouts_agree_with_the_reference",
      "a cold native compile (29 CPU s); the Python backend against the reference and test_control_by_place's native game stay"),
+    # Session 34 (the default suite measured at 355 s wall on an idle 2-core machine, ~734 CPU s):
+    # deeper counts where the same positions are counted less deep by default, and a repeat of the
+    # property runner on a third game of one family.
+    ("tests/games/test_ryb_reference.py::test_perft_over_nature_agrees_on_positions_reached_by_play[[]3[]]",
+     "RYB's perft at depth 3 against its reference; the same positions at depth 2 stay"),
+    ("tests/games/test_green_rules.py::TestInvariants::test_property_runner_passes[[]greenest-*[]]",
+     "the property runner on Greenest, the third game of its family; Green and Greener stay"),
 ]
 
 KEEP = [
