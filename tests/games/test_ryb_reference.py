@@ -108,14 +108,15 @@ def test_random_games_agree_move_by_move_with_2_4_and_5_players(players):
         compare_game({"players": players, "variable_card": RULES[(seed + players) % len(RULES)]}, 100 + seed, 3000)
 
 
-def test_perft_over_nature_agrees_on_positions_reached_by_play():
+@pytest.mark.parametrize("deepest", [2, 3])  # 3: the long suite (tests/long_suite.py)
+def test_perft_over_nature_agrees_on_positions_reached_by_play(deepest):
     game, ref = ziggurat.load("ryb"), ryb_ref.RYB()
     rng = random.Random(5)
     s, r = game.new(), ref.new()
     checked = Counter()
     for ply in range(400):
         if ply % 37 == 0:
-            depth = 3 if len(s.moves()) < 40 else 2
+            depth = deepest if len(s.moves()) < 40 else 2
             assert perft(s, depth) == ryb_ref.perft(ref, r, depth), (ply, s.text()[:200])
             checked[depth] += 1
         if s.is_terminal():

@@ -29,9 +29,11 @@ MAX_PLIES = {"chaos": 60, "ryb": 120, "lasca": 200}  # cut (scored as a draw) wh
 
 
 def cases():
+    """(name, options): None for the ruleset's small options, found in the test (not when the
+    tests are collected, which each worker of pytest-xdist does: that loaded every ruleset there)."""
     for name in SHIPPED:
-        for opts in OPTIONS.get(name, [small_options(name)]):
-            yield pytest.param(name, opts, id=name + "".join(f"-{k}={v}" for k, v in opts.items()))
+        for opts in OPTIONS.get(name, [None]):
+            yield pytest.param(name, opts, id=name + "".join(f"-{k}={v}" for k, v in (opts or {}).items()))
 
 
 def expected_by_seat(state, n: int) -> tuple:
@@ -79,6 +81,7 @@ def check_study(game, spec: StudySpec, records: list, expected: list) -> None:
 
 @pytest.mark.parametrize("name, options", list(cases()))
 def test_a_python_study_scores_games_as_state_outcome_does(name, options):
+    options = small_options(name) if options is None else options
     game = ziggurat.load(name, options or None)
     n = len(game.players)
     spec = StudySpec(name, ("random",) * n, 4 if n == 2 else 6, options, seed=3, max_plies=MAX_PLIES.get(name, 400))
