@@ -23,12 +23,13 @@ def dropped_move():
     return next(m for m in mutants(TEXT, WALK) if m.operator == "effect" and m.original == "move(from, 1, to)")
 
 
-def test_a_survivor_is_compiled_once_its_trees_compared_in_the_same_batch(monkeypatch):
+def test_a_survivor_is_compiled_once_its_trees_compared_in_the_same_batch(monkeypatch, tmp_path):
     """Each batch starts with an empty memory of games, as a fresh worker process does: the
     survivor's game is compiled for its tests and its trees are compared in that same batch, not
     in a second pass that compiles it again."""
     from ziggurat.interpreter import games
 
+    monkeypatch.setenv("ZIGGURAT_CACHE_DIR", str(tmp_path))  # no game of another run on disk
     survivor = dropped_move()
     text = survivor.apply(TEXT)
     compiled, passes = [], []
@@ -49,9 +50,10 @@ def test_a_survivor_is_compiled_once_its_trees_compared_in_the_same_batch(monkey
     assert compiled.count(text) == 1
 
 
-def test_a_tree_that_differs_shallow_is_told_before_any_deep_tree_is_counted(monkeypatch):
+def test_a_tree_that_differs_shallow_is_told_before_any_deep_tree_is_counted(monkeypatch, tmp_path):
     """The original's trees go to depth 3; the mutant whose stone never moves has the same first
     ply everywhere and another second ply: it is found at depth 2, no depth-3 tree of it counted."""
+    monkeypatch.setenv("ZIGGURAT_CACHE_DIR", str(tmp_path))  # the mutant compiled here is not kept
     survivor = dropped_move()
     monkeypatch.setattr(run, "_BASELINES", {})
     context = run._Context(WALK, TEXT, {}, Settings(), None, [])
@@ -80,3 +82,32 @@ def test_the_journal_is_found_again_from_another_checkout(tmp_path, monkeypatch)
     assert json.loads(Path(journal).read_text().splitlines()[0])["file"] == "walk.rules"
     again = run_mutants(str(two), settings=settings, journal=journal, resume=True)
     assert again.resumed == len(first.rows) == 3
+
+
+def test_a_change_the_options_fold_away_is_the_same_game_without_counting_its_trees(monkeypatch, tmp_path):
+    """A mutant of an action that only a larger option allows (`when far`, false by default)
+    makes, at the defaults, the very code and spec of the original: the same game, so its trees
+    are not counted again, and it is shown as equivalent; the same change at `far = true` is not."""
+    text = TEXT.replace("counter unused = 5\n", "counter unused = 5\noption far: bool = false\n") + '''
+action leap "{from}>{to}":
+    when far
+    from: cells where mine(from)
+    to: cells where empty(to) and to.rank == from.rank + 2
+    do:
+        move(from, 1, to)
+'''
+    mutant = next(m for m in mutants(text, WALK) if m.operator == "constant" and m.original == "2"
+                  and m.changed == "3" and "from.rank + 2" in text.splitlines()[m.line - 1])
+    monkeypatch.setenv("ZIGGURAT_CACHE_DIR", str(tmp_path))  # the mutant compiled here is not kept
+    monkeypatch.setattr(run, "_BASELINES", {})
+    counted = []
+    real = run.signature
+    monkeypatch.setattr(run, "signature", lambda st, d, nodes: counted.append(d) or real(st, d, nodes))
+    context = run._Context(WALK, text, {}, Settings(), None, [])
+    context = run.evolve(context, baseline=run._baseline_here(context))
+    counted.clear()
+    assert run._compare(context, mutant) == {"status": "equivalent", "by": "", "detail": "same perft to depth 3"}
+    assert counted == []
+    far = run._Context(WALK, text, {"far": "true"}, Settings(), None, [])
+    far = run.evolve(far, baseline=run._baseline_here(far))
+    assert run._compare(far, mutant)["status"] == "survived" and counted

@@ -211,9 +211,10 @@ def _setup(path: str, text: str, options: dict, position, after):
 
 
 def baseline(game, settings: Settings, options: dict) -> list:
-    """(label, options, position item, moves item, depth, signatures) per position: the deepest
-    depth up to settings.depth whose tree fits the node budget (0: not even depth 1), and the
-    signature at each depth from 1 to it (a mutant is compared depth by depth, shallow first)."""
+    """(label, options, position item, moves item, depth, signatures, made) per position: the
+    deepest depth up to settings.depth whose tree fits the node budget (0: not even depth 1), the
+    signature at each depth from 1 to it (a mutant is compared depth by depth, shallow first), and
+    what the game at its options is made of (`made`)."""
     path, text = game.rules[-1]
     out = []
     for label, opts, position, after in positions(game, options):
@@ -227,8 +228,14 @@ def baseline(game, settings: Settings, options: dict) -> list:
                 sigs.append(signature(st.copy(), d, settings.nodes))
             except (_TooMany, ZigguratError):
                 break
-        out.append((label, opts, position, after, len(sigs), tuple(sigs)))
+        out.append((label, opts, position, after, len(sigs), tuple(sigs), made(load(path, opts, text=text))))
     return out
+
+
+def made(game) -> str:
+    """What a game is made of: its generated code and its spec. Two texts that make the same at
+    some options are the same game there (a change the options fold away), whatever the trees."""
+    return hashlib.sha256((game.source + "\0" + repr(game.spec)).encode()).hexdigest()
 
 
 class _TooMany(Exception):
@@ -468,14 +475,19 @@ def _pins(context: _Context, text: str) -> Optional[str]:
 def _same_trees(context: _Context, text: str) -> int:
     """The smallest depth compared, when every position's tree is the original's; else 0. Every
     position is compared at depth 1, then at depth 2, and so on: a mutant whose game differs is
-    usually told by a shallow tree somewhere, before any deep tree is counted."""
-    rows = [row for row in context.baseline if row[4] > 0]
-    states = []
-    for _, opts, position, after, _, _ in rows:
+    usually told by a shallow tree somewhere, before any deep tree is counted. A position at
+    options where the mutant makes the same game as the original (the same code and spec) has
+    the same trees: not counted again."""
+    rows, states = [], []
+    for row in context.baseline:
+        _, opts, position, after, depth, _, original = row
         try:
+            if depth == 0 or made(load(context.path, opts, text=text)) == original:
+                continue  # nothing to compare, or the same game at these options: the same trees
             states.append(_setup(context.path, text, opts, position, after))
         except Exception:  # the example does not set up in the mutant: it differs
             return 0
+        rows.append(row)
     for d in range(1, max((row[4] for row in rows), default=0) + 1):
         for row, st in zip(rows, states):
             if row[4] < d:
@@ -485,7 +497,8 @@ def _same_trees(context: _Context, text: str) -> int:
                     return 0
             except Exception:  # its tree is too large, or a rule fails in it: it differs
                 return 0
-    return min(row[4] for row in rows) if rows else 0
+    depths = [row[4] for row in context.baseline if row[4] > 0]
+    return min(depths) if depths else 0
 
 
 # ---- the journal ---------------------------------------------------------------------------------
@@ -552,4 +565,4 @@ class _Journal:
 
 
 __all__ = ["KILLERS", "MutantsReport", "Settings", "baseline", "default_journal", "pins", "run_mutants",
-           "signature"]
+           "made", "signature"]
