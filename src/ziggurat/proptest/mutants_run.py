@@ -478,8 +478,9 @@ def _same_trees(context: _Context, text: str) -> int:
     usually told by a shallow tree somewhere, before any deep tree is counted. A position at
     options where the mutant makes the same game as the original (the same code and spec) has
     the same trees: not counted again."""
+    baseline = context.baseline or []
     rows, states = [], []
-    for row in context.baseline:
+    for row in baseline:
         _, opts, position, after, depth, _, original = row
         try:
             if depth == 0 or made(load(context.path, opts, text=text)) == original:
@@ -497,7 +498,7 @@ def _same_trees(context: _Context, text: str) -> int:
                     return 0
             except Exception:  # its tree is too large, or a rule fails in it: it differs
                 return 0
-    depths = [row[4] for row in context.baseline if row[4] > 0]
+    depths = [row[4] for row in baseline if row[4] > 0]
     return min(depths) if depths else 0
 
 
