@@ -157,6 +157,7 @@ def test_the_originals_trees_are_counted_only_when_a_mutant_survives_the_tests(m
 
     calls = []
     real = run.baseline
+    monkeypatch.setattr(run, "_BASELINES", {})  # none counted by another test in this process
     monkeypatch.setattr(run, "baseline", lambda *a, **k: calls.append(1) or real(*a, **k))
     report = run_mutants(WALK, settings=Settings(limit=3, mutants_seed=7))
     assert {r["status"] for _, r in report.rows} <= {"killed", "stillborn"} and calls == [] and report.depths == {}

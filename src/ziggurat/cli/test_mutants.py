@@ -68,8 +68,8 @@ def run_mutants_report(ctx, ruleset: str, games: int, max_plies: int, seed, opti
         budget = None
     settings = Settings(games=games, max_plies=max_plies, seed=seed or 0, depth=depth, limit=limit,
                         mutants_seed=mutants_seed)
-    path = load(ruleset, options).rules[-1][0]
-    journal = journal or default_journal(path, options, settings)
+    path, text = load(ruleset, options).rules[-1]
+    journal = journal or default_journal(path, options, settings, text)
     if resume and journal is None:
         raise click.UsageError("--resume needs a journal: give --mutants-journal FILE (the cache folder is off)")
     console = Console(stderr=True)

@@ -18,18 +18,21 @@ fails kills the mutant (its kind and its message are kept):
 A mutant no test kills is *equivalent* when its move tree to depth D (perft, and the outcomes met
 on the way) equals the original's from the start and from every example's position, as far as a
 node budget allows (the original's depth is found first, the mutant's compared at the same
-depths): it is then shown as "equivalent (same perft to depth D)", never counted killed. The others
-*survive*. The score is killed / (mutants - stillborn - equivalent). The original's trees are
-counted once every mutant has met the tests, and only when one survived them (a second pass over
-the survivors, journalled like the first): a run whose mutants all die never counts them.
+depths, every position at depth 1 first, then at 2, ...: a mutant that differs is told by a
+shallow tree): it is then shown as "equivalent (same perft to depth D)", never counted killed. The
+others *survive*. The score is killed / (mutants - stillborn - equivalent). A mutant that survives
+the tests is compared at once, in the same worker (its games still in memory), with the
+original's trees, which a worker counts the first time one of its mutants survives (outside that
+mutant's time) and keeps: a run whose mutants all die never counts them.
 
 The mutants run in worker processes (lab.runner.run_batches, as studies do), one mutant a batch,
 each within MUTANT_SECONDS of CPU time (a mutant that takes longer is killed by `timeout`, as
 mutation tools count a mutant that hangs as detected; CPU time, so a busy machine is no cause); a `budget` in
 seconds leaves the mutants not started by then undone. Results go to a journal (JSON Lines, a
-header naming the ruleset's text and the settings) as they come, so a stopped run resumes
-(`resume=True`) with the mutants not yet done. No game made from a mutant's text is written to the
-compile cache (`interpreter.games.unstored`): a run leaves the cache as it found it.
+header naming the ruleset's file name, a hash of its text and the settings, never its folder) as
+they come, so a stopped run resumes (`resume=True`), from any checkout, with the mutants not yet
+done. No game made from a mutant's text is written to the compile cache
+(`interpreter.games.unstored`): a run leaves the cache as it found it.
 """
 
 from __future__ import annotations
@@ -79,7 +82,7 @@ class MutantsReport:
     rows: list = field(factory=list)  # (Mutant, result dict), in file order, the done ones
     undone: int = 0  # not run: the budget ran out, or the run was interrupted
     resumed: int = 0  # taken from the journal
-    depths: dict = field(factory=dict)  # position label -> perft depth compared
+    depths: dict = field(factory=dict)  # position label -> perft depth compared (when counted in this process)
     journal: Optional[str] = None
     interrupted: bool = False
 
@@ -149,12 +152,11 @@ def run_mutants(ruleset: str, *, options: Optional[dict] = None, settings: Setti
 
     try:
         (spread or _here)(functools.partial(_run_one, context, deadline), todo, workers=workers, progress=record)
-        # The survivors meet the original's move trees: counted only now, and only when one survived.
+        # A survivor is compared as it survives (in `_run_one`); one a journal holds uncompared (a
+        # journal of an older run) meets the original's move trees now.
         todo = [m for m in chosen if m.key in done and done[m.key].get("compare")]
         if todo and (deadline is None or time.time() <= deadline):
-            with unstored():  # the original loaded from its text (by `path` as given, not resolved): not kept
-                context = evolve(context, baseline=baseline(base, settings, options))
-            report.depths = {row[0]: row[4] for row in context.baseline}
+            context = evolve(context, baseline=_baseline_here(context))
             finished -= len(todo)
             (spread or _here)(functools.partial(_run_one, context, deadline, compare=True), todo, workers=workers,
                               progress=record)
@@ -162,6 +164,9 @@ def run_mutants(ruleset: str, *, options: Optional[dict] = None, settings: Setti
         report.interrupted = True
     finally:
         report.rows = [(m, done[m.key]) for m in chosen if m.key in done]
+        counted = _BASELINES.get(json.dumps(context.header(), sort_keys=True))  # when counted in this process
+        if counted is not None and any(r["status"] in ("equivalent", "survived") for _, r in report.rows):
+            report.depths = {row[0]: row[4] for row in counted}
         report.undone = len(chosen) - len(report.rows)
         if writer is not None:
             writer.close()
@@ -206,24 +211,31 @@ def _setup(path: str, text: str, options: dict, position, after):
 
 
 def baseline(game, settings: Settings, options: dict) -> list:
-    """(label, options, position item, moves item, depth, signature) per position: the deepest
-    depth up to settings.depth whose tree fits the node budget (0: not even depth 1)."""
+    """(label, options, position item, moves item, depth, signatures, made) per position: the
+    deepest depth up to settings.depth whose tree fits the node budget (0: not even depth 1), the
+    signature at each depth from 1 to it (a mutant is compared depth by depth, shallow first), and
+    what the game at its options is made of (`made`)."""
     path, text = game.rules[-1]
     out = []
     for label, opts, position, after in positions(game, options):
-        sig, depth = None, 0
+        sigs: list = []
         try:
             st = _setup(path, text, opts, position, after)
         except Exception:  # an example that does not set up in the original: nothing to compare there
             continue
         for d in range(1, settings.depth + 1):
             try:
-                s = signature(st.copy(), d, settings.nodes)
+                sigs.append(signature(st.copy(), d, settings.nodes))
             except (_TooMany, ZigguratError):
                 break
-            sig, depth = s, d
-        out.append((label, opts, position, after, depth, sig))
+        out.append((label, opts, position, after, len(sigs), tuple(sigs), made(load(path, opts, text=text))))
     return out
+
+
+def made(game) -> str:
+    """What a game is made of: its generated code and its spec. Two texts that make the same at
+    some options are the same game there (a change the options fold away), whatever the trees."""
+    return hashlib.sha256((game.source + "\0" + repr(game.spec)).encode()).hexdigest()
 
 
 class _TooMany(Exception):
@@ -297,7 +309,7 @@ class _Context:
     pins: list
 
     def header(self) -> dict:
-        return {"kind": JOURNAL_KIND, "format": JOURNAL_FORMAT, "file": self.path,
+        return {"kind": JOURNAL_KIND, "format": JOURNAL_FORMAT, "file": Path(self.path).name,  # not its folder
                 "sha256": hashlib.sha256(self.text.encode()).hexdigest(),
                 "options": {k: str(v) for k, v in self.options.items()},
                 "settings": {k: v for k, v in asdict(self.settings).items() if k not in ("limit", "mutants_seed")}}
@@ -309,10 +321,26 @@ class _Timeout(BaseException):
 
 def _run_one(context: _Context, deadline: Optional[float], mutant: Mutant, compare: bool = False) -> Optional[dict]:
     """The result of one mutant (a dict: status, by, detail, seconds), or None past the deadline.
-    With `compare`, a survivor's trees only, compared with the original's (context.baseline)."""
+    With `compare`, a survivor's trees only, compared with the original's (context.baseline).
+    Without it, a mutant that survives the tests has its trees compared here at once, while its
+    games are in this process's memory (not compiled again in a second pass), against the
+    original's trees counted once in this process (`_baseline_here`, outside the mutant's time)."""
     if deadline is not None and time.time() > deadline:
         return None
     start = time.monotonic()
+    if compare:
+        result = _timed(_compare, context, mutant, compare=True)
+    else:
+        result = _timed(_test, context, mutant, compare=False)
+        if result.get("compare") and context.baseline is None:
+            here = evolve(context, baseline=_baseline_here(context))
+            result = _timed(_compare, here, mutant, compare=True)
+    result["seconds"] = round(time.monotonic() - start, 3)
+    return result
+
+
+def _timed(fn, context: _Context, mutant: Mutant, *, compare: bool) -> dict:
+    """fn(context, mutant) within MUTANT_SECONDS of this process's CPU time, its games unstored."""
     alarm = hasattr(signal, "setitimer") and hasattr(signal, "SIGPROF")  # a timer of this process's CPU time
 
     def timeout(signum, frame):
@@ -323,17 +351,27 @@ def _run_one(context: _Context, deadline: Optional[float], mutant: Mutant, compa
         signal.setitimer(signal.ITIMER_PROF, MUTANT_SECONDS)
     try:
         with unstored():  # a mutant is loaded once and thrown away: nothing of it goes to the compile cache
-            result = _compare(context, mutant) if compare else _test(context, mutant)
+            return fn(context, mutant)
     except _Timeout:
-        result = {"status": "killed", "by": "timeout", "detail": f"its tests took over {MUTANT_SECONDS} CPU s"}
         if compare:  # the tests held: only the comparison ran long, so the trees are not known to be the same
-            result = {"status": "survived", "by": "", "detail": f"not compared: over {MUTANT_SECONDS} CPU s"}
+            return {"status": "survived", "by": "", "detail": f"not compared: over {MUTANT_SECONDS} CPU s"}
+        return {"status": "killed", "by": "timeout", "detail": f"its tests took over {MUTANT_SECONDS} CPU s"}
     finally:
         if alarm:
             signal.setitimer(signal.ITIMER_PROF, 0)
             signal.signal(signal.SIGPROF, previous)
-    result["seconds"] = round(time.monotonic() - start, 3)
-    return result
+
+
+_BASELINES: dict = {}  # the original's trees, by its journal header: counted once per process
+
+
+def _baseline_here(context: _Context) -> list:
+    key = json.dumps(context.header(), sort_keys=True)
+    if key not in _BASELINES:
+        with unstored():  # the original loaded from its text (by `path` as given, not resolved): not kept
+            _BASELINES[key] = baseline(load(context.path, context.options, text=context.text), context.settings,
+                                       context.options)
+    return _BASELINES[key]
 
 
 def _killed(by: str, detail: str) -> dict:
@@ -435,33 +473,52 @@ def _pins(context: _Context, text: str) -> Optional[str]:
 
 
 def _same_trees(context: _Context, text: str) -> int:
-    """The smallest depth compared, when every position's tree is the original's; else 0."""
-    depths = []
-    for _, opts, position, after, depth, sig in context.baseline:
-        if depth == 0:
-            continue
+    """The smallest depth compared, when every position's tree is the original's; else 0. Every
+    position is compared at depth 1, then at depth 2, and so on: a mutant whose game differs is
+    usually told by a shallow tree somewhere, before any deep tree is counted. A position at
+    options where the mutant makes the same game as the original (the same code and spec) has
+    the same trees: not counted again."""
+    baseline = context.baseline or []
+    rows, states = [], []
+    for row in baseline:
+        _, opts, position, after, depth, _, original = row
         try:
-            st = _setup(context.path, text, opts, position, after)
-            if signature(st, depth, 4 * context.settings.nodes) != sig:
-                return 0
-        except Exception:  # the example does not set up in the mutant, or its tree is too large: it differs
+            if depth == 0 or made(load(context.path, opts, text=text)) == original:
+                continue  # nothing to compare, or the same game at these options: the same trees
+            states.append(_setup(context.path, text, opts, position, after))
+        except Exception:  # the example does not set up in the mutant: it differs
             return 0
-        depths.append(depth)
+        rows.append(row)
+    for d in range(1, max((row[4] for row in rows), default=0) + 1):
+        for row, st in zip(rows, states):
+            if row[4] < d:
+                continue
+            try:
+                if signature(st.copy(), d, 4 * context.settings.nodes) != row[5][d - 1]:
+                    return 0
+            except Exception:  # its tree is too large, or a rule fails in it: it differs
+                return 0
+    depths = [row[4] for row in baseline if row[4] > 0]
     return min(depths) if depths else 0
 
 
 # ---- the journal ---------------------------------------------------------------------------------
 
 
-def default_journal(path: str, options: dict, settings: Settings) -> Optional[str]:
-    """A journal in the cache folder, named for the ruleset's file, its options and the settings."""
+def default_journal(path: str, options: dict, settings: Settings, text: Optional[str] = None) -> Optional[str]:
+    """A journal in the cache folder, named for the ruleset's file name and a key of its rules text
+    (`text`, else read from `path`), its options and the settings: never the folder it is in, so a
+    run goes on from another checkout or a copy of the same text."""
     from .. import cachedir
 
     root = cachedir.folder()
     if root is None:
         return None
-    key = hashlib.sha256(json.dumps([str(Path(path).resolve()), {k: str(v) for k, v in options.items()},
-                                     asdict(settings)], sort_keys=True, default=str).encode()).hexdigest()[:16]
+    if text is None:
+        text = Path(path).read_text(encoding="utf-8")
+    rules = hashlib.sha256(text.encode()).hexdigest()
+    key = hashlib.sha256(json.dumps([rules, {k: str(v) for k, v in options.items()}, asdict(settings)],
+                                    sort_keys=True, default=str).encode()).hexdigest()[:16]
     return str(root / "mutants" / f"{Path(path).stem}-{key}.jsonl")
 
 
@@ -509,4 +566,4 @@ class _Journal:
 
 
 __all__ = ["KILLERS", "MutantsReport", "Settings", "baseline", "default_journal", "pins", "run_mutants",
-           "signature"]
+           "made", "signature"]
