@@ -120,6 +120,27 @@ class MoveLimit(RuntimeError):
                 f"(the choice from {domain} made them)")
 
 
+class LevelError(IndexError):
+    """An effect at a level its stack does not have (insert, remove or change; the level from 1)."""
+
+    def __init__(self, level: int, height: int, into: bool):
+        super().__init__(level, height, into)  # its arguments, so that it pickles (a study's worker)
+
+    def __str__(self) -> str:
+        level, height, into = self.args
+        most = height + 1 if into else height
+        return (f"level {level} of a stack of {height} piece{'s' if height != 1 else ''}: the levels are 1 to {most}"
+                if most >= 1 else f"level {level} of an empty stack: it has no level")
+
+
+def _level(k: int, height: int, into: bool) -> int:
+    """Raise LevelError for level index k (from 0) outside a stack of `height` (`into`: a level
+    to slip a piece in at, height + 1 the top); k otherwise."""
+    if not 0 <= k <= (height if into else height - 1):
+        raise LevelError(k + 1, height, into)
+    return k
+
+
 def _stepk(c, line, k) -> int:
     """The cell k steps from c along `line` (LINE1[d][c]); -1 (off the board) past the edge."""
     if k == 0:
@@ -140,6 +161,6 @@ def _between(a, b, files) -> tuple:
 
 
 HELPERS = {"_flanked": _flanked, "_run": _run, "_connected": _connected, "_stepk": _stepk, "_between": _between,
-           "RepeatLimit": RepeatLimit, "MoveLimit": MoveLimit, "_ray": _ray, "_product": _product,
+           "RepeatLimit": RepeatLimit, "MoveLimit": MoveLimit, "_level": _level, "_ray": _ray, "_product": _product,
            "_shuffled": _shuffled, "_ways": _ways, "_showing": _showing, "_suffix": _suffix,
            "_last_cells": _last_cells, **GEOMETRY, **REASONS}

@@ -198,7 +198,7 @@ class Statements:
                 self.call(code, "place_piece", p, c)
             case "change":
                 c, k, p = arg(0, "c"), arg(1, "k"), arg(2, "p")
-                self.call(code, "put", f"STK + {c} * CAP + {k} - 1", p)
+                self.call(code, "put", f"level_slot(s, {c}, {k})", p)
             case "remove":
                 c, k = arg(0, "c"), arg(1, "k")
                 self.call(code, "remove_piece", c, f"{k} - 1", zone(2))

@@ -167,6 +167,8 @@ class NativeGame:
             raise Unsupported(f"a stack deeper than {self.layout.cap} pieces or a zone of more than {self.layout.zcap}")
         if code == -3:
             raise self.too_long()
+        if code == -4:  # the Python backend runs it, and stops at the rule with its line
+            raise Unsupported("an effect at a level its stack does not have")
 
     def too_long(self, action: Optional[str] = None) -> Unsupported:
         """A move too long to pack (of `action` when it is known), or met in a loop: at the

@@ -101,6 +101,9 @@ def last_cell(s, j):
 def move_stack(s, a, k, b):
     n = s[HGT + a] - k
     hb = s[HGT + b]
+    if k < 0 or n < 0:  # a level the stack does not have: Python names the rule
+        s[OVER] = 3
+        return
     if a == b:
         return
     if hb + n > CAP:
@@ -141,8 +144,22 @@ def place_piece(s, p, c):
 
 
 @njit(cache=True, inline="always")
+def level_slot(s, c, k):
+    """The slot of level k (from 1) of the stack on c; a level the stack does not have sets the
+    OVER flag (3: Python runs the position and names the rule) and gives the stack's first slot,
+    which the abandoned position may take."""
+    if k < 1 or k > s[HGT + c]:
+        s[OVER] = 3
+        return STK + c * CAP
+    return STK + c * CAP + k - 1
+
+
+@njit(cache=True, inline="always")
 def remove_piece(s, c, k, z):
     h = s[HGT + c]
+    if k < 0 or k >= h:  # a level the stack does not have: Python names the rule
+        s[OVER] = 3
+        return
     p = s[STK + c * CAP + k]
     zone_add(s, z, p)  # keeps the hash of the zone's slots
     hs = np.uint64(s[HSH]) - np.uint64(p + 1) * ZK[STK + c * CAP + k]
@@ -269,6 +286,9 @@ def insert_piece(s, p, c, k):
     """Slip piece p into the stack on c so that it stands at level k + 1 (k = height: on top);
     the hash kept (the stack's slots from level k + 1 taken out of it, then put back)."""
     h = s[HGT + c]
+    if k < 0 or k > h:  # a level the stack does not have: Python names the rule
+        s[OVER] = 3
+        return
     if h >= CAP:
         s[OVER] = 1
         return
@@ -437,6 +457,9 @@ def dice_showing(n, faces, k):
 def lift_piece(s, c, k):
     """Take the piece at level k + 1 out of the stack on c (those above drop down); the hash kept."""
     h = s[HGT + c]
+    if k < 0 or k >= h:  # a level the stack does not have: Python names the rule
+        s[OVER] = 3
+        return
     b = STK + c * CAP
     hs = stack_unhash(s, b, k, h)
     for i in range(k, h - 1):

@@ -86,7 +86,8 @@ def draw_parts(s, buf, n, z, x):
 @njit(cache=True)
 def perft(s0, depth, hist0, nhist0):
     """Leaves of the move tree to `depth`; -1: a position with more than MAXM moves; -2: a
-    stack deeper than CAP or a zone fuller than ZCAP; -3: a move too long to pack."""
+    stack deeper than CAP or a zone fuller than ZCAP; -3: a move too long to pack; -4: an effect at a
+    level its stack does not have."""
     if depth <= 0:
         return 1
     states = np.empty((depth + 1, SIZE), np.int64)

@@ -4,7 +4,7 @@ A position is a vector of fixed length (numpy int64), laid out as
 
 | slots | what |
 |---|---|
-| `SIDE`, `PLY`, `LAST`, `OVER` | the side to move, the ply, the last move (-1: none), 1 once a stack outgrew `CAP` |
+| `SIDE`, `PLY`, `LAST`, `OVER` | the side to move, the ply, the last move (-1: none), 1 once a stack outgrew `CAP` (2: a move too long to pack, 3: an effect at a level its stack does not have) |
 | `SEATS + p` | the seat of each side |
 | `CNT + k` | each counter slot |
 | `ZON + z * ZW` | how many pieces zone slot z holds (`ZW = ZCAP + 1`) |

@@ -98,7 +98,7 @@ class Undo:
                         f"    s[HGT + {c}] = {h}"]
             case "change":
                 c, k, p = arg(0, "c"), arg(1, "k"), arg(2, "p")
-                return self.put(f"STK + {c} * CAP + {k} - 1", p, code)
+                return self.put(f"level_slot(s, {c}, {k})", p, code)
             case "swap_seats":
                 a, b = arg(0, "a"), arg(1, "b")
                 sa, sb = code.fresh("seat"), code.fresh("seat")

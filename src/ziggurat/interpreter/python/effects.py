@@ -119,6 +119,16 @@ class Statements:
         if self.hashing:
             out.append(S("h ^= hash((_0, _1, _2)) ^ hash((_0, _1, _3))", SLOTS[lst], index, old, val))
 
+    @staticmethod
+    def level(out: list, c: ast.expr, k: ast.expr, into: bool) -> None:
+        """Stop at the rule (helpers.LevelError) when level index k (from 0) is not one of the
+        stack on c (`into`: a level to slip a piece in at, up to its height). A comparison inline;
+        none for level 1 into a stack, which every stack has."""
+        if into and isinstance(k, ast.Constant) and k.value == 0:
+            return
+        test = "_1 <= len(cells[_0])" if into else "_1 < len(cells[_0])"
+        out.append(S(f"if not 0 <= {test}:\n    _level(_1, len(cells[_0]), {into})", c, k))
+
     def effect(self, s: ir.Effect, env: Env, fresh: Fresh, out: list) -> None:
         x, fn = self.x, s.fn
 
@@ -128,6 +138,7 @@ class Statements:
         if fn == "move":
             a, k, b = arg(0, "a"), minus_one(x.expr(s.args[1], env)), arg(2, "b")
             k = self.temp(k, "k", fresh, out)
+            self.level(out, a, k, True)
             out.append(S("_unit = cells[_0][_1:]", a, k))
             self.write(out, "cells", a, E("cells[_0][:_1]", a, k), fresh)
             self.write(out, "cells", b, E("cells[_0] + _unit", b), fresh)
@@ -154,6 +165,7 @@ class Statements:
             self.write(out, "zones", y, E("zones[_0] + (_1,)", y, p), fresh)
         elif fn == "remove":
             c, k, z = arg(0, "c"), self.temp(minus_one(x.expr(s.args[1], env)), "k", fresh, out), arg(2, "z")
+            self.level(out, c, k, False)
             out.append(S("_piece = cells[_0][_1]", c, k))
             self.write(out, "zones", z, E("zones[_0] + (_piece,)", z), fresh)
             self.write(out, "cells", c, E("cells[_0][:_1] + cells[_0][_1 + 1:]", c, k), fresh)
@@ -165,6 +177,7 @@ class Statements:
                 self.write(out, "cells", c, E("cells[_0] + (_1,)", c, p), fresh)
             else:
                 k = self.temp(minus_one(x.expr(s.args[3], env)), "k", fresh, out)
+                self.level(out, c, k, True)
                 self.write(out, "cells", c, E("cells[_0][:_1] + (_2,) + cells[_0][_1:]", c, k, p), fresh)
         elif fn == "put_table":  # onto the open table: its entries are (spot << CODE_BITS) | piece (geometry.py)
             z, p, c = arg(0, "z"), arg(1, "p"), arg(2, "c")
@@ -174,11 +187,14 @@ class Statements:
         elif fn == "insert_stack":
             a, j = arg(0, "a"), self.temp(minus_one(x.expr(s.args[1], env)), "j", fresh, out)
             c, k = arg(2, "c"), self.temp(minus_one(x.expr(s.args[3], env)), "k", fresh, out)
+            self.level(out, a, j, False)
             out.append(S("_piece = cells[_0][_1]", a, j))
             self.write(out, "cells", a, E("cells[_0][:_1] + cells[_0][_1 + 1:]", a, j), fresh)
+            self.level(out, c, k, True)
             self.write(out, "cells", c, E("cells[_0][:_1] + (_piece,) + cells[_0][_1:]", c, k), fresh)
         elif fn == "change":
             c, k, p = arg(0, "c"), self.temp(minus_one(x.expr(s.args[1], env)), "k", fresh, out), arg(2, "p")
+            self.level(out, c, k, False)
             self.write(out, "cells", c, E("cells[_0][:_1] + (_2,) + cells[_0][_1 + 1:]", c, k, p), fresh)
         elif fn == "swap_seats":
             a, b = arg(0, "a"), arg(1, "b")
