@@ -4,7 +4,7 @@ A position is a vector of fixed length (numpy int64), laid out as
 
 | slots | what |
 |---|---|
-| `SIDE`, `PLY`, `LAST`, `OVER` | the side to move, the ply, the last move (-1: none), 1 once a stack outgrew `CAP` (2: a move too long to pack, 3: an effect at a level its stack does not have) |
+| `SIDE`, `PLY`, `LAST`, `OVER` | the side to move, the ply, the last move (-1: none), OVER 1, 2, 3 (see below) |
 | `SEATS + p` | the seat of each side |
 | `CNT + k` | each counter slot |
 | `ZON + z * ZW` | how many pieces zone slot z holds (`ZW = ZCAP + 1`) |
@@ -20,6 +20,8 @@ many bits as its type needs (a cell: enough for the board's cells; a number: 16,
 `BIAS`); a list (a repeat's passes, a choice of a list) is its length then its items; the choices
 of the `after` block follow one bit saying whether the move holds them. A move whose fields pass
 63 bits cannot be held: the native loop stops (the position's OVER flag, 2) and Python runs it.
+The OVER flag: 1 a stack past `CAP` or a zone past `ZCAP`, 2 a move too long to pack, 3 an effect
+at a level its stack does not have (Python runs the position and stops at the rule).
 Conversions between this and the Python backend's `State` and move tuples are here too, so that
 both backends can be checked against each other.
 """
