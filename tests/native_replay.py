@@ -11,3 +11,16 @@ def replay(game, playout) -> object:
         assert m in state.moves(), f"ply {k}: {state.move_text(m) if m[0] < len(game.actions) else m} is not legal"
         state.push(m)
     return state
+
+
+def replay_in_reference(state, playout, legal, play) -> object:
+    """The Python backend's state after a native playout's moves from `state`, each move's text
+    legal in a reference first (`legal()`: the reference's move texts now) and then played there
+    too (`play(text)`); the reference's own API is given by the two functions."""
+    state = state.copy()
+    for m in playout.moves:
+        text = state.move_text(m)
+        assert text in legal(), f"{text} is not legal in the reference"
+        state.push(m)
+        play(text)
+    return state

@@ -23,6 +23,7 @@ import pytest
 import ziggurat
 from perft_data import PERFT_DIR, read
 from reference import homeworlds_ref as ref
+from native_replay import replay_in_reference
 
 ALL = Counter({f"x{s}{k}": 3 for s in "123" for k in "rygb"})
 
@@ -385,12 +386,7 @@ def test_native_perft_and_seeded_playouts_agree_with_the_reference():
         if st.outcome() is not None:
             continue
         playout = fast.playout(st, seed, 2000)
-        state = st.copy()
-        for m in playout.moves:
-            text = state.move_text(m)
-            assert text in h.parts(), f"{text} is not legal in the reference at {h.text()}"
-            state.push(m)
-            h.play(text)
+        replay_in_reference(st, playout, h.parts, h.play)
         assert ref.canonical(fast.state(playout.final).text()) == h.text()
         assert (playout.kind is None) == (not h.over())
         if h.over():

@@ -21,6 +21,7 @@ import pytest
 import ziggurat
 from perft_data import PERFT_DIR, read
 from reference import volcano_ref as ref
+from native_replay import replay_in_reference
 
 REST = "captured.one= captured.two= left=-"
 
@@ -220,12 +221,7 @@ def test_native_perft_and_seeded_playouts_agree_with_the_reference():
         if st.outcome() is not None:
             continue
         playout = fast.playout(st, seed, 2000)
-        state = st.copy()
-        for m in playout.moves:
-            text = state.move_text(m)
-            assert text in v.parts(), f"{text} is not legal in the reference at {v.text()}"
-            state.push(m)
-            v.play(text)
+        replay_in_reference(st, playout, v.parts, v.play)
         assert fast.state(playout.final).text().split(" | ", 1)[1] == v.text()
         assert (playout.kind is None) == (not v.over())
         if v.over():
