@@ -12,7 +12,7 @@ import ziggurat
 from ..errors import GameError
 from ..outputs import write_text
 from .study import StudySpec, ruleset_ref
-from .table import BACKENDS, GameResult, GameTable
+from .table import BACKENDS, GameResult, GameTable, collector_paused
 
 
 # ---- the journal: finished games on disk, to resume a study --------------------------------------
@@ -62,6 +62,10 @@ class Lines:
         """The lines of a table's games, read from its columns (no record made a game)."""
         if t.statistics is not None:
             return [self.line(study, r) for r in t]
+        with collector_paused():  # many objects made, no cycle (see table.collector_paused)
+            return self._table_lines(study, t)
+
+    def _table_lines(self, study: int, t: GameTable) -> list:
         names, endings = t.action_names, t.endings
         none: list = [()] * len(t)
 

@@ -243,7 +243,7 @@ class GameTable:
         """The GameResults of the rows `rows` (default: all), in order: Python values, equal rows
         sharing their tuples."""
         rows = np.arange(len(self)) if rows is None else np.asarray(rows)
-        with _collector_paused():
+        with collector_paused():
             return self._records(rows)
 
     def _records(self, rows) -> list:
@@ -285,7 +285,7 @@ class GameTable:
 
 
 @contextmanager
-def _collector_paused():
+def collector_paused():
     """The garbage collector paused while records are made (they make no cycle): they then pass
     its youngest generation in one collection, not one every 700 objects, and its full
     collections, which look at every object of the process (tens of milliseconds once Numba is
