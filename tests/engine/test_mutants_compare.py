@@ -111,3 +111,26 @@ action leap "{from}>{to}":
     far = run._Context(WALK, text, {"far": "true"}, Settings(), None, [])
     far = run.evolve(far, baseline=run._baseline_here(far))
     assert run._compare(far, mutant)["status"] == "survived" and counted
+
+
+def test_trees_the_same_at_depth_1_only_do_not_make_a_mutant_equivalent(monkeypatch):
+    """RYB's node budget let some example positions be counted to depth 1 only, and mutants that
+    change the game (its turn counter's step dropped, its banked points' loop dropped) were shown
+    equivalent on that: a depth-1 tree says too little of a game. Such a mutant survives, saying
+    how far its trees were the same; at depth 2 it is equivalent."""
+    from ziggurat.proptest import mutants_run as run
+
+    for same, status, detail in [(0, "survived", ""), (1, "survived", "same perft to depth 1 only"),
+                                 (2, "equivalent", "same perft to depth 2"), (3, "equivalent", "same perft to depth 3")]:
+        monkeypatch.setattr(run, "_same_trees", lambda context, text, same=same: same)
+        got = run._compare(SimpleContext(), SimpleMutant())
+        assert got["status"] == status and got["detail"].startswith(detail), (same, got)
+
+
+class SimpleContext:
+    text = "players a, b\n"
+
+
+class SimpleMutant:
+    def apply(self, text):
+        return text

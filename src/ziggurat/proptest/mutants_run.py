@@ -19,8 +19,10 @@ A mutant no test kills is *equivalent* when its move tree to depth D (perft, and
 on the way) equals the original's from the start and from every example's position, as far as a
 node budget allows (the original's depth is found first, the mutant's compared at the same
 depths, every position at depth 1 first, then at 2, ...: a mutant that differs is told by a
-shallow tree): it is then shown as "equivalent (same perft to depth D)", never counted killed. The
-others *survive*. The score is killed / (mutants - stillborn - equivalent). A mutant that survives
+shallow tree): it is then shown as "equivalent (same perft to depth D)", never counted killed, when D
+is EQUIVALENT_DEPTH (2) or more; trees the same at depth 1 only (a position whose deeper tree is
+over the node budget) leave it a survivor, the detail saying so. The others *survive*. The score
+is killed / (mutants - stillborn - equivalent). A mutant that survives
 the tests is compared at once, in the same worker (its games still in memory), with the
 original's trees, which a worker counts the first time one of its mutants survives (outside that
 mutant's time) and keeps: a run whose mutants all die never counts them.
@@ -374,6 +376,9 @@ def _baseline_here(context: _Context) -> list:
     return _BASELINES[key]
 
 
+EQUIVALENT_DEPTH = 2  # the shallowest tree, at every position compared, that shows a mutant the same game
+
+
 def _killed(by: str, detail: str) -> dict:
     return {"status": "killed", "by": by, "detail": detail}
 
@@ -412,8 +417,18 @@ def _test(context: _Context, mutant: Mutant) -> dict:
         return _killed("rules error", _first(str(e)))
     except (RecursionError, ArithmeticError, IndexError, KeyError, TypeError, ValueError) as e:
         return _killed("rules error", f"the engine failed on it: {type(e).__name__}: {_first(str(e))}")
-    if same:
+    return _verdict(same)
+
+
+def _verdict(same: int) -> dict:
+    """Equivalent when the trees were the original's to EQUIVALENT_DEPTH at least; a tree the
+    same at depth 1 only (the node budget let no deeper one be counted somewhere) says too little
+    of the game: the mutant survives, and the detail says how far it was the same."""
+    if same >= EQUIVALENT_DEPTH:
         return {"status": "equivalent", "by": "", "detail": f"same perft to depth {same}"}
+    if same:
+        return {"status": "survived", "by": "",
+                "detail": f"same perft to depth {same} only (deeper trees over the node budget): not shown equivalent"}
     return {"status": "survived", "by": "", "detail": ""}
 
 
@@ -423,9 +438,7 @@ def _compare(context: _Context, mutant: Mutant) -> dict:
         same = _same_trees(context, mutant.apply(context.text))
     except (ZigguratError, RecursionError, ArithmeticError, IndexError, KeyError, TypeError, ValueError):
         same = 0
-    if same:
-        return {"status": "equivalent", "by": "", "detail": f"same perft to depth {same}"}
-    return {"status": "survived", "by": "", "detail": ""}
+    return _verdict(same)
 
 
 def _failure(f) -> str:
