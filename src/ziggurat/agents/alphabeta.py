@@ -28,7 +28,7 @@ from __future__ import annotations
 import time as _time
 from typing import Optional
 
-from .base import WIN, Agent, AgentError, Evaluator, mover_seat, value_words
+from .base import WIN, Agent, AgentError, Evaluator, mover_seat, native_search_failure, value_words
 
 
 class _OutOfTime(Exception):
@@ -127,12 +127,10 @@ class AlphaBetaAgent(Agent):
                 break
         return best if every else best_move
 
-    def search_note(self, game) -> Optional[str]:
-        if self.backend != "native":
-            return None
-        self._native_search(game)
-        why = self._python_tree.get(id(game))
-        return None if why is None else f"{self.spec()}: {why}: the Python search plays"
+    fallback = "the Python search plays"
+
+    def asks_native(self) -> bool:
+        return self.backend == "native"
 
     def _native_search(self, game):
         """The game's native search (NativeSearch), or None where the native backend compiles the
@@ -158,8 +156,7 @@ class AlphaBetaAgent(Agent):
                     search.alphabeta(start, moves, 1, WIN).run()
             except (Unsupported, NumbaError) as why:
                 search = None
-                self._python_tree[id(game)] = (why.line().replace('; using Python', '') if isinstance(why, Unsupported)
-                                               else f"Numba could not compile it: {str(why).splitlines()[0]}")
+                self._python_tree[id(game)] = native_search_failure(why)
             self._searches[id(game)] = search
         return self._searches[id(game)]
 

@@ -42,10 +42,29 @@ class Agent:
     def spec(self) -> str:
         return self.name
 
+    fallback = ""  # what searches where the native search asked for cannot be built (its agents say)
+
+    def asks_native(self) -> bool:
+        """Whether the agent was asked for a native search (its agents say)."""
+        return False
+
     def search_note(self, game) -> Optional[str]:
         """Where the agent was asked for a native search that cannot search `game` and a Python one
         searches instead: why, in a few words (a study says so); None otherwise. May compile."""
-        return None
+        if not self.asks_native():
+            return None
+        self._native_search(game)  # type: ignore[attr-defined]  # the agents that ask for one have it
+        why = self._python_tree.get(id(game))  # type: ignore[attr-defined]
+        return None if why is None else f"{self.spec()}: {why}: {self.fallback}"
+
+
+def native_search_failure(why) -> str:
+    """Why a native search could not be built, in a few words (an Unsupported's line, or Numba's)."""
+    from ..errors import Unsupported
+
+    if isinstance(why, Unsupported):
+        return why.line().replace("; using Python", "")
+    return f"Numba could not compile it: {str(why).splitlines()[0]}"
 
 
 def mover_seat(st) -> int:

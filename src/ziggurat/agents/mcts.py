@@ -36,7 +36,7 @@ import math
 import time
 from typing import Optional
 
-from .base import Agent, AgentError, Evaluator, mover_seat
+from .base import Agent, AgentError, Evaluator, mover_seat, native_search_failure
 from .rollouts import NativeRollouts, PythonRollouts, RolloutEvaluator
 
 
@@ -246,12 +246,10 @@ class MCTSAgent(Agent):
                 raise AgentError(f"mcts:rollouts=native: {why.line().replace('; using Python', '')}") from None
         return fast
 
-    def search_note(self, game) -> Optional[str]:
-        if self.rollouts != "native":
-            return None
-        self._native_search(game)
-        why = self._python_tree.get(id(game))
-        return None if why is None else f"{self.spec()}: {why}: the Python tree searches, its playouts native"
+    fallback = "the Python tree searches, its playouts native"
+
+    def asks_native(self) -> bool:
+        return self.rollouts == "native"
 
     def _native_search(self, game):
         """The game's native search (NativeSearch), or None where the native backend compiles the
@@ -270,8 +268,7 @@ class MCTSAgent(Agent):
                     (search.ismcts if game.has_secrets else search.mcts)(start, self.c, 1, 0, 1).run(1)
             except (Unsupported, NumbaError) as why:
                 search = None
-                self._python_tree[id(game)] = (why.line().replace('; using Python', '') if isinstance(why, Unsupported)
-                                               else f"Numba could not compile it: {str(why).splitlines()[0]}")
+                self._python_tree[id(game)] = native_search_failure(why)
             self._searches[id(game)] = search
         return self._searches[id(game)]
 

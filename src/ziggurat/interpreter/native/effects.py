@@ -19,7 +19,7 @@ from .code import Code, fail
 # date as they write (or write nothing the hash covers). tests/native/test_native_writer.py checks this
 # against the kernel's text.
 KEEPS_HASH = frozenset({"put", "move_stack", "take_stack", "place_piece", "remove_piece", "insert_piece",
-                        "lift_piece", "zone_add", "zone_drop"})
+                        "lift_piece", "zone_add", "zone_drop", "off_level"})
 UNHASHED = frozenset({"PLY", "LAST", "OVER", "HSH"})  # slots outside the hash
 
 

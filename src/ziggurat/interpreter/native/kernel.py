@@ -98,11 +98,21 @@ def last_cell(s, j):
 
 
 @njit(cache=True, inline="always")
+def off_level(s, k, h, into):
+    """Whether level index k (from 0) is not one of a stack of height h (`into`: a level to slip
+    a piece in at, h the top); then the OVER flag is 3, and Python runs the position and names the
+    rule (helpers._level is the same test)."""
+    if k < 0 or k > (h if into else h - 1):
+        s[OVER] = 3
+        return True
+    return False
+
+
+@njit(cache=True, inline="always")
 def move_stack(s, a, k, b):
     n = s[HGT + a] - k
     hb = s[HGT + b]
-    if k < 0 or n < 0:  # a level the stack does not have: Python names the rule
-        s[OVER] = 3
+    if off_level(s, k, s[HGT + a], True):
         return
     if a == b:
         return
@@ -145,11 +155,9 @@ def place_piece(s, p, c):
 
 @njit(cache=True, inline="always")
 def level_slot(s, c, k):
-    """The slot of level k (from 1) of the stack on c; a level the stack does not have sets the
-    OVER flag (3: Python runs the position and names the rule) and gives the stack's first slot,
-    which the abandoned position may take."""
-    if k < 1 or k > s[HGT + c]:
-        s[OVER] = 3
+    """The slot of level k (from 1) of the stack on c; a level the stack does not have (`off_level`)
+    gives the stack's first slot, which the abandoned position may take."""
+    if off_level(s, k - 1, s[HGT + c], False):
         return STK + c * CAP
     return STK + c * CAP + k - 1
 
@@ -157,8 +165,7 @@ def level_slot(s, c, k):
 @njit(cache=True, inline="always")
 def remove_piece(s, c, k, z):
     h = s[HGT + c]
-    if k < 0 or k >= h:  # a level the stack does not have: Python names the rule
-        s[OVER] = 3
+    if off_level(s, k, h, False):
         return
     p = s[STK + c * CAP + k]
     zone_add(s, z, p)  # keeps the hash of the zone's slots
@@ -286,8 +293,7 @@ def insert_piece(s, p, c, k):
     """Slip piece p into the stack on c so that it stands at level k + 1 (k = height: on top);
     the hash kept (the stack's slots from level k + 1 taken out of it, then put back)."""
     h = s[HGT + c]
-    if k < 0 or k > h:  # a level the stack does not have: Python names the rule
-        s[OVER] = 3
+    if off_level(s, k, h, True):
         return
     if h >= CAP:
         s[OVER] = 1
@@ -457,8 +463,7 @@ def dice_showing(n, faces, k):
 def lift_piece(s, c, k):
     """Take the piece at level k + 1 out of the stack on c (those above drop down); the hash kept."""
     h = s[HGT + c]
-    if k < 0 or k >= h:  # a level the stack does not have: Python names the rule
-        s[OVER] = 3
+    if off_level(s, k, h, False):
         return
     b = STK + c * CAP
     hs = stack_unhash(s, b, k, h)
