@@ -266,3 +266,26 @@ def test_a_study_says_when_an_agent_asked_for_a_native_search_plays_with_the_pyt
         in result.stderr
     assert "Note: alphabeta:depth=1:backend=native: the native backend cannot compile results in points" \
         in page.read_text()
+
+
+def test_a_decision_and_a_game_in_the_terminal_say_the_python_search_chose_where_native_was_asked():
+    """`play` and `serve` show an agent's reason, not a study's note: the reason of a decision made
+    by the Python search where the native one was asked for says so and why, and `play` prints the
+    agent's note once (they said nothing)."""
+    from click.testing import CliRunner
+
+    from ziggurat.agents import make_agent
+    from ziggurat.cli.main import cli
+
+    game = ziggurat.load(GAMBLE)
+    native_asked = make_agent("alphabeta:depth=2:backend=native")
+    native_asked.choose(game.new())
+    assert "(Python search: the native backend cannot compile results in points" in native_asked.reason
+    plain = make_agent("alphabeta:depth=2")
+    plain.choose(game.new())
+    assert "Python search" not in plain.reason and plain.reason.startswith("searched 2 plies deep")
+    result = CliRunner().invoke(cli, ["play", GAMBLE, "--seats", "alphabeta:depth=1:backend=native,random",
+                                      "--seed", "1"])
+    assert result.exit_code == 0, result.output
+    assert result.output.count("note: alphabeta:depth=1:backend=native: the native backend cannot compile "
+                               "results in points") == 1

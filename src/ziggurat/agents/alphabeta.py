@@ -79,8 +79,11 @@ class AlphaBetaAgent(Agent):
             self._native_search(game)  # compiled (or loaded) before the clock starts
         deadline = None if self.time is None else _time.perf_counter() + self.time
         if not game.has_secrets or state.is_chance:  # nature's draws are not the mover's to guess
-            return self._deepen(state.copy(), moves, ev, deadline, source=state)
-        return self._vote(state, moves, ev, deadline)
+            move = self._deepen(state.copy(), moves, ev, deadline, source=state)
+        else:
+            move = self._vote(state, moves, ev, deadline)
+        self.reason += self.fallback_words(game)
+        return move
 
     def _vote(self, state, moves, ev, deadline) -> tuple:
         """Hidden information: the search never sees what the mover cannot. It searches `worlds`

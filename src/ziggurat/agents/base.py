@@ -57,6 +57,12 @@ class Agent:
         why = self._python_tree.get(id(game))  # type: ignore[attr-defined]
         return None if why is None else f"{self.spec()}: {why}: {self.fallback}"
 
+    def fallback_words(self, game) -> str:
+        """What a decision's `reason` adds where the native search asked for could not be built
+        and the Python one chose ('' otherwise): `play` and `serve` show the reason."""
+        why = self._python_tree.get(id(game)) if self.asks_native() else None  # type: ignore[attr-defined]
+        return "" if why is None else f" (Python search: {why})"
+
 
 def native_search_failure(why) -> str:
     """Why a native search could not be built, in a few words (an Unsupported's line, or Numba's)."""

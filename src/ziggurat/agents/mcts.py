@@ -134,7 +134,8 @@ class MCTSAgent(Agent):
                 return self.rng.choice([m for m in root_moves if visits.get(m, 0) == best])
             root = self._search(state.copy(), root_moves, ev, self.iterations, deadline)
             best = max(ch.visits for ch in root.children)
-            self.reason = f"the most searched of {len(root.children)} moves: {best} of {root.visits} playouts"
+            self.reason = (f"the most searched of {len(root.children)} moves: {best} of {root.visits} playouts"
+                           + self.fallback_words(game))
             return self.rng.choice([ch.move for ch in root.children if ch.visits == best])
         visits = self._native_visits(search, state, root_moves, self.iterations, deadline, informed=True)
         if visits is not None:
@@ -145,7 +146,7 @@ class MCTSAgent(Agent):
         visits = self._search_worlds(state, ev, deadline)
         best = max(visits.get(m, 0) for m in root_moves)
         self.reason = (f"the most searched of {len(root_moves)} moves over sampled hidden cards: {best} of "
-                       f"{sum(visits.values())} visits")
+                       f"{sum(visits.values())} visits" + self.fallback_words(game))
         return self.rng.choice([m for m in root_moves if visits.get(m, 0) == best])
 
     def _search_worlds(self, state, ev, deadline) -> dict:

@@ -67,6 +67,7 @@ class Session:
         self.agents = {seat: make_agent(spec, seat_seed(seed, seat))
                        for seat, spec in enumerate(specs) if spec != HUMAN}
         self.humans = [seat for seat, spec in enumerate(specs) if spec == HUMAN]
+        self.noted: set = set()  # the agents' seats whose search note was said
         self.hinter = None
         self.nature = random.Random(seat_seed(seed, NATURE_SEAT))  # dice and draws: a stream of their own
         self.marks: list = []  # len(state.stack) before each person's move, for undo
@@ -130,7 +131,13 @@ class Session:
 
     def machine_moves(self) -> None:
         st = self.state
-        move = self.agents[self.seat_to_move].choose(st)
+        agent = self.agents[self.seat_to_move]
+        move = agent.choose(st)
+        if self.seat_to_move not in self.noted:  # once a seat: a native search asked for that could not be built
+            self.noted.add(self.seat_to_move)
+            note = agent.search_note(st.game)
+            if note is not None:
+                click.echo(f"note: {note}")
         click.echo(f"{st.mover_name} plays {self.seen(move)}")
         st.push(move)
         self.show()
