@@ -65,3 +65,36 @@ class TestOutcomeOf:
         """ziggurat.Outcome and the runtime's names are the outcome module's."""
         assert ziggurat.Outcome is Outcome
         assert runtime.Outcome is Outcome and runtime.outcome_of is outcome_of
+
+
+class TestJudgedWithoutMoves:
+    """`State.outcome()` lists the legal moves only where the end block reads them (`no_moves`):
+    listing a ruleset's whole turns, or a large position's moves, only to judge an end that never
+    looks at them cost more than the judging (the spec's `outcome_reads_moves`)."""
+
+    @staticmethod
+    def counted(game, monkeypatch) -> list:
+        calls: list = []
+        legal = game.legal
+
+        def counting(st):
+            calls.append(1)
+            return legal(st)
+
+        monkeypatch.setattr(game, "legal", counting)
+        return calls
+
+    def test_an_end_block_without_no_moves_is_judged_without_listing_them(self, monkeypatch):
+        game = ziggurat.load("othello")  # ends when neither player can place (a def, not the moves)
+        assert not game.outcome_reads_moves
+        st = game.new()
+        calls = self.counted(game, monkeypatch)
+        assert st.outcome() is None and calls == []
+
+    def test_an_end_block_reading_no_moves_lists_them_and_ends_on_none(self, monkeypatch):
+        """Tic-tac-toe's full board without a row: `no_moves` makes it a draw."""
+        st = finished("tic-tac-toe", ["a1", "b1", "c1", "b2", "a2", "a3", "c2", "c3", "b3"])
+        assert st.game.outcome_reads_moves
+        calls = self.counted(st.game, monkeypatch)
+        out = st.outcome()
+        assert out is not None and out.kind == "draw" and calls == [1]

@@ -225,7 +225,7 @@ class AlphaBetaAgent(Agent):
         if deadline is not None and (self.nodes & 255) == 0 and _time.perf_counter() >= deadline:
             raise _OutOfTime
         game = st.game
-        moves = game.legal(st)
+        moves = game.legal(st) if depth > 0 or game.outcome_reads_moves else ()  # a leaf lists none if it can
         me = mover_seat(st)
         raw = game.outcome(st, moves)
         if raw is not None:

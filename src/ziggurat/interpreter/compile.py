@@ -52,7 +52,8 @@ def compile_model(model: Model, overrides: dict, name: str) -> CompiledModule:
         counters=tuple((c.name, c.per_player, "set" if c.holds else "cell" if c.type.name == "cell" else "int")
                        for c in plan.counters.values()),
         actions=tuple(p.spec for p in plans), invariant_texts=tuple(inv.text for inv in plan.invariants),
-        has_heuristic=plan.heuristic is not None, heuristic_per_mover=heuristic_reads_mover(folded.plan),
+        has_heuristic=plan.heuristic is not None,
+        outcome_reads_moves=writer.outcome_reads_moves, heuristic_per_mover=heuristic_reads_mover(folded.plan),
         changes_pieces=_effects(folded.plan, ("change",)),
         creates_pieces=_effects(folded.plan, ("place", "add"), moves_only=True),
         hashing=writer.hashing, uses_last=writer.last, tables=tuple(tables), sources=sources,

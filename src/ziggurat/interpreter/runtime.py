@@ -48,6 +48,7 @@ class Game:
         self.has_chance = any(a.chance for a in spec.actions)  # whether nature ever moves
         self.invariant_texts = list(spec.invariant_texts)
         self.has_heuristic = spec.has_heuristic
+        self.outcome_reads_moves = spec.outcome_reads_moves  # else `outcome(st, ())` judges the end alike
         self.points = spec.points  # None, or how its results in points add up: "zero-sum" / "general-sum"
         self.heuristic_per_mover = spec.heuristic_per_mover
         self.changes_pieces = spec.changes_pieces
@@ -385,7 +386,7 @@ class State:
     def outcome(self) -> Optional[Outcome]:
         """How the game ended, or None while it goes on."""
         with rules_failures():
-            moves = self.game.legal(self)
+            moves = self.game.legal(self) if self.game.outcome_reads_moves else ()
             raw = self.game.outcome(self, moves)
         return None if raw is None else outcome_of(raw, len(self.game.players))
 

@@ -109,6 +109,7 @@ class GameSpec:
     actions: tuple[ActionSpec, ...]
     invariant_texts: tuple[str, ...]
     has_heuristic: bool = False
+    outcome_reads_moves: bool = True  # the end block reads the moves (`no_moves`): `outcome(st, moves)` needs them
     heuristic_per_mover: bool = False
     changes_pieces: bool = False  # change() turns pieces into others: their number is kept, not their kinds
     creates_pieces: bool = False  # place() in a move: pieces come into play
