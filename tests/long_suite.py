@@ -99,6 +99,9 @@ LONG = [
      "a native compile of its own; declining's Python tests stay"),
     ("tests/engine/test_procedures_in_play.py::test_the_native_module_agrees_with_python",
      "a native compile of its own (11 CPU s); the procedures' Python tests stay"),
+    # Session 35 (whole turns natively): Backgammon's native module compiles in some 95 CPU s cold.
+    ("tests/native/test_whole_turns_native_backgammon.py::*",
+     "Backgammon's native compile (95 CPU s); test_whole_turns_native.py checks the same loops on a small game"),
     ("tests/native/test_native_search.py::test_native_mcts_plays_legal_moves[[]green-*",
      "native MCTS on a third game; Breakthrough stays"),
     ("tests/native/test_native_search.py::test_native_mcts_plays_legal_moves[[]pig-*",

@@ -11,8 +11,9 @@ from the native generator); `legal(state)` lists the turns as the Python backend
 order (the tests compare the two).
 
 Not native: a game whose rules ask about repetition (a turn's positions would need their history
-within the listing: `game._write` refuses it), the rollout policy `parts` (it draws one part of a move at a time), and the
-native searches (their tree plays parts): each raises `Unsupported` with its reason.
+within the listing: `game._write` refuses it), the rollout policy `parts` (it draws one part of a
+move at a time), and the native searches (their tree plays parts): each raises `Unsupported` with
+its reason.
 """
 
 from __future__ import annotations
