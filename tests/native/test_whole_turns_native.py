@@ -147,3 +147,17 @@ def test_the_native_searches_refuse_whole_turns(fast):
 
     with pytest.raises(Unsupported, match="whole turns"):
         NativeSearch(fast)
+
+
+def test_keeping_the_most_parts_and_no_merge_natively():
+    """The other clauses: the test game as written (a piece a side), `keeping the most parts` and
+    no merge. After a throw of 2 the turn of two steps alone is kept (a1-c1 is dropped); perft as
+    Python's. A compile of its own: in the long suite."""
+    text = replace_once(replace_once(RULES.read_text(), ", one per position", ""),
+                        "2 parts", "2 parts, keeping the most parts")
+    game = ziggurat.load(str(RULES), text=text[:text.index("example ")])
+    fast = native(game, ())
+    st = after_two(game)
+    assert texts(st, fast.turns.legal(st)) == ["a1-b1; b1-c1"] == texts(st, st.moves())
+    for depth in range(1, 7):
+        assert fast.perft(game.new(), depth) == perft(game.new(), depth)
