@@ -161,3 +161,13 @@ def test_keeping_the_most_parts_and_no_merge_natively():
     assert texts(st, fast.turns.legal(st)) == ["a1-b1; b1-c1"] == texts(st, st.moves())
     for depth in range(1, 7):
         assert fast.perft(game.new(), depth) == perft(game.new(), depth)
+
+
+def test_simulate_refuses_the_parts_policy_for_whole_turns_with_a_usage_error():
+    from click.testing import CliRunner
+
+    from ziggurat.cli.main import cli
+
+    result = CliRunner().invoke(cli, ["simulate", str(RULES), "-n", "2", "--backend", "native", "--rollout", "parts"])
+    assert result.exit_code == 2 and "is played in whole turns" in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
