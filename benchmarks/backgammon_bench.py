@@ -4,8 +4,8 @@ native backend (whole turns listed natively: interpreter/native/turns.py) and Op
 
     python benchmarks/backgammon_bench.py [--games N]
 
-Each engine plays whole games (the best of three runs is kept) to their end (no cap), from the start, seeded. A ply is counted as
-each engine counts its moves, so the plies per game differ: here a move is nature's throw or a
+Each engine plays whole games to their end (no cap), from the start, seeded, the best of three runs
+kept. A ply is counted as each engine counts its moves, so the plies per game differ: here a move is nature's throw or a
 player's whole turn (one move per distinct position it reaches, only the turns playing the most
 dice); OpenSpiel's is a chance outcome or a decision, a double being two decisions of two checker
 moves each and a roll that cannot be played one pass action. The random processes differ too:
