@@ -99,6 +99,11 @@ LONG = [
      "a native compile of its own; declining's Python tests stay"),
     ("tests/engine/test_procedures_in_play.py::test_the_native_module_agrees_with_python",
      "a native compile of its own (11 CPU s); the procedures' Python tests stay"),
+    # Session 35 (whole turns natively): Backgammon's native module compiles in some 95 CPU s cold.
+    ("tests/native/test_whole_turns_native_backgammon.py::*",
+     "Backgammon's native compile (95 CPU s); test_whole_turns_native.py checks the same loops on a small game"),
+    ("tests/native/test_whole_turns_native.py::test_keeping_the_most_parts_and_no_merge_natively",
+     "a second native compile (15 CPU s) for the clauses the default game leaves out; its Python listing stays"),
     ("tests/native/test_native_search.py::test_native_mcts_plays_legal_moves[[]green-*",
      "native MCTS on a third game; Breakthrough stays"),
     ("tests/native/test_native_search.py::test_native_mcts_plays_legal_moves[[]pig-*",

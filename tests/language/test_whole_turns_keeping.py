@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from rules_edits import at, replace_once, the_error
-from ziggurat.errors import GameError, Unsupported
+from ziggurat.errors import GameError
 from ziggurat.interpreter.games import load
 from ziggurat.interpreter.runtime import perft
 
@@ -102,7 +102,8 @@ def test_a_counter_per_player_is_refused_at_the_declaration():
     assert "a counter per player" in d.message and (d.line, d.col) == at(text, "whole turns, at")
 
 
-def test_the_native_backend_refuses_a_preference_with_the_reason():
-    from ziggurat.interpreter.native.game import native
-    with pytest.raises(Unsupported, match="cannot keep only the best whole turns"):
-        native(load(str(RULES), text=MOST_PARTS))
+def test_the_native_backend_writes_a_module_for_a_preference():
+    """No longer refused: the module lists whole turns kept by it (tests/native/test_whole_turns_native.py)."""
+    from ziggurat.interpreter.native.game import source
+    text = source(load(str(RULES), text=MOST_PARTS))[0]
+    assert "TURNKEEP = 1" in text and "def legal_turns(" in text

@@ -27,8 +27,8 @@ def backend_option(fn):
                         help="Which backend runs the loop: python (the reference), native (compiled with "
                              "Numba: pip install 'ziggurat[native]'), or auto (native when the work "
                              "repays compiling it). In a ruleset of whole turns, native random games "
-                             "draw a turn part by part (each part uniformly), and perft counts whole "
-                             "turns in Python.")(fn)
+                             "draw each whole turn uniformly among those listed, and perft counts "
+                             "whole turns, as in Python.")(fn)
 
 
 def choose(game, backend: str, seconds: float, quiet: bool = False, loop: str = "perft", by_size: bool = False):

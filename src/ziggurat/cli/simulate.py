@@ -150,6 +150,9 @@ def simulate(ctx, ruleset, games, agents, options, variants, others, seed, worke
     specs = []
     for rs, opts in studies:
         game = ziggurat.load(rs, opts or None)  # a bad ruleset or option stops here, with its message
+        if rollout != "whole" and game.whole_turns is not None:  # native/turns.py draws whole turns only
+            raise click.UsageError(f"--rollout {rollout} draws a move's choices one at a time; {rs} is played in "
+                                   "whole turns, each drawn among those listed (--rollout whole)")
         spec_agents = agents or ("random",) * len(game.players)
         only_random(spec_agents, backend)
         spec = study.StudySpec(rs, tuple(spec_agents), games, opts, seed=seed, max_plies=max_plies)

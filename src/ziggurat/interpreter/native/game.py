@@ -91,6 +91,11 @@ class NativeGame:
         self.compile_seconds, self.path = compile_seconds, path
         assert layout.codec is not None  # the module's writer planned the moves (source() wrote it)
         self.codec: Codec = layout.codec
+        self.turns = None  # the loops of whole turns (turns.TurnLoops), for a game that declares them
+        if game.whole_turns is not None:
+            from .turns import TurnLoops
+
+            self.turns = TurnLoops(self)
 
     def pack(self, move: tuple) -> int:
         """A Python backend move as this game's packed int; Unsupported when it is too long."""
@@ -187,8 +192,8 @@ class NativeGame:
     # ---- the loops ----------------------------------------------------------------------------
 
     def perft(self, state, depth: int) -> int:
-        if self.game.whole_turns is not None:  # the module counts parts (interpreter.whole_turns)
-            raise Unsupported("perft of whole turns (its loops play part by part)")
+        if self.turns is not None:  # whole turns (interpreter.whole_turns), over nature's moves
+            return self.turns.perft(state, depth)
         v, hist, nhist = self.start(state)
         n = int(self.module.perft(v, int(depth), hist, nhist))
         self._check(n)
@@ -197,8 +202,8 @@ class NativeGame:
     def divide(self, state, depth: int) -> list:
         """[(move, leaves)]: perft split by first move (the moves in the Python backend's order),
         each child made natively so that its repetition history is known."""
-        if self.game.whole_turns is not None:
-            raise Unsupported("perft of whole turns (its loops play part by part)")
+        if self.turns is not None:
+            return self.turns.divide(state, depth)
         v, hist, nhist = self.start(state)
         out = []
         for m in state.moves():
@@ -220,6 +225,9 @@ class NativeGame:
         `history`: see `start`; `parts`: turns drawn part by part (the rollout policy, `loops`).
         Played by the loop of a study's chunk (one game, its moves kept): one compiled loop
         serves playout, playouts and studies."""
+        if self.turns is not None:
+            self._turns_policy(parts)
+            return self.turns.playout(state, seed, max_plies, history)
         v, _hist, _nhist = self.start(state, history)  # the loop hashes the start as start() does
         moves = np.zeros((1, max(0, int(max_plies))), dtype=np.int64)
         final = np.empty((1, self.layout.size), np.int64)
@@ -252,11 +260,19 @@ class NativeGame:
         starts = np.ascontiguousarray(np.atleast_2d(starts), dtype=np.int64)
         seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
         last = np.empty((len(seeds) if finals else 0, self.layout.size), np.int64)
-        plies, codes, results, branching, actions, seats = self.module.study_chunk(starts, seeds, int(max_plies), last,
-                                                                                   NO_MOVES, policy(parts))
+        if self.turns is not None:  # whole turns: each drawn uniformly among the listed turns
+            self._turns_policy(parts)
+            loop = self.turns.chunk(starts, seeds, max_plies, last, NO_MOVES, NO_MOVES)
+        else:
+            loop = self.module.study_chunk(starts, seeds, int(max_plies), last, NO_MOVES, policy(parts))
+        plies, codes, results, branching, actions, seats = loop
         n = self.layout.nplayers
         return ChunkColumns(plies, codes, results[:, :n], results[:, n].astype(np.int64), branching, actions, seats,
                             last if finals else None)
+
+    def _turns_policy(self, parts: bool) -> None:
+        if parts:  # the policy draws a move's choices one at a time, and a whole turn is several moves
+            raise Unsupported("the rollout policy 'parts' in a game of whole turns")
 
 
 def points_results(kind: str, who: int, points: tuple) -> tuple:
@@ -357,14 +373,7 @@ def _keep_written(game, written: tuple) -> None:
         cachedir.write_sealed(path, pickle.dumps(written))
 
 
-def _refuse_kept_turns(game) -> None:
-    if game.spec.turn_keeping:  # interpreter.whole_turns: the loops draw parts, one at a time
-        raise Unsupported(f"whole turns kept by the most {game.spec.turn_keeping} ({game.spec.turn_at}): its loops "
-                          "draw one part at a time and cannot keep only the best whole turns")
-
-
 def _write(game) -> tuple:
-    _refuse_kept_turns(game)  # no module is written for it (nor kept on disk)
     if not game.rules:
         raise Unsupported("a game made without its rules texts (load it with ziggurat.load)")
     try:
@@ -377,7 +386,12 @@ def _write(game) -> tuple:
     supply = game.piece_supply()
     layout = plan_layout(folded, supply.total if supply is not None else 0)
     writer = NativeWriter(folded, list(ruleset.steps), layout, uses_repetition(folded.plan))
-    text = writer.write(Path(ruleset.files[-1]).name)
+    if game.spec.turn_parts and writer.hashing:  # whole turns: turns.py
+        raise Unsupported(f"whole turns ({game.spec.turn_at}) in a game whose rules ask about repetition: the native "
+                          "listing keeps no history within a turn")
+    from .turns import turns_text
+
+    text = writer.write(Path(ruleset.files[-1]).name) + turns_text(game)
     return text, layout, writer.outcomes, writer.hashing
 
 
@@ -436,7 +450,6 @@ def native(game, loops: tuple = LOOPS) -> NativeGame:
     `loops` now (so that no measurement includes it), any other at its first call ("playouts",
     "playout" and "study_chunk" are one compiled loop, `study_chunk`). Raises
     Unsupported for what this backend cannot compile, or when Numba is missing."""
-    _refuse_kept_turns(game)
     why = available()
     if why is not None:
         raise Unsupported("anything without Numba installed (pip install 'ziggurat[native]')")

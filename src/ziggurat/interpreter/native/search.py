@@ -34,6 +34,8 @@ class NativeSearch:
         missing = ng.module.HEURISTIC_MISSING
         if missing:
             raise Unsupported(missing)
+        if ng.turns is not None:  # its tree would play parts where the game's moves are whole turns (turns.py)
+            raise Unsupported("a search over whole turns (the native tree plays one part a move)")
         self.ng, self.module = ng, ng.module
         self.nplayers = ng.layout.nplayers
         self._tt: Optional[tuple] = None
