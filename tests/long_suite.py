@@ -15,6 +15,9 @@ import os
 
 SLOW = os.environ.get("ZIGGURAT_SLOW") == "1"
 
+CHAOS_PAIRS = ("random games against the reference at eight more pairs of colours and players (3 CPU s); "
+               "every number of colours and of players stays (KEEP), and perft from the start checks all twelve")
+
 # (pattern, why it is a repeat): the default suite keeps the cases KEEP names.
 LONG = [
     ("tests/language/test_examples.py::test_every_shipped_rulesets_examples_and_symmetries_hold[[]ryb[]]",
@@ -150,6 +153,12 @@ LONG = [
      "a PNG written for every shipped ruleset (14 CPU s): the figure of every ruleset is drawn by "
      "TestSvg by default, and the PNG of the board kinds KEEP names (a square board of stacks, "
      "layers, an open table, a track, a boardless card game, a bank) stays"),
+    ("tests/native/test_native.py::test_mcts_with_native_rollouts_takes_a_win_in_one",
+     "native MCTS taking a win in one on a second game, a native search compiled for it alone "
+     "(5 CPU s); test_native_search's takes-a-win-in-one on Breakthrough stays"),
+    ("tests/games/test_chaos_crosscheck.py::test_random_games_agree_move_by_move[[]colours=ten,players=[2-5][]]", CHAOS_PAIRS),
+    ("tests/games/test_chaos_crosscheck.py::test_random_games_agree_move_by_move[[]colours=six,players=[2-5][]]", CHAOS_PAIRS),
+    ("tests/games/test_chaos_crosscheck.py::test_random_games_agree_move_by_move[[]colours=four,players=[2-5][]]", CHAOS_PAIRS),
 ]
 
 KEEP = [
@@ -166,6 +175,10 @@ KEEP = [
     "tests/faces/test_render.py::TestPng::test_png_signature_and_size[[]backgammon[]]",
     "tests/faces/test_render.py::TestPng::test_png_signature_and_size[[]kuhn-poker[]]",
     "tests/faces/test_render.py::TestPng::test_png_signature_and_size[[]homeworlds[]]",
+    "tests/games/test_chaos_crosscheck.py::test_random_games_agree_move_by_move[[]colours=ten,players=2[]]",
+    "tests/games/test_chaos_crosscheck.py::test_random_games_agree_move_by_move[[]colours=six,players=3[]]",
+    "tests/games/test_chaos_crosscheck.py::test_random_games_agree_move_by_move[[]colours=four,players=4[]]",
+    "tests/games/test_chaos_crosscheck.py::test_random_games_agree_move_by_move[[]colours=ten,players=5[]]",
 ]
 
 
