@@ -148,7 +148,8 @@ LONG = [
     ("tests/games/test_green_rules.py::TestInvariants::test_property_runner_passes[[]greenest-*[]]",
      "the property runner on Greenest, the third game of its family; Green and Greener stay"),
     # Session 35 (the default suite at 349-406 s wall on an idle 2-core machine, ~690-734 CPU s):
-    # repeats on more rulesets of a check whose code is the same for every ruleset.
+    # a check repeated on more rulesets, on a second game, deeper, or at more option pairs than
+    # the cases that stay.
     ("tests/faces/test_render.py::TestPng::test_png_signature_and_size[[]*[]]",
      "a PNG written for every shipped ruleset (14 CPU s): the figure of every ruleset is drawn by "
      "TestSvg by default, and the PNG of the board kinds KEEP names (a square board of stacks, "
