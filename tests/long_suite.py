@@ -15,6 +15,9 @@ import os
 
 SLOW = os.environ.get("ZIGGURAT_SLOW") == "1"
 
+CHAOS_PAIRS = ("random games against the reference at eight more pairs of colours and players (3 CPU s); "
+               "every number of colours and of players stays (KEEP), and perft from the start checks all twelve")
+
 # (pattern, why it is a repeat): the default suite keeps the cases KEEP names.
 LONG = [
     ("tests/language/test_examples.py::test_every_shipped_rulesets_examples_and_symmetries_hold[[]ryb[]]",
@@ -38,7 +41,7 @@ LONG = [
     ("tests/bridges/test_openspiel.py::TestPerftFromTheStart::test_perft_split_by_first_turn_matches[[]amazons-board_size6-d2[]]",
      "Amazons 6x6 at depth 2 against OpenSpiel; 10x10 at depth 1 stays"),
     ("tests/bridges/test_openspiel.py::TestPerftFromTheStart::test_perft_split_by_first_turn_matches[[]clobber-width4-height4-d5[]]",
-     "a second Clobber board at depth 5; 5x3 at depth 5 and 6x5 at depth 3 stay"),
+     "a second Clobber board at depth 5; 6x5 at depth 3 stays (5x3 at depth 5 is long too, below)"),
     ("tests/lab/test_agents.py::TestLegal::test_agents_pick_legal_moves[[]chaos-mcts:iterations=20[]]",
      "MCTS on Chaos (5 CPU s); Chaos with every other agent and MCTS on every other game stay"),
     ("tests/lab/test_agents.py::TestLegal::test_agents_pick_legal_moves[[]ryb-mcts:iterations=20[]]",
@@ -149,6 +152,28 @@ LONG = [
      "RYB's perft at depth 3 against its reference; the same positions at depth 2 stay"),
     ("tests/games/test_green_rules.py::TestInvariants::test_property_runner_passes[[]greenest-*[]]",
      "the property runner on Greenest, the third game of its family; Green and Greener stay"),
+    # Session 35 (the default suite at 349-406 s wall on an idle 2-core machine, ~690-734 CPU s):
+    # a check repeated on more rulesets, on a second game, deeper, or at more option pairs than
+    # the cases that stay.
+    ("tests/faces/test_render.py::TestPng::test_png_signature_and_size[[]*[]]",
+     "a PNG written for every shipped ruleset (14 CPU s): the figure of every ruleset is drawn by "
+     "TestSvg by default, and the PNG of the board kinds KEEP names (a square board of stacks, "
+     "layers, an open table, a track, a boardless card game, a bank) stays"),
+    ("tests/native/test_native.py::test_mcts_with_native_rollouts_takes_a_win_in_one",
+     "native MCTS taking a win in one on a second game, a native search compiled for it alone "
+     "(5 CPU s); test_native_search's takes-a-win-in-one on Breakthrough stays"),
+    ("tests/bridges/test_openspiel.py::TestPerftFromTheStart::test_perft_split_by_first_turn_matches[[]clobber-width5-height3-d5[]]",
+     "Clobber from the start at depth 5 against OpenSpiel (3 CPU s; 4x4 at depth 5 moved before it): "
+     "6x5 at depth 3 and positions after random play at depth 4 stay"),
+    ("tests/bridges/test_openspiel.py::TestPerftFromTheStart::test_perft_split_by_first_turn_matches[[]tic-tac-toe-width4-height3-k3-d5[]]",
+     "a second board of tic-tac-toe from the start at depth 5 against OpenSpiel (2 CPU s); 3x3 at depth 6 "
+     "and 5x5 (four in a row) at depth 3 stay"),
+    ("tests/bridges/test_openspiel.py::TestPerftFromTheStart::test_perft_split_by_first_turn_matches[[]checkers-d6[]]",
+     "Checkers' start at depth 6 against OpenSpiel (2 CPU s): test_perft counts it to depth 6 against an "
+     "independent count, and the other boards from the start and positions after play stay here"),
+    ("tests/games/test_chaos_crosscheck.py::test_random_games_agree_move_by_move[[]colours=ten,players=[2-5][]]", CHAOS_PAIRS),
+    ("tests/games/test_chaos_crosscheck.py::test_random_games_agree_move_by_move[[]colours=six,players=[2-5][]]", CHAOS_PAIRS),
+    ("tests/games/test_chaos_crosscheck.py::test_random_games_agree_move_by_move[[]colours=four,players=[2-5][]]", CHAOS_PAIRS),
 ]
 
 KEEP = [
@@ -159,6 +184,16 @@ KEEP = [
     "tests/language/test_scope_fuzz.py::test_renamed_binders_give_the_same_game[[]kuhn-poker[]]",
     "tests/language/test_scope_fuzz.py::test_renamed_binders_give_the_same_game[[]green[]]",
     "tests/games/test_ryb_reference.py::test_random_games_agree_move_by_move_for_every_variable_rule[[]void[]]",
+    "tests/faces/test_render.py::TestPng::test_png_signature_and_size[[]stacktics[]]",
+    "tests/faces/test_render.py::TestPng::test_png_signature_and_size[[]rgb[]]",
+    "tests/faces/test_render.py::TestPng::test_png_signature_and_size[[]chaos[]]",
+    "tests/faces/test_render.py::TestPng::test_png_signature_and_size[[]backgammon[]]",
+    "tests/faces/test_render.py::TestPng::test_png_signature_and_size[[]kuhn-poker[]]",
+    "tests/faces/test_render.py::TestPng::test_png_signature_and_size[[]homeworlds[]]",
+    "tests/games/test_chaos_crosscheck.py::test_random_games_agree_move_by_move[[]colours=ten,players=2[]]",
+    "tests/games/test_chaos_crosscheck.py::test_random_games_agree_move_by_move[[]colours=six,players=3[]]",
+    "tests/games/test_chaos_crosscheck.py::test_random_games_agree_move_by_move[[]colours=four,players=4[]]",
+    "tests/games/test_chaos_crosscheck.py::test_random_games_agree_move_by_move[[]colours=ten,players=5[]]",
 ]
 
 
