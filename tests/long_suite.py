@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+from pathlib import Path
 
 SLOW = os.environ.get("ZIGGURAT_SLOW") == "1"
 
@@ -197,10 +198,48 @@ KEEP = [
 ]
 
 
+# Session 35: an engine check run on every shipped ruleset (rendering, bridges, records, specs,
+# agents' legality, positions' round trip) repeats on most of them what the engine's code does the
+# same way for all: the default suite runs it on REPRESENTATIVE (the seed games, and one game of
+# each kind of space: an open table, whole turns with dice, a bank of slots, hidden cards and
+# points), the long suite on the others (CI runs both).
+REPRESENTATIVE = ("stacktics", "green", "rgb", "ryb", "chaos", "backgammon", "homeworlds", "kuhn-poker")
+PER_RULESET = frozenset({
+    "tests/faces/test_render_truth.py::TestColours::test_no_piece_drawn_in_a_colour_its_names_contradict",
+    "tests/faces/test_render.py::TestSvg::test_one_shape_per_piece_on_the_board",
+    "tests/lab/test_agents.py::TestLegal::test_agents_pick_legal_moves",
+    "tests/games/test_golden_records.py::TestGoldenRecords::test_replays_exactly",
+    "tests/bridges/test_bridge_actions.py::test_every_legal_move_round_trips_through_its_ids",
+    "tests/bridges/test_bridge_pettingzoo.py::test_pettingzoo_api_test_passes",
+    "tests/games/test_invariants_at_every_option.py::test_the_invariants_hold_at_the_start",
+    "tests/language/test_else_messages.py::test_illegal_moves_are_explained_in_the_rules_words",
+    "tests/engine/test_spec.py::TestJson::test_every_shipped_spec_reads_back_equal",
+    "tests/engine/test_position_limits.py::test_start_and_random_positions_round_trip",
+    "tests/lab/test_study_outcomes.py::test_a_python_study_scores_games_as_state_outcome_does",
+})
+SHIPPED = tuple(sorted((p.stem for p in (Path(__file__).parents[1] / "src" / "ziggurat" / "rulesets").glob("*.rules")),
+                       key=len, reverse=True))  # the longest name first: "stacktics-3x5" before "stacktics"
+
+
+def per_ruleset_repeat(nodeid: str) -> str | None:
+    """Why a PER_RULESET test of a shipped ruleset outside REPRESENTATIVE is long, or None."""
+    base, _, param = nodeid.partition("[")
+    if base not in PER_RULESET:
+        return None
+    name = next((n for n in SHIPPED if param.startswith(n + "]") or param.startswith(n + "-")), None)
+    if name is None or name in REPRESENTATIVE:
+        return None
+    return (f"an engine check on one more shipped ruleset ({name}); the default suite runs it on "
+            + ", ".join(REPRESENTATIVE))
+
+
 def long_only(nodeid: str) -> str | None:
     """The reason the test runs in the long suite only, or None when it runs by default."""
     if any(fnmatch.fnmatchcase(nodeid, k) for k in KEEP):
         return None
+    why = per_ruleset_repeat(nodeid)
+    if why is not None:
+        return why
     for pattern, why in LONG:
         if fnmatch.fnmatchcase(nodeid, pattern):
             return why
