@@ -2,8 +2,13 @@
 
     python benchmarks/native_bench.py [--quick]
     python benchmarks/native_bench.py --profile RULESET
+    python benchmarks/native_bench.py --startup [--loops LOOP,...] [RULESET ...]
 
 `--profile RULESET`: where the ruleset's cold compile spends its CPU (`compile_profile`).
+`--startup`: the start-up table alone (`startup_rows`), of the rulesets named (all shipped ones
+when none is); `--loops`: the loops `native(game, loops)` makes ready (default: those of
+`native(game)`, perft and the study loop; a command asks for one: `perft` for perft,
+`study_chunk` for simulate and studies, `playout` for MCTS's rollouts).
 
 `rows(quick)` gives one row per game the native backend compiles: perft leaves/s and random
 playouts/s of both backends in the same run, their ratios, and the native start-up: compiled cold
@@ -13,7 +18,8 @@ ready. `native_rates(game, depth, playouts)` is what the OpenSpiel table uses fo
 columns. Without Numba, `rows` is empty.
 
 `startup_rows(quick)` gives the start-up of every shipped ruleset (and Stacktics at size 2; in
---quick a few): CPU seconds of `native(game)` (perft, playouts and playout made ready) cold and
+--quick a few): CPU seconds of `native(game)` (perft, playouts and playout made ready; or the
+`loops` asked for) cold and
 warm, the whole process's CPU seconds warm (Python, imports, loading the game), and the peak
 resident memory of each process (`ru_maxrss`), beside the goals of issue 25 (cold <= 10 CPU s,
 warm <= 1 CPU s). CPU seconds, not wall time: on a loaded machine a compile waits for the CPU.
@@ -51,7 +57,7 @@ def cpu():
 game = ziggurat.load(sys.argv[1], json.loads(sys.argv[2]) or None)
 t, c = time.perf_counter(), cpu()
 try:
-    native(game)
+    native(game, *json.loads(sys.argv[3]))
 except Unsupported as why:
     print(json.dumps({"unsupported": why.what}))
     sys.exit(0)
@@ -103,11 +109,13 @@ def native_rates(game, depth: int, playouts: int, repeats: int = 3):
     return leaves / perft_s, n / play_s
 
 
-def startup_measures(ruleset: str, options: dict, folder: str) -> dict:
+def startup_measures(ruleset: str, options: dict, folder: str, loops=None) -> dict:
     """What making a game's native functions ready costs a fresh process using cache `folder`:
-    seconds, native_cpu (CPU s of `native(game)`), process_cpu, maxrss_mb; or {"unsupported": why}."""
+    seconds, native_cpu (CPU s of `native(game)`, or of `native(game, loops)`), process_cpu,
+    maxrss_mb; or {"unsupported": why}."""
     env = dict(os.environ, ZIGGURAT_CACHE_DIR=folder)
-    out = subprocess.run([sys.executable, "-c", STARTUP, ruleset, json.dumps(options)], env=env,
+    args = [] if loops is None else [list(loops)]
+    out = subprocess.run([sys.executable, "-c", STARTUP, ruleset, json.dumps(options), json.dumps(args)], env=env,
                          capture_output=True, text=True, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -129,29 +137,34 @@ def shipped() -> list:
     return out
 
 
-def startup_rows(quick: bool = False) -> list:
-    """Cold and warm start-up of each shipped ruleset (see the module's text); [] without Numba."""
+def startup_rows(quick: bool = False, loops=None, names=()) -> list:
+    """Cold and warm start-up of each shipped ruleset (see the module's text), of those `names`
+    (a ruleset's name, or its label: "stacktics size 2") when given; `loops`: what
+    `native(game, loops)` makes ready (None: `native(game)`). [] without Numba."""
     if not available():
         return []
     out = []
     for ruleset, options in QUICK_STARTUP if quick else shipped():
         label = ruleset + "".join(f" {k} {v}" for k, v in options.items())
+        if names and label not in names and not (ruleset in names and not options):
+            continue
         with tempfile.TemporaryDirectory(prefix="ziggurat-bench-cache-") as folder:
-            cold = startup_measures(ruleset, options, folder)
+            cold = startup_measures(ruleset, options, folder, loops)
             if "unsupported" in cold:
                 out.append({"game": label, "unsupported": cold["unsupported"]})
                 continue
-            warm = startup_measures(ruleset, options, folder)
+            warm = startup_measures(ruleset, options, folder, loops)
         out.append({"game": label, "cold_cpu_s": cold["native_cpu"], "cold_maxrss_mb": cold["maxrss_mb"],
                      "warm_cpu_s": warm["native_cpu"], "warm_process_cpu_s": warm["process_cpu"],
                      "warm_maxrss_mb": warm["maxrss_mb"]})
     return out
 
 
-def startup_table(rows: list):
+def startup_table(rows: list, loops=None):
     from rich.table import Table
 
-    t = Table(title=f"Native start-up per shipped ruleset: CPU s of native(game) in a fresh process, cold (empty "
+    what = "native(game)" if loops is None else f"native(game, {tuple(loops)!r})"
+    t = Table(title=f"Native start-up per shipped ruleset: CPU s of {what} in a fresh process, cold (empty "
                     f"cache) and warm (goals: cold <= {COLD_GOAL:g}, warm <= {WARM_GOAL:g}); peak memory (MB)")
     for col in ("game", "cold CPU s", "goal", "warm CPU s", "goal", "warm process CPU s", "peak MB cold",
                 "peak MB warm"):
@@ -276,6 +289,9 @@ def table(rows: list):
 if __name__ == "__main__":
     from rich.console import Console
 
+    if "--help" in sys.argv or "-h" in sys.argv:
+        print(__doc__)
+        sys.exit(0)
     if not available():
         print("Numba is not installed (pip install -e '.[native]'): no native backend to measure")
     else:
@@ -283,5 +299,14 @@ if __name__ == "__main__":
             print_profile(sys.argv[sys.argv.index("--profile") + 1])
             sys.exit(0)
         quick = "--quick" in sys.argv
+        if "--startup" in sys.argv:  # python benchmarks/native_bench.py --startup [--loops perft,...] [RULESET ...]
+            args = [a for a in sys.argv[1:] if a not in ("--startup", "--quick")]
+            loops = None
+            if "--loops" in args:
+                at = args.index("--loops")
+                loops = tuple(x for x in args[at + 1].split(",") if x)
+                del args[at:at + 2]
+            Console().print(startup_table(startup_rows(quick, loops, tuple(args)), loops))
+            sys.exit(0)
         Console().print(table(rows(quick)))
         Console().print(startup_table(startup_rows(quick)))

@@ -110,3 +110,52 @@ def test_a_loop_not_asked_for_is_compiled_at_its_first_call_and_loaded_by_the_ne
     second = run()
     assert second[:3] == first[:3]  # the same playout, the same count
     assert second[3:] == ["0", "1"]  # loaded from the cache: not compiled again
+
+
+LINKED = '''
+from ziggurat.interpreter.native.numbacache import njit
+
+@njit(cache=True, internal=True)
+def twice(a):
+    return 2 * a
+
+@njit(cache=True)
+def first(a):
+    return twice(a) + 1
+
+@njit(cache=True)
+def second(a):
+    return twice(a) + 3
+'''
+
+
+def _linked_module(path, name):
+    import types
+
+    module = types.ModuleType(name)
+    module.__file__ = str(path)
+    exec(compile(path.read_text(), str(path), "exec"), module.__dict__)
+    return module
+
+
+def test_a_function_only_compiled_code_calls_gets_no_machine_code_of_its_own_and_is_cached_as_its_ir(
+        tmp_path, monkeypatch):
+    """`njit(internal=True)`: its code library (`LinkedOnly`) is linked into its callers but never
+    made machine code itself; a caller compiled later (another module object of the same file,
+    as in the next process) links it from the cache, where it is kept as its IR."""
+    from ziggurat.interpreter.native.numbacache import LinkedOnly
+
+    monkeypatch.setenv("ZIGGURAT_CACHE_DIR", str(tmp_path / "cache"))
+    path = tmp_path / "linked.py"
+    path.write_text(LINKED)
+    one = _linked_module(path, "ziggurat_linked_one")
+    assert one.first(5) == 11
+    library = one.twice.overloads[one.twice.signatures[0]].library
+    assert isinstance(library, LinkedOnly)
+    name = next(f.name for f in library.get_defined_functions())
+    assert not library.codegen._engine.is_symbol_defined(name)  # no machine code of its own
+    assert one.twice.stats.cache_misses and not one.twice.stats.cache_hits
+    two = _linked_module(path, "ziggurat_linked_two")
+    assert two.second(5) == 13  # compiled now: twice comes from the cache, linked into it
+    assert sum(two.twice.stats.cache_hits.values()) == 1
+    assert not two.second.stats.cache_hits

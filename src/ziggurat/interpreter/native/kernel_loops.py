@@ -92,8 +92,10 @@ def perft(s0, depth, hist0, nhist0):
         return 1
     states = np.empty((depth + 1, SIZE), np.int64)
     moves = np.empty((depth, MAXM), np.int64)
-    counts = np.zeros(depth, np.int64)
-    idx = np.zeros(depth, np.int64)
+    counts = np.empty(depth, np.int64)  # np.empty zeroed by a loop: np.zeros or a slice compile more
+    idx = np.empty(depth, np.int64)
+    for k in range(depth):
+        counts[k] = idx[k] = 0
     hist = np.empty(nhist0 + depth + 1, np.int64)
     copy_into(hist, hist0, nhist0)
     res = np.empty(NPLAYERS + 1, np.float64)
@@ -195,12 +197,20 @@ def study_chunk(starts, seeds, maxplies, finals, moves_out, parts=None):
     one compiled loop for the three (each loop compiled costs the optimisation and machine code
     of `legal`, `apply` and `outcome` again, linked into it)."""
     count = seeds.shape[0]
-    plies = np.zeros(count, np.int64)
-    codes = np.zeros(count, np.int64)
-    results = np.zeros((count, NPLAYERS + 1), np.float64)
-    branching = np.zeros(count, np.int64)
-    actions = np.zeros((count, NACTIONS), np.int64)
-    seats = np.zeros((count, NPLAYERS), np.int64)
+    plies = np.empty(count, np.int64)  # zeroed by a loop below (as perft's counts)
+    codes = np.empty(count, np.int64)
+    results = np.empty((count, NPLAYERS + 1), np.float64)
+    branching = np.empty(count, np.int64)
+    actions = np.empty((count, NACTIONS), np.int64)
+    seats = np.empty((count, NPLAYERS), np.int64)
+    for i in range(count):
+        plies[i] = codes[i] = branching[i] = 0
+        for k in range(NPLAYERS + 1):
+            results[i, k] = 0.0
+        for k in range(NACTIONS):
+            actions[i, k] = 0
+        for k in range(NPLAYERS):
+            seats[i, k] = 0
     s = np.empty(SIZE, np.int64)
     buf = np.empty(MAXM, np.int64)
     hist = np.empty(maxplies + 2, np.int64)
