@@ -121,8 +121,11 @@ def render(lines: list) -> str:
 OPEN, CLOSE = "([{", ")]}"
 # Where a bracket's contents may be broken, tried in this order: after its commas, else before its
 # lowest operators. Generated code holds no strings, so these are found by scanning the text.
-SEPARATORS = (", ", " or ", " and ", " if ", " else ", " | ", " + ", " - ", " * ", " // ", " % ", " << ", " >> ",
-              " == ", " != ", " <= ", " >= ", " < ", " > ")
+# A conditional expression is cut before its `if` and its `else` alike, so that no part holds the
+# rest of it after a bracket.
+SEPARATORS = ((", ",), (" or ",), (" and ",), (" if ", " else "), (" | ",), (" + ",), (" - ",), (" * ",),
+              (" // ",), (" % ",), (" << ",), (" >> ",), (" == ",), (" != ",), (" <= ",), (" >= ",), (" < ",),
+              (" > ",))
 
 
 def _groups(text: str) -> list:
@@ -143,7 +146,7 @@ def _groups(text: str) -> list:
 def _split(inner: str) -> list:
     """The parts of a bracket's contents at its outermost level, split at the first kind of
     separator that splits them (commas stay at the end of their part, operators start theirs)."""
-    for sep in SEPARATORS:
+    for seps in SEPARATORS:
         cuts, depth, i = [], 0, 0
         while i < len(inner):
             ch = inner[i]
@@ -151,7 +154,7 @@ def _split(inner: str) -> list:
                 depth += 1
             elif ch in CLOSE:
                 depth -= 1
-            elif depth == 0 and inner.startswith(sep, i):
+            elif depth == 0 and (sep := next((x for x in seps if inner.startswith(x, i)), None)) is not None:
                 cuts.append(i)
                 i += len(sep)
                 continue
@@ -160,7 +163,7 @@ def _split(inner: str) -> list:
             continue
         parts, last = [], 0
         for c in cuts:
-            if sep == ", ":
+            if seps == (", ",):
                 parts.append(inner[last:c + 1])
                 last = c + 2
             else:
