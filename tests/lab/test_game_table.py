@@ -77,3 +77,15 @@ def test_journal_lines_of_a_table_and_of_its_records_are_what_json_dumps_writes_
         assert Lines().table_lines(2, GameTable.of_records(made, 2)) == want
         assert [Lines().line(2, r) for r in made] == want
         assert [GameResult.from_json(json.loads(line)["game"]) for line in want] == made
+
+
+def test_the_native_tables_count_of_its_outcome_codes_is_numpys_unique():
+    import numpy as np
+
+    from ziggurat.lab.table import _small_unique
+
+    rng = np.random.default_rng(5)
+    for keys in (rng.integers(-9, 12, 500), np.array([7] * 40), np.array([], dtype=np.int64),
+                 np.array([3, 10**6, -2, 3])):  # the last: keys too far apart to count, sorted instead
+        got, want = _small_unique(keys), np.unique(keys, return_inverse=True)
+        assert got[0].tolist() == want[0].tolist() and got[1].tolist() == want[1].tolist()

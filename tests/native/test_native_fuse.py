@@ -50,7 +50,7 @@ def test_lines_of_action_builds_landings_once_and_counts_a_lines_pieces_once_a_d
     assert len(re.findall(r"\n\s*v_to = ", legal)) == 1  # one loop over landings(from) for both actions
     # reach(c, d) counts the occupied cells of its two lines once a direction (it was 4 times, and
     # once a cell of the line inside all(...)), one loop a line, no list made
-    assert len(re.findall(r"if \(s\[HGT \+ _v\d+_x\] > 0\):", legal)) == 2
+    assert len(re.findall(r"if \(s\[U\(HGT \+ _v\d+_x\)\] > 0\):", legal)) == 2
     assert "np.empty(128" not in legal
 
 

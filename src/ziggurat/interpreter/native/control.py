@@ -4,12 +4,13 @@ table CTRLAT by cell and top piece instead of CTRL by the top piece alone."""
 
 from __future__ import annotations
 
-TOP = "s[STK + {c} * CAP + s[HGT + {c}] - 1]"
+# the top's slot, read where the height is above 0 (U: an index not below 0, see exprs.STACK)
+TOP = "s[U(STK + {c} * CAP + s[U(HGT + {c})] - 1)]"
 AT = "CTRLAT[{c} * {np} + " + TOP + "]"
 PLACE = {
-    "controller": f"({AT} if s[HGT + {{c}}] > 0 else -1)",
-    "mine": f"(s[HGT + {{c}}] > 0 and {AT} == mover)",
-    "theirs": f"(s[HGT + {{c}}] > 0 and {AT} != mover and {AT} != -1)",
+    "controller": f"({AT} if s[U(HGT + {{c}})] > 0 else -1)",
+    "mine": f"(s[U(HGT + {{c}})] > 0 and {AT} == mover)",
+    "theirs": f"(s[U(HGT + {{c}})] > 0 and {AT} != mover and {AT} != -1)",
 }
 
 

@@ -22,7 +22,7 @@ from ...dsl import ir
 from ...dsl import types as T
 from . import fuse
 from .code import Code, describe, fail
-from .control import PLACE, place_call
+from .control import PLACE, TOP, place_call
 from .iteration import Loops
 from .sets import cell_slot
 
@@ -299,14 +299,16 @@ class Exprs:
 
     # ---- calls ------------------------------------------------------------------------------
 
+    # U(i): an index that cannot be below 0 (a cell is -1 at least, HGT above 0; a piece in a stack
+    # 0 or more; a top read only where the height is above 0), which Numba indexes without its
+    # test for a negative index (kernel.py)
     STACK = {
-        "height": "s[HGT + {c}]", "top": "s[STK + {c} * CAP + s[HGT + {c}] - 1]", "bottom": "s[STK + {c} * CAP]",
-        "empty": "(s[HGT + {c}] == 0)", "occupied": "(s[HGT + {c}] > 0)",
+        "height": "s[U(HGT + {c})]", "top": "s[STK + {c} * CAP + s[U(HGT + {c})] - 1]", "bottom": "s[STK + {c} * CAP]",
+        "empty": "(s[U(HGT + {c})] == 0)", "occupied": "(s[U(HGT + {c})] > 0)",
         # written out rather than called: Numba does not inline its calls, and these run in every loop
-        "controller": "(CTRL[s[STK + {c} * CAP + s[HGT + {c}] - 1]] if s[HGT + {c}] > 0 else -1)",
-        "mine": "(s[HGT + {c}] > 0 and CTRL[s[STK + {c} * CAP + s[HGT + {c}] - 1]] == mover)",
-        "theirs": "(s[HGT + {c}] > 0 and CTRL[s[STK + {c} * CAP + s[HGT + {c}] - 1]] != mover"
-                  " and CTRL[s[STK + {c} * CAP + s[HGT + {c}] - 1]] != -1)",
+        "controller": f"(CTRL[U({TOP})] if s[U(HGT + {{c}})] > 0 else -1)",
+        "mine": f"(s[U(HGT + {{c}})] > 0 and CTRL[U({TOP})] == mover)",
+        "theirs": f"(s[U(HGT + {{c}})] > 0 and CTRL[U({TOP})] != mover and CTRL[U({TOP})] != -1)",
     }
 
     def x_Call(self, e, env, code):

@@ -131,12 +131,12 @@ def write_pair(lg, a, b, code) -> None:
 
     def low(m: str, c) -> None:
         c(f"if n + {nb} < MAXM:")
-        c(f"    out[n] = {m}")
+        c(f"    out[U(n)] = {m}")  # U: not below 0 (kernel.py)
         c("n += 1")
 
     def high(m: str, c) -> None:
         c(f"if n + {nb} < MAXM:")
-        c(f"    out[MAXM - 1 - {nb}] = {m}")
+        c(f"    out[U(MAXM - 1 - {nb})] = {m}")
         c(f"{nb} += 1")
 
     with code.at(a.pos):

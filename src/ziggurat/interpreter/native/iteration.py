@@ -389,7 +389,7 @@ class Loops:
                 code(f"for {k} in range({reach}):")
                 code.depth += 1
                 code(f"{var} = LN[{d}, {c}, {k}]")
-                return [[], ([f"if s[HGT + {var}] > 0:", "    break"] if fn == "ray" else [])]
+                return [[], ([f"if s[U(HGT + {var})] > 0:", "    break"] if fn == "ray" else [])]
             if fn == "flanked":
                 self.x.lines_table()
                 c, d, n, k = code.fresh("c"), code.fresh("d"), code.fresh("n"), code.fresh("k")

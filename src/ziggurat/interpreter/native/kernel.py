@@ -27,13 +27,15 @@ CTRL = CHANCEACT = LASTCELLS = LASTN = LN = LNN = NB = NBN = np.zeros(1, np.int6
 
 # ---- kernel: from here on, the same in every native module ----
 
+U = np.uint64  # U(i): an index known not to be below 0, which Numba reads without its test for a negative one
+
 
 @njit(cache=True, inline="always")
 def ctrl_of(s, c):
-    h = s[HGT + c]
+    h = s[U(HGT + c)]  # a cell is -1 at least
     if h == 0:
         return -1
-    return CTRL[s[STK + c * CAP + h - 1]]
+    return CTRL[U(s[U(STK + c * CAP + h - 1)])]
 
 
 @njit(cache=True, inline="always")
@@ -45,11 +47,11 @@ def theirs(s, c, mover):
 @njit(cache=True, inline="always")
 def flank_len(s, c, d, p):
     for i in range(LNN[d, c]):  # the height first, then the top's controller: no load waits on a branch twice
-        x = LN[d, c, i]
-        h = s[HGT + x]
+        x = LN[d, c, i]  # a cell of the board: no index below is below 0
+        h = s[U(HGT + x)]
         if h == 0:
             return 0
-        if CTRL[s[STK + x * CAP + (h - 1 if CAP > 1 else 0)]] == p:
+        if CTRL[U(s[U(STK + x * CAP + (h - 1 if CAP > 1 else 0))])] == p:
             return i
     return 0
 

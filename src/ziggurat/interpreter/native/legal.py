@@ -256,7 +256,7 @@ class Legal:
             code("    toolong = True")
         code("if True:" if s.may_decline else f"if n == {before}:")  # declinable: the move without it too
         code("    if n < MAXM:")
-        code(f"        out[n] = {head}")
+        code(f"        out[U(n)] = {head}")  # U: n is not below 0 (kernel.py)
         code("    n += 1")
 
     def add(self, env: dict, code: Code) -> None:
@@ -278,7 +278,7 @@ class Legal:
                 self.sink(m, code)
                 return
             code("if n < MAXM:")
-            code(f"    out[n] = {m}")
+            code(f"    out[U(n)] = {m}")  # U: n is not below 0 (kernel.py)
             code("n += 1")
 
     # ---- the after block: one function for every action ------------------------------------------
