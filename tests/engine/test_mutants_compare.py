@@ -134,3 +134,19 @@ class SimpleContext:
 class SimpleMutant:
     def apply(self, text):
         return text
+
+
+def test_a_wide_position_is_still_compared_to_the_equivalent_depth(monkeypatch, tmp_path):
+    """With a node budget that fits only the first ply (as RYB's 50,000 fitted only the first ply of
+    its widest goal positions), the trees to depth 2 get EQUIVALENT_NODES times it: every position
+    is counted to depth 2, so a change of a counter no rule reads is shown equivalent at depth 2
+    (not a survivor "same to depth 1 only"), and a dropped move still survives."""
+    monkeypatch.setenv("ZIGGURAT_CACHE_DIR", str(tmp_path))  # the mutants compiled here are not kept
+    monkeypatch.setattr(run, "_BASELINES", {})
+    settings = Settings(nodes=4)  # depth 1 from the start: 1 + 2 positions; depth 2: more than 4
+    context = run._Context(WALK, TEXT, {}, settings, None, [])
+    context = run.evolve(context, baseline=run._baseline_here(context))
+    assert {row[4] for row in context.baseline} == {run.EQUIVALENT_DEPTH}
+    unread = next(m for m in mutants(TEXT, WALK) if m.operator == "constant" and m.original == "5")
+    assert run._compare(context, unread) == {"status": "equivalent", "by": "", "detail": "same perft to depth 2"}
+    assert run._compare(context, dropped_move())["status"] == "survived"

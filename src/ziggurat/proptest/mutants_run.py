@@ -21,7 +21,10 @@ node budget allows (the original's depth is found first, the mutant's compared a
 depths, every position at depth 1 first, then at 2, ...: a mutant that differs is told by a
 shallow tree): it is then shown as "equivalent (same perft to depth D)", never counted killed, when D
 is EQUIVALENT_DEPTH (2) or more; trees the same at depth 1 only (a position whose deeper tree is
-over the node budget) leave it a survivor, the detail saying so. The others *survive*. The score
+over the node budget) leave it a survivor, the detail saying so. The budget per position is
+`nodes` for the trees deeper than EQUIVALENT_DEPTH and EQUIVALENT_NODES times it up to that depth:
+a position with a wide second ply (a few hundred moves, each with thousands of replies: half a
+million leaves, about a CPU second) is still compared to EQUIVALENT_DEPTH. The others *survive*. The score
 is killed / (mutants - stillborn - equivalent). A mutant that survives
 the tests is compared at once, in the same worker (its games still in memory), with the
 original's trees, which a worker counts the first time one of its mutants survives (outside that
@@ -57,7 +60,7 @@ from .mutants import Mutant, mutants, pick
 from .perft_files import read as read_perft
 
 JOURNAL_KIND = "ziggurat mutants journal"
-JOURNAL_FORMAT = 1
+JOURNAL_FORMAT = 2  # 2: the trees to EQUIVALENT_DEPTH within EQUIVALENT_NODES times the node budget
 MUTANT_SECONDS = 60  # CPU seconds: a mutant whose tests take longer is killed by `timeout`
 KILLERS = ("example", "invariant", "rules error", "symmetry", "perft pin", "timeout")
 
@@ -214,7 +217,7 @@ def _setup(path: str, text: str, options: dict, position, after):
 
 def baseline(game, settings: Settings, options: dict) -> list:
     """(label, options, position item, moves item, depth, signatures, made) per position: the
-    deepest depth up to settings.depth whose tree fits the node budget (0: not even depth 1), the
+    deepest depth up to settings.depth whose tree fits `budget` (0: not even depth 1), the
     signature at each depth from 1 to it (a mutant is compared depth by depth, shallow first), and
     what the game at its options is made of (`made`)."""
     path, text = game.rules[-1]
@@ -227,7 +230,7 @@ def baseline(game, settings: Settings, options: dict) -> list:
             continue
         for d in range(1, settings.depth + 1):
             try:
-                sigs.append(signature(st.copy(), d, settings.nodes))
+                sigs.append(signature(st.copy(), d, budget(settings, d)))
             except (_TooMany, ZigguratError):
                 break
         out.append((label, opts, position, after, len(sigs), tuple(sigs), made(load(path, opts, text=text))))
@@ -377,6 +380,14 @@ def _baseline_here(context: _Context) -> list:
 
 
 EQUIVALENT_DEPTH = 2  # the shallowest tree, at every position compared, that shows a mutant the same game
+EQUIVALENT_NODES = 20  # times Settings.nodes: the budget per position of the trees to EQUIVALENT_DEPTH
+
+
+def budget(settings: Settings, depth: int) -> int:
+    """The original's node budget per position for its tree to `depth` (a mutant's is 4 times it):
+    larger up to EQUIVALENT_DEPTH, so that a wide position is compared deep enough to show a
+    mutant the same game, and `settings.nodes` beyond it."""
+    return settings.nodes * (EQUIVALENT_NODES if depth <= EQUIVALENT_DEPTH else 1)
 
 
 def _killed(by: str, detail: str) -> dict:
@@ -507,7 +518,7 @@ def _same_trees(context: _Context, text: str) -> int:
             if row[4] < d:
                 continue
             try:
-                if signature(st.copy(), d, 4 * context.settings.nodes) != row[5][d - 1]:
+                if signature(st.copy(), d, 4 * budget(context.settings, d)) != row[5][d - 1]:
                     return 0
             except Exception:  # its tree is too large, or a rule fails in it: it differs
                 return 0
@@ -578,5 +589,5 @@ class _Journal:
         self.f.close()
 
 
-__all__ = ["KILLERS", "MutantsReport", "Settings", "baseline", "default_journal", "pins", "run_mutants",
+__all__ = ["KILLERS", "MutantsReport", "Settings", "baseline", "budget", "default_journal", "pins", "run_mutants",
            "made", "signature"]
