@@ -178,6 +178,7 @@ LONG = [
 ]
 
 KEEP = [
+    "tests/native/test_native.py::test_native_perft_equals_python_perft[[]stacktics[]]",
     "tests/language/test_compiler.py::TestOutput::test_the_same_ruleset_gives_the_same_text_in_any_process[[]checkers[]]",
     "tests/language/test_scope_fuzz.py::test_renamed_binders_give_the_same_game[[]stacktics[]]",
     "tests/language/test_scope_fuzz.py::test_renamed_binders_give_the_same_game[[]chaos[]]",
@@ -221,6 +222,30 @@ SHIPPED = tuple(sorted((p.stem for p in (Path(__file__).parents[1] / "src" / "zi
                        key=len, reverse=True))  # the longest name first: "stacktics-3x5" before "stacktics"
 
 
+# Session 35 (the default suite still at 344-369 s wall idle, 173 of its ~605 test CPU s Numba
+# compiling): the native backend's own suite is an extra suite of its own, as the guide allows
+# one: these files test the optional backend (`pip install 'ziggurat[native]'`) in depth, each
+# test compiling modules of its own. The default suite keeps the native backend's perft against
+# Python on Stacktics (KEEP), the written module's text tests (test_native_writer.py,
+# test_native_compile.py), and each language construct's native check in its own test file
+# (points, sets, control by place, levels, study outcomes, the pipeline).
+NATIVE_SUITE = {
+    "tests/native/test_native.py": "the native backend's suite: perft and playouts against Python on more games, "
+                                   "each construct compiled",
+    "tests/native/test_native_search.py": "the native backend's suite: native MCTS, alpha-beta and information-set "
+                                          "search against the Python agents",
+    "tests/native/test_parts.py": "the native backend's suite: turns drawn part by part",
+    "tests/native/test_native_fuse.py": "the native backend's suite: fused move generation",
+    "tests/native/test_whole_turns_native.py": "the native backend's suite: whole turns listed natively",
+    "tests/lab/test_study_native.py": "the native backend's suite: native studies against the games played one by one",
+}
+
+
+def native_suite(nodeid: str) -> str | None:
+    """Why a test of the native backend's own suite runs with the long suite, or None."""
+    return NATIVE_SUITE.get(nodeid.split("::", 1)[0])
+
+
 def per_ruleset_repeat(nodeid: str) -> str | None:
     """Why a PER_RULESET test of a shipped ruleset outside REPRESENTATIVE is long, or None."""
     base, _, param = nodeid.partition("[")
@@ -237,7 +262,7 @@ def long_only(nodeid: str) -> str | None:
     """The reason the test runs in the long suite only, or None when it runs by default."""
     if any(fnmatch.fnmatchcase(nodeid, k) for k in KEEP):
         return None
-    why = per_ruleset_repeat(nodeid)
+    why = per_ruleset_repeat(nodeid) or native_suite(nodeid)
     if why is not None:
         return why
     for pattern, why in LONG:
