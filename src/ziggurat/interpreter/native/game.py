@@ -40,6 +40,7 @@ from ..pipeline import lowered_rules, options_key
 from .code import numba_refusal
 from .layout import Codec, Layout, TooLong
 from .module import NativeWriter, plan_layout
+from .playout import Playout
 
 _LOADED: dict = {}  # module key -> NativeGame: compiled once per process
 WRITTEN_SIZE = 64  # module texts kept by one process
@@ -54,31 +55,6 @@ def available() -> Optional[str]:
     except ImportError:
         return "the native backend needs Numba (pip install 'ziggurat[native]'); using Python"
     return None
-
-
-@frozen
-class Playout:
-    """One native random playout: its moves, how it ended."""
-
-    packed: np.ndarray  # the moves, packed (numpy int64)
-    codec: Codec  # how they are packed
-    plies: int
-    kind: Optional[str]  # win / lose / draw, or None when cut at max plies
-    who: Optional[int]
-    reason: Optional[str]
-    results: tuple  # per side (empty when cut)
-    branching: int  # the legal moves summed over the positions played from
-    final: object  # the position vector at the end
-    scores: tuple = ()  # per side, the points of a game whose results are points (empty when cut)
-
-    @property
-    def moves(self) -> tuple:
-        """The moves as the Python backend's tuples."""
-        return tuple(self.codec.unpack_all(self.packed))
-
-    def actions(self) -> list:
-        """The action of each move."""
-        return (self.packed & ((1 << self.codec.abits) - 1)).tolist()
 
 
 class NativeGame:

@@ -25,7 +25,7 @@ import numpy as np
 from attrs import frozen
 
 from ...errors import Unsupported
-from .game import Playout
+from .playout import Playout
 from .module import KERNEL_MARK
 
 TOO_LONG = -5  # turns_kernel's code: a turn past its declared parts
