@@ -9,6 +9,7 @@ from collections import Counter
 from fractions import Fraction
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -237,6 +238,19 @@ def test_a_roll_is_weighted_by_the_throws_of_the_dice(ryb):
     assert sum(outcomes.values()) == pytest.approx(1)
 
 
+def test_the_bank_never_runs_short_of_the_points_a_roll_banks(ryb):
+    """The text counts a goal's banked points on a die, without a limit, and a roll short of the
+    target banks its whole total: the bank of points at the start holds what every goal on the
+    board could hold at once (each one point short of its target), so `bank` always banks the whole
+    roll. With 400 points it could run short (up to 714 can lie banked)."""
+    text = (Path(ziggurat.__file__).parent / "rulesets" / "ryb.rules").read_text()  # its table of cards
+    rows = [(t, c) for t, c in re.findall(r"^    \w+?\d:\s+[01], [01], [01],\s+(\d+),\s+\d+, (\d)$", text, re.M)
+            if int(t) > 0]  # the goals: the dice and the points have no target
+    assert len(rows) == 21  # the seven colours' three goals
+    most = sum(int(copies) * (int(target) - 1) for target, copies in rows)
+    assert most == 714 and field(ryb.new(), "bank").count("pt") >= most
+
+
 def test_a_short_roll_is_banked_on_the_goal_and_lowers_its_target(ryb):
     s = play(at(ryb, "a1=R2", hand__bruce="DeDeDeDe", deck="", step=5), "attempt a1 with 2,0,0", "rolled 11,0,0", "bank")
     assert cell(s, "a1") == "R2" + "pt" * 11
@@ -245,7 +259,7 @@ def test_a_short_roll_is_banked_on_the_goal_and_lowers_its_target(ryb):
     again = play(at(ryb, "a1=R2" + "pt" * 11, side="bruce", step=5), "attempt a1 with 2,0,0", "rolled 7,0,0")
     assert moves(again) == {"complete"}
     play(again, "complete")
-    assert cell(again, "a1") == "R2m2" and field(again, "bank").count("pt") == 400  # the 11 back to the bank
+    assert cell(again, "a1") == "R2m2" and field(again, "bank").count("pt") == 714  # the 11 back to the bank
 
 
 def test_one_attempt_a_turn_then_the_turn_ends(ryb):
@@ -619,7 +633,7 @@ def test_the_table_of_a_game_with_many_piles_leaves_out_empty_piles_and_bookkeep
     assert "discard" not in rows and "held" not in rows  # empty piles are left out
     assert "step" not in rows and "active" not in rows  # bookkeeping: not shown (still in the position)
     assert "step=" in s.text()
-    assert "ptx400" in out and "m1x42 m2x42 m3x42" in out  # long runs of one kind, written once
+    assert "ptx714" in out and "m1x42 m2x42 m3x42" in out  # long runs of one kind, written once
     small = CliRunner().invoke(cli, ["show", "kuhn-poker"]).output
     assert "hand" in small and "chips" in small and "bets" not in small
 
