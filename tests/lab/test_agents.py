@@ -5,6 +5,7 @@ outcome), never copied from an earlier run.
 """
 
 import os
+import sys
 
 import pytest
 
@@ -223,3 +224,15 @@ def test_agents_made_in_python_refuse_a_nan_time():
     for cls in (MCTSAgent, AlphaBetaAgent):
         with pytest.raises(AgentError, match="time must be positive"):
             cls(seed=1, time=float("nan"))
+
+
+@pytest.mark.parametrize("spec", ["mcts:iterations=5:rollouts=native", "alphabeta:depth=1:backend=native"])
+def test_a_native_search_without_numba_is_refused_in_words_not_an_internal_error(monkeypatch, spec):
+    """`pip install -e .` installs no Numba (the native backend is the `native` extra): an agent
+    asked for a native search says so, as an AgentError the commands print, instead of failing on
+    the import of Numba's errors (the MCTS agent did: "internal error: ModuleNotFoundError")."""
+    for name in ("numba", "numba.core", "numba.core.errors"):
+        monkeypatch.setitem(sys.modules, name, None)  # `import numba` raises ImportError
+    game = ziggurat.load("tic-tac-toe")
+    with pytest.raises(AgentError, match="without Numba installed"):
+        make_agent(spec, seed=1).choose(game.new())

@@ -259,9 +259,9 @@ class MCTSAgent(Agent):
             from ..errors import Unsupported
             from ..interpreter.native import NativeSearch
 
+            fast = self._fast(game)  # an AgentError where the backend cannot compile the game (no Numba, ...)
             from numba.core.errors import NumbaError
 
-            fast = self._fast(game)
             try:
                 search = NativeSearch(fast)
                 start = game.new()
