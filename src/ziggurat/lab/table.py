@@ -304,7 +304,7 @@ def native_table(chunk) -> GameTable:
     from its columns whole; the games the kernel could not hold are its Python-played records.
     Where every game was held, no seat swapped and none was cut short (as most chunks), the
     kernel's columns are the table's as they are: a copy of each and a 2-d gather cost 0.3 us a
-    game, as much as a Clobber game's summary."""
+    game, as much as summarising a game of the fastest shipped ruleset."""
     n, codes = chunk.players, chunk.codes
     lost = codes < 0
     rows = np.flatnonzero(~lost) if lost.any() else slice(None)  # a slice: the columns themselves

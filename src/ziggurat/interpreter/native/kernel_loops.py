@@ -182,6 +182,44 @@ def playout(s, x, maxplies, moves_out, res, hist, nhist0, buf, parts=None):
             hist[nhist0 + plies - 1] = s[HSH] if INCREMENTAL else hash_state(s)
 
 
+@njit(cache=True, inline="always")
+def chunk_columns(count):
+    """The columns of a chunk of `count` games (see `study_chunk`), zeroed by loops (np.zeros
+    costs a compile of its own implementation per shape and type): plies, codes, results,
+    branching, actions, seats."""
+    plies = np.empty(count, np.int64)
+    codes = np.empty(count, np.int64)
+    results = np.empty((count, NPLAYERS + 1), np.float64)
+    branching = np.empty(count, np.int64)
+    actions = np.empty((count, NACTIONS), np.int64)
+    seats = np.empty((count, NPLAYERS), np.int64)
+    for i in range(count):
+        plies[i] = codes[i] = branching[i] = 0
+        for k in range(NPLAYERS + 1):
+            results[i, k] = 0.0
+        for k in range(NACTIONS):
+            actions[i, k] = 0
+        for k in range(NPLAYERS):
+            seats[i, k] = 0
+    return plies, codes, results, branching, actions, seats
+
+
+@njit(cache=True, inline="always")
+def game_ended(i, n, code, b, res, s, finals, plies, codes, results, branching, seats):
+    """Game i of a chunk has ended at `s` after n plies, with outcome code `code`, results `res`
+    and b moves seen: its row of the chunk's columns (and of finals, when it has a row a game)."""
+    plies[i] = n
+    codes[i] = code
+    branching[i] = b
+    for q in range(NPLAYERS + 1):
+        results[i, q] = res[q]
+    for q in range(NPLAYERS):
+        seats[i, q] = s[SEATS + q]
+    if finals.shape[0] > i:
+        for k in range(SIZE):
+            finals[i, k] = s[k]
+
+
 @njit(cache=True)
 def study_chunk(starts, seeds, maxplies, finals, moves_out, parts=None):
     """A chunk of a study's random games: game i from starts[i] (starts[0] for every game when
@@ -197,20 +235,7 @@ def study_chunk(starts, seeds, maxplies, finals, moves_out, parts=None):
     one compiled loop for the three (each loop compiled costs the optimisation and machine code
     of `legal`, `apply` and `outcome` again, linked into it)."""
     count = seeds.shape[0]
-    plies = np.empty(count, np.int64)  # zeroed by a loop below (as perft's counts)
-    codes = np.empty(count, np.int64)
-    results = np.empty((count, NPLAYERS + 1), np.float64)
-    branching = np.empty(count, np.int64)
-    actions = np.empty((count, NACTIONS), np.int64)
-    seats = np.empty((count, NPLAYERS), np.int64)
-    for i in range(count):
-        plies[i] = codes[i] = branching[i] = 0
-        for k in range(NPLAYERS + 1):
-            results[i, k] = 0.0
-        for k in range(NACTIONS):
-            actions[i, k] = 0
-        for k in range(NPLAYERS):
-            seats[i, k] = 0
+    plies, codes, results, branching, actions, seats = chunk_columns(count)
     s = np.empty(SIZE, np.int64)
     buf = np.empty(MAXM, np.int64)
     hist = np.empty(maxplies + 2, np.int64)
@@ -268,14 +293,5 @@ def study_chunk(starts, seeds, maxplies, finals, moves_out, parts=None):
             b += nm
             if HASHING:
                 hist[nhist0 + n - 1] = s[HSH] if INCREMENTAL else hash_state(s)
-        plies[i] = n
-        codes[i] = code
-        branching[i] = b
-        for q in range(NPLAYERS + 1):
-            results[i, q] = res[q]
-        for q in range(NPLAYERS):
-            seats[i, q] = s[SEATS + q]
-        if finals.shape[0] > i:
-            for k in range(SIZE):
-                finals[i, k] = s[k]
+        game_ended(i, n, code, b, res, s, finals, plies, codes, results, branching, seats)
     return plies, codes, results, branching, actions, seats

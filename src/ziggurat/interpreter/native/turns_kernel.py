@@ -28,9 +28,9 @@ import numpy as np
 
 from ziggurat.interpreter.native.numbacache import njit
 
-from .kernel import (AMASK, CAP, CHANCE, CHANCEACT, CNT, GOLDEN, HGT, HSH, LAST, MAXM, NACTIONS, NC, NPLAYERS, OVER,
+from .kernel import (AMASK, CAP, CHANCE, CHANCEACT, CNT, GOLDEN, HGT, HSH, LAST, MAXM, NC, NPLAYERS, OVER,
                      SEATS, SIDE, SIZE, STK, copy_state, hash_state, next_word)
-from .kernel_loops import apply, legal, outcome, pick_chance
+from .kernel_loops import apply, chunk_columns, game_ended, legal, outcome, pick_chance
 
 TURNPARTS = 2  # the generated constants, declared for linters
 TURNMERGED = USESLAST = False
@@ -285,12 +285,7 @@ def turn_study_chunk(starts, seeds, maxplies, finals, moves_out, lens_out):
     backend's studies count a move's. Game i's parts go into moves_out[i] and the number of
     parts of each of its turns into lens_out[i], when they have a row a game."""
     count = seeds.shape[0]
-    plies = np.zeros(count, np.int64)
-    codes = np.zeros(count, np.int64)
-    results = np.zeros((count, NPLAYERS + 1), np.float64)
-    branching = np.zeros(count, np.int64)
-    actions = np.zeros((count, NACTIONS), np.int64)
-    seats = np.zeros((count, NPLAYERS), np.int64)
+    plies, codes, results, branching, actions, seats = chunk_columns(count)
     space = turn_space()
     mv, hist = space[1], space[14]
     s = np.empty(SIZE, np.int64)
@@ -349,14 +344,5 @@ def turn_study_chunk(starts, seeds, maxplies, finals, moves_out, lens_out):
             actions[i, turns[pick, 0] & AMASK] += 1
             n += 1
             b += nt
-        plies[i] = n
-        codes[i] = code
-        branching[i] = b
-        for q in range(NPLAYERS + 1):
-            results[i, q] = res[q]
-        for q in range(NPLAYERS):
-            seats[i, q] = s[SEATS + q]
-        if finals.shape[0] > i:
-            for k in range(SIZE):
-                finals[i, k] = s[k]
+        game_ended(i, n, code, b, res, s, finals, plies, codes, results, branching, seats)
     return plies, codes, results, branching, actions, seats
