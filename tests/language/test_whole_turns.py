@@ -154,6 +154,16 @@ def test_an_agent_plays_legal_whole_turns():
         assert st.game.whole_turns is not None and move in {(1, 0, 1, 1, 1, 2), (1, 0, 2)}
 
 
+def test_an_agent_asked_to_draw_rollouts_part_by_part_is_refused_in_a_game_of_whole_turns():
+    """The native playouts of a whole-turn game draw whole turns: the `parts` policy would silently
+    give way to Python playouts, so it is refused in words (before any native compile)."""
+    from ziggurat.agents import AgentError
+
+    agent = make_agent("mcts:iterations=30:rollouts=native:rollout_policy=parts", seed=3)
+    with pytest.raises(AgentError, match="rollout_policy=parts .* whole turns"):
+        agent.choose(after_throw(UNMERGED, "2"))
+
+
 def test_the_bridges_number_a_whole_turn_as_its_parts_ids():
     st = after_throw(UNMERGED, "2")
     space = ActionSpace(st.game)

@@ -116,6 +116,9 @@ class MCTSAgent(Agent):
 
     def choose(self, state) -> tuple:
         game = state.game
+        if self.rollout_policy == "parts" and game.whole_turns is not None:  # native/turns.py draws whole turns
+            raise AgentError("mcts: rollout_policy=parts draws a move's choices one at a time; this game is "
+                             "played in whole turns, each drawn among those listed (rollout_policy=whole)")
         root_moves = game.legal(state)
         if len(root_moves) == 1:
             self.reason = "the only legal move"
