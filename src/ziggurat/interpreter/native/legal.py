@@ -18,7 +18,7 @@ from ...errors import Unsupported
 from .. import steps as P
 from ..names import pyname
 from ..facts import MAX_PASSES
-from . import fuse
+from . import fuse, narrow
 from .code import Code, fail
 from .layout import MOVE_BITS
 from .moves import Offset
@@ -221,6 +221,9 @@ class Legal:
             code(f"if not {dup}:")
             code.depth += 1
             levels = [[], []]
+        elif (found := narrow.find(self, s, steps, i, env)) is not None:  # the cells of a ray, a line...
+            sets, cond, steps = found
+            levels = narrow.open_marked(self, sets, var, env, code)
         else:
             levels, cond = self.open_choice(s, var, env, code)
         inner = {**env, s.name: var}
