@@ -366,12 +366,19 @@ NATIVE_CHUNK = 10_000  # in the native backend: microseconds to milliseconds a g
 def _chunks(indices, workers: int, most: int) -> list:
     """The games `indices` (a list or a range) in batches (slices of it): about eight a worker, of
     at most `most` games; the first one a worker no larger than a Python backend's, so that the
-    first games (and the progress bar) come soon."""
-    size = max(1, min(most, len(indices) // (workers * 8) or 1))
+    first games (and the progress bar) come soon. On several workers the last ones shrink (each
+    at most an even share of what is left, down to an eighth of the others), so that the workers
+    finish together: one last batch of the full size would leave the others idle for it."""
+    n = len(indices)
+    size = max(1, min(most, n // (workers * 8) or 1))
+    smallest = max(1, size // 8)
     out: list = []
     i = 0
-    while i < len(indices):
+    while i < n:
         step = min(size, PYTHON_CHUNK) if len(out) < workers else size
+        if workers > 1:
+            step = min(step, max(-(-(n - i) // (2 * workers)), smallest))
+            step = n - i if n - i - step < smallest else step  # no crumb after the last
         out.append(indices[i:i + step])
         i += step
     return out
