@@ -242,6 +242,8 @@ class NativeGame:
         setups = None if key is None else np.empty(len(seeds), np.uint64)
         if self.turns is not None:  # whole turns: each drawn uniformly among the listed turns
             self._turns_policy(parts)
+            if key is not None:  # its loop takes seeds, not indices
+                raise ValueError("the loop of a game of whole turns derives no seeds: give them")
             loop = self.turns.chunk(starts, seeds, max_plies, last, NO_MOVES, NO_MOVES)
         else:
             keyed = (NO_SEEDS, NO_SEEDS) if key is None else (np.ascontiguousarray(key, dtype=np.uint64), setups)
