@@ -12,9 +12,12 @@ games of the same length on average), and the CPU a game costs to write to a stu
 timed alternately, best of several repetitions. CPU seconds are the process's (`time.process_time`).
 
 `scaling_rows(quick)` runs the same study in fresh processes with `-w 1` and `-w 2` (through
-`run_study(workers=...)`): wall seconds and CPU seconds (the process and its workers, start-up
-included: each worker loads the native module), and their ratios. On a machine other programs
-share, the wall time of `-w 2` says more about them than about the study.
+`run_study(workers=...)`), alternately: wall seconds and CPU seconds (the process and its workers,
+start-up included), and their ratios; and the start-up alone (a study of 10 games in a fresh
+process: imports, the game and its native module loaded), and the wall ratio past it (0.5 where
+the two workers share the games perfectly). The parent loads the module once before it forks its
+workers, which inherit it. On a machine other programs share, the wall time of `-w 2` says more
+about them than about the study: the table prints the load average.
 """
 
 from __future__ import annotations
@@ -67,7 +70,7 @@ def rows(quick: bool = False) -> list:
     from ziggurat.lab.stats import summarize
     from ziggurat.lab.study import StudySpec, run_study
 
-    repeats = 2 if quick else 3
+    repeats = 2 if quick else 5  # best of five: a shared machine's load moves either side by 5-10%
     out = []
     for label, ruleset, options, games in GAMES:
         games = games // 10 if quick else games
@@ -121,12 +124,20 @@ def scaling_rows(quick: bool = False) -> list:
     for label, ruleset, options, games in GAMES[:1]:
         games = 20_000 if quick else 100_000
         _run_fresh(ruleset, options, 10, 1)  # the module compiled into the cache, if it was not
-        one = [_run_fresh(ruleset, options, games, 1) for _ in range(1 if quick else 2)]
-        two = [_run_fresh(ruleset, options, games, 2) for _ in range(1 if quick else 2)]
+        one, two = [], []
+        for _ in range(1 if quick else 2):  # back to back, alternating: the same load for both
+            one.append(_run_fresh(ruleset, options, games, 1))
+            two.append(_run_fresh(ruleset, options, games, 2))
+        w0, c0 = _run_fresh(ruleset, options, 10, 1)  # start-up: a study of 10 games
         w1, c1 = min(one)
         w2, c2 = min(two)
         out.append({"game": label, "games": games, "wall_w1": w1, "cpu_w1": c1, "wall_w2": w2, "cpu_w2": c2,
-                    "wall_ratio": w2 / w1, "cpu_ratio": c2 / c1, "cores": os.cpu_count()})
+                    "wall_ratio": w2 / w1, "cpu_ratio": c2 / c1, "cores": os.cpu_count(),
+                    "wall_start": w0, "cpu_start": c0,
+                    # -w 2 against -w 1 past the start-up (imports, the game and its module loaded):
+                    # 0.5 when the games are shared perfectly by the two workers
+                    "games_wall_ratio": (w2 - w0) / max(w1 - w0, 1e-9),
+                    "load": os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")})
     return out
 
 
@@ -144,11 +155,14 @@ def table(rows: list, scaling: list):
                   f"{r['study_mean_plies']:.1f}", f"{r['journal_us_per_game']:.1f}")
     s = Table(title="A native study on -w 2 against -w 1 (fresh processes, start-up included; wall time depends on "
                     "what else the machine runs)")
-    for col in ("game", "games", "cores", "wall -w 1", "wall -w 2", "wall w2/w1", "CPU -w 1", "CPU -w 2", "CPU w2/w1"):
+    for col in ("game", "games", "cores", "load", "wall -w 1", "wall -w 2", "wall w2/w1", "CPU -w 1", "CPU -w 2",
+                "CPU w2/w1", "start-up wall / CPU", "past start-up: wall w2/w1"):
         s.add_column(col, justify="left" if col == "game" else "right")
     for r in scaling:
-        s.add_row(r["game"], f"{r['games']:,}", str(r["cores"]), f"{r['wall_w1']:.2f} s", f"{r['wall_w2']:.2f} s",
-                  f"{r['wall_ratio']:.2f}", f"{r['cpu_w1']:.2f} s", f"{r['cpu_w2']:.2f} s", f"{r['cpu_ratio']:.2f}")
+        s.add_row(r["game"], f"{r['games']:,}", str(r["cores"]), f"{r['load']:.1f}", f"{r['wall_w1']:.2f} s",
+                  f"{r['wall_w2']:.2f} s", f"{r['wall_ratio']:.2f}", f"{r['cpu_w1']:.2f} s", f"{r['cpu_w2']:.2f} s",
+                  f"{r['cpu_ratio']:.2f}", f"{r['wall_start']:.2f} s / {r['cpu_start']:.2f} s",
+                  f"{r['games_wall_ratio']:.2f}")
     return t, s
 
 

@@ -31,6 +31,33 @@ def test_a_chunk_of_seeds_is_numpys_seedsequence_seed_by_seed(study_seed, salt):
     assert derived_seeds(study_seed, indices, salt).tolist() == [derived_seed(study_seed, i, salt) for i in indices]
 
 
+@pytest.mark.parametrize("study_seed", [0, 7, 2**32 - 1, 2**32 + 5, 2**64 - 1, -3])
+def test_the_kernel_derives_a_studys_seeds_bit_for_bit(study_seed):
+    """A native study's chunk derives its games' seeds in the kernel (`kernel_loops.study_seed`):
+    the words of numpy's SeedSequence, as `derived_seeds` computes them, for every salt, and
+    the games it plays are those of the seeds given."""
+    pytest.importorskip("numba")
+    import numpy as np
+
+    from ziggurat.interpreter.native.game import native
+    from ziggurat.lab.seeds import seed_key
+
+    game = ziggurat.load(SEATS)
+    fast = native(game, ("playout",))
+    start = fast.start(game.new(0))[0]
+    indices = np.array(list(range(3000)) + [2**31, 2**32 - 1], dtype=np.uint64)
+    for salt in (0, 1, 2, NATURE_SALT):  # the setup's salt slot, with no game played (0 plies)
+        cols = fast.study_chunk(start, indices, 0, key=seed_key(study_seed, 1, salt))
+        assert cols.setups.tolist() == derived_seeds(study_seed, indices, salt).tolist()
+        assert [int(cols.setups[k]) for k in (0, 1, 2999, -1)] == \
+            [derived_seed(study_seed, int(indices[k]), salt) for k in (0, 1, 2999, -1)]  # SeedSequence itself
+    keyed = fast.study_chunk(start, indices[:300], 40, key=seed_key(study_seed, 1, 0))
+    given = fast.study_chunk(start, derived_seeds(study_seed, indices[:300], 1), 40)
+    for name in ("plies", "codes", "results", "who", "branching", "actions", "seats"):
+        assert np.array_equal(getattr(keyed, name), getattr(given, name)), name
+    assert len(set(map(tuple, keyed.actions.tolist()))) > 1  # different games: the seeds differ game by game
+
+
 def replayed(game, fast, spec: StudySpec, i: int) -> GameResult:
     """Game i of a native study, played alone by NativeGame.playout from game.new(its seed), and
     recorded as a native study recorded it game by game (results by seat from the last seats)."""

@@ -46,6 +46,12 @@ def derived_seeds(study_seed: int, indices, salt: int) -> np.ndarray:
     return (first.astype(np.uint64) << np.uint64(32)) | second.astype(np.uint64)
 
 
+def seed_key(study_seed: int, salt: int, setup_salt: int) -> np.ndarray:
+    """What the native kernel derives a chunk's seeds from (`kernel_loops.study_seed`): the salt
+    of the games' seeds, that of their setups', then the study seed's 32-bit words."""
+    return np.array([salt, setup_salt] + _words(study_seed), dtype=np.uint64)
+
+
 def _words(value: int) -> list:
     """An int's 32-bit words, least significant first (SeedSequence's: at least one word)."""
     value = int(value) & 0xFFFFFFFFFFFFFFFF

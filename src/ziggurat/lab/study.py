@@ -25,6 +25,7 @@ from __future__ import annotations
 import functools
 import os
 import random
+import uuid
 from collections import Counter
 from pathlib import Path
 from typing import Callable, Optional
@@ -38,7 +39,7 @@ from ..agents.base import by_seat
 from ..errors import GameError
 from ..interpreter.outcome import outcome_of
 from .runner import WORKER_TIMEOUT, dask_threads, run_batches
-from .seeds import NATURE_SALT, derived_seed, derived_seeds
+from .seeds import NATURE_SALT, derived_seed, derived_seeds, seed_key
 from .table import GameResult, GameTable, native_table
 
 SIM_CAP_REASON = "max plies (simulator)"  # the reason of a game cut short by the study's --max-plies
@@ -178,40 +179,62 @@ def play_game(game, agents: tuple, index: int, study_seed: int, max_plies: int) 
                       by_seat(state, points) if points else (), points)
 
 
-def play_native_chunk(game, fast, agents: tuple, indices: list, study_seed: int, max_plies: int,
-                      rollout: str = "whole") -> "NativeChunk":
+def play_native_chunk(game, fast, agents: tuple, indices, study_seed: int, max_plies: int,
+                      rollout: str = "whole", memo: Optional[dict] = None) -> "NativeChunk":
     """The games `indices` of a study between random agents, played by one call of the native
     kernel (`fast`: the game's NativeGame, `study_chunk`); `records()` of what it returns are
     play_game's records marked backend "native". Game i starts from game.new(derived_seed(seed,
     i, 0)), as in the Python backend; its moves come from the native generator (SplitMix64)
     seeded with the seed its first agent would have had (derived_seed(seed, i, 1)), so they are
-    not the Python backend's games (see the pipeline page). A game the native loop could not hold
-    (a stack past its room) is played by the Python backend instead. A Python state is made a
-    game only where the ruleset declares `statistic`s (measured on the last position). `rollout`
-    "parts" draws each turn part by part (the kernel's rollout policy: another random process)."""
+    not the Python backend's games (see the pipeline page). The kernel derives both seeds itself
+    (the same words: `kernel_loops.study_seed`), but in a game of whole turns or past index 2**32.
+    A game the native loop could not hold (a stack past its room) is played by the Python backend
+    instead. A Python state is made a game only where the ruleset declares `statistic`s (measured
+    on the last position). `rollout` "parts" draws each turn part by part (the kernel's rollout
+    policy: another random process). `memo`: a dict kept over the chunks of one study (its setup
+    drawing or not, and the start of a setup that draws nothing, made once)."""
     import numpy as np
 
     from ..errors import Unsupported
 
-    idx = np.asarray(indices, dtype=np.int64)
-    setup = derived_seeds(study_seed, idx, 0)  # columns (NumPy) from here: no Python object a game
-    # A setup that draws nothing at random is the same for every seed: one start vector serves all.
-    states = [game.new(s) for s in setup.tolist()] if game.setup_draws() else [game.new(int(setup[0]))]
-    starts, held = [], []  # the start vectors, and the positions in `indices` of the games they start
-    for k, state in enumerate(states):
-        try:
-            starts.append(fast.start(state)[0])
-            held.append(k)
-        except Unsupported:  # a setup the native layout cannot hold
-            pass
-    firsts = np.array([st.seats[st.side] for st in states], dtype=np.int64)
-    if len(states) == 1:
-        held = list(range(len(idx))) if held else []
-        firsts = np.full(len(idx), firsts[0], dtype=np.int64)
-    held = np.asarray(held, dtype=np.int64)
-    cols = fast.study_chunk(np.stack(starts) if starts else np.zeros((1, fast.layout.size), np.int64),
-                            derived_seeds(study_seed, idx[held], 1), max_plies, finals=bool(game.statistic_texts),
-                            parts=rollout == "parts")
+    idx = np.arange(indices.start, indices.stop, indices.step, dtype=np.int64) if isinstance(indices, range) \
+        else np.asarray(indices, dtype=np.int64)
+    memo = {} if memo is None else memo
+    if "draws" not in memo:
+        memo["draws"] = game.setup_draws()
+    keyed = fast.turns is None and (idx.size == 0 or (int(idx.min()) >= 0 and int(idx.max()) <= 0xFFFFFFFF))
+    setup = derived_seeds(study_seed, idx, 0) if memo["draws"] or not keyed else None
+    if memo["draws"]:
+        states = [game.new(s) for s in setup.tolist()]
+        starts, held = [], []  # the start vectors, and the positions in `indices` of the games they start
+        for k, state in enumerate(states):
+            try:
+                starts.append(fast.start(state)[0])
+                held.append(k)
+            except Unsupported:  # a setup the native layout cannot hold
+                pass
+        firsts = np.array([st.seats[st.side] for st in states], dtype=np.int64)
+        held = np.asarray(held, dtype=np.int64)
+        rows = np.stack(starts) if starts else None
+    else:  # a setup that draws nothing is the same for every seed: one start vector serves all
+        if "start" not in memo and idx.size:
+            state = game.new(derived_seed(study_seed, int(idx[0]), 0))
+            try:
+                memo["start"] = (fast.start(state)[0][None, :], state.seats[state.side])
+            except Unsupported:  # a setup the native layout cannot hold
+                memo["start"] = (None, state.seats[state.side])
+        rows, first = memo.get("start", (None, 0))
+        held = np.arange(len(idx), dtype=np.int64) if rows is not None else np.zeros(0, dtype=np.int64)
+        firsts = np.full(len(idx), first, dtype=np.int64)
+    rows = rows if rows is not None else np.zeros((1, fast.layout.size), np.int64)
+    finals, parts = bool(game.statistic_texts), rollout == "parts"
+    if keyed:
+        cols = fast.study_chunk(rows, idx[held].astype(np.uint64), max_plies, finals=finals, parts=parts,
+                                key=seed_key(study_seed, 1, 0))
+        setup_held = cols.setups if setup is None else setup[held]
+    else:
+        cols = fast.study_chunk(rows, derived_seeds(study_seed, idx[held], 1), max_plies, finals=finals, parts=parts)
+        setup_held = setup[held]
     keys, first = np.unique(cols.codes * 2 + (cols.who >= 0), return_index=True)
     endings = {int(key): _ending(fast, int(cols.codes[k]), cols.results[k], int(cols.who[k]))
                for key, k in zip(keys, first)}  # code * 2 + (whether a side is named) -> (kind, reason)
@@ -223,7 +246,7 @@ def play_native_chunk(game, fast, agents: tuple, indices: list, study_seed: int,
     if len(held) < len(idx) or lost.any():  # the Python backend plays the games the kernel did not hold
         python = sorted(set(range(len(idx))) - set(held.tolist())) + held[lost].tolist()
         others = {int(idx[k]): play_game(game, agents, int(idx[k]), study_seed, max_plies) for k in python}
-        idx, setup, firsts = idx[held], setup[held], firsts[held]
+        idx, firsts = idx[held], firsts[held]
     results, points = cols.results, None
     if game.points:  # the kernel's results are points: the results (wins, losses) come from the outcomes
         n = len(game.players)
@@ -232,7 +255,7 @@ def play_native_chunk(game, fast, agents: tuple, indices: list, study_seed: int,
         results = np.array([_points_results(fast, c, r, w, n, known)
                             for c, r, w in zip(cols.codes.tolist(), cols.results.tolist(), cols.who.tolist())],
                            dtype=float).reshape(len(cols.codes), n)
-    return NativeChunk(idx, setup, firsts, len(game.players), tuple(a.name for a in game.actions),
+    return NativeChunk(idx, setup_held, firsts, len(game.players), tuple(a.name for a in game.actions),
                        endings, cols.plies, cols.codes, results, cols.who, cols.branching, cols.actions,
                        cols.seats, stats, others, points)
 
@@ -293,14 +316,25 @@ def _run_batch(args: tuple, seed: int, max_plies: int, indices: list):
         return _run_chunk(*args, indices, seed, max_plies)
 
 
-def _run_chunk(ruleset: str, options: dict, agents: tuple, backend: str, rollout: str, indices: list, seed: int,
-               max_plies: int):
+def _run_chunk(ruleset: str, options: dict, agents: tuple, backend: str, rollout: str, token: str, indices,
+               seed: int, max_plies: int):
     """Play the games `indices` of a study (in a worker process, or on a Dask worker): their
-    records, or a NativeChunk from which the parent makes them."""
-    game = ziggurat.load(ruleset, options or None)
+    records, or a NativeChunk from which the parent makes them. The study's game is loaded at its
+    first chunk in this process and kept for the others (`token` names the study)."""
+    got = _STUDY.get(token)
+    if got is None:
+        got = (ziggurat.load(ruleset, options or None), {})
+        _STUDY.clear()  # one study at a time is kept: a game and its start
+        _STUDY[token] = got
+    game, memo = got
     if backend == "native":
-        return play_native_chunk(game, _native_of(game), agents, indices, seed, max_plies, rollout)
+        return play_native_chunk(game, _native_of(game), agents, indices, seed, max_plies, rollout, memo)
     return [play_game(game, agents, i, seed, max_plies) for i in indices]
+
+
+# This process's latest study (token -> its game and play_native_chunk's memo): loading a game
+# (reading its files to find it in the cache) and making its start cost ~1.5 ms a chunk.
+_STUDY: dict = {}
 
 
 def _native_of(game):
@@ -329,15 +363,22 @@ PYTHON_CHUNK = 50  # the most games of a chunk in the Python backend (some milli
 NATIVE_CHUNK = 10_000  # in the native backend: microseconds to milliseconds a game, one kernel call a chunk
 
 
-def _chunks(indices: list, workers: int, most: int) -> list:
-    """The games `indices` in batches: about eight a worker, of at most `most` games; the first
-    one a worker no larger than a Python backend's, so that the first games (and the progress
-    bar) come soon."""
-    size = max(1, min(most, len(indices) // (workers * 8) or 1))
+def _chunks(indices, workers: int, most: int) -> list:
+    """The games `indices` (a list or a range) in batches (slices of it): about eight a worker, of
+    at most `most` games; the first one a worker no larger than a Python backend's, so that the
+    first games (and the progress bar) come soon. On several workers the last ones shrink (each
+    at most an even share of what is left, down to an eighth of the others), so that the workers
+    finish together: one last batch of the full size would leave the others idle for it."""
+    n = len(indices)
+    size = max(1, min(most, n // (workers * 8) or 1))
+    smallest = max(1, size // 8)
     out: list = []
     i = 0
-    while i < len(indices):
+    while i < n:
         step = min(size, PYTHON_CHUNK) if len(out) < workers else size
+        if workers > 1:
+            step = min(step, max(-(-(n - i) // (2 * workers)), smallest))
+            step = n - i if n - i - step < smallest else step  # no crumb after the last
         out.append(indices[i:i + step])
         i += step
     return out
@@ -387,16 +428,16 @@ def run_study(spec: StudySpec, *, workers: Optional[int] = None, client=None,
     ref = ruleset_ref(spec.ruleset)
     workers = workers or os.cpu_count() or 1
     skip = set(skip)
-    todo = [i for i in range(spec.games) if i not in skip]
+    todo = [i for i in range(spec.games) if i not in skip] if skip else range(spec.games)
     chunks = _chunks(todo, workers if client is None else max(1, dask_threads(client)),
                      NATIVE_CHUNK if spec.backend == "native" else PYTHON_CHUNK)
-    args = (ref, dict(spec.options), tuple(spec.agents), spec.backend, spec.rollout)
+    args = (ref, dict(spec.options), tuple(spec.agents), spec.backend, spec.rollout, uuid.uuid4().hex)
     run = functools.partial(_run_batch, args, spec.seed, spec.max_plies)
     if spec.backend == "native" and client is None and min(workers, len(chunks)) > 1:
         _compile_chunk_loop(game)  # here, once: the workers load it from the cache instead of each compiling it
 
     players = len(game.players)
-    made: list = [GameTable.empty(players) for _ in chunks]  # each batch's games, as a table
+    made: list = [GameTable.empty(players)] * len(chunks)  # each batch's games, as a table
 
     def finished(i, part):
         made[i] = part = part.table() if isinstance(part, NativeChunk) else GameTable.of_records(part, players)

@@ -186,8 +186,13 @@ class GameTable:
         ending = np.concatenate([np.array([endings.index(e) for e in t.endings], dtype=np.int64)[t.ending]
                                  for t in tables])
 
-        def cat(name):
-            return np.concatenate([getattr(t, name) for t in tables])
+        def cat(name, same_as=None):  # a column every table holds as another (same_as): that one, joined once
+            if same_as is not None and all(getattr(t, name) is getattr(t, same_as) for t in tables):
+                return joined[same_as]
+            joined[name] = np.concatenate([getattr(t, name) for t in tables])
+            return joined[name]
+
+        joined: dict = {}
 
         stats = None
         if any(t.statistics is not None for t in tables):
@@ -198,9 +203,10 @@ class GameTable:
             return np.concatenate([getattr(t, name) if getattr(t, name) is not None
                                    else np.zeros((len(t), players)) for t in tables]) if scored else None
 
+        by_side, plies = cat("results_by_side"), cat("plies")  # native tables' by seat and positions, often
         table = cls(players, cat("index"), cat("seed"), cat("seat_agents"), cat("first_seat"),
-                    cat("results_by_seat"), cat("results_by_side"), cat("final_seats"), ending, tuple(endings),
-                    cat("plies"), cat("branching"), cat("positions"), cat("passes"), tuple(names), actions,
+                    cat("results_by_seat", "results_by_side"), by_side, cat("final_seats"), ending, tuple(endings),
+                    plies, cat("branching"), cat("positions", "plies"), cat("passes"), tuple(names), actions,
                     cat("backend"), stats, scores("scores_by_seat"), scores("scores_by_side"))
         if len(table) > 1 and not (np.diff(table.index) > 0).all():  # the batches came out of order
             table = table.take(np.argsort(table.index, kind="stable"))

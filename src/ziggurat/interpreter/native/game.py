@@ -209,7 +209,7 @@ class NativeGame:
         final = np.empty((1, self.layout.size), np.int64)
         plies, codes, results, branching, _a, _s = self.module.study_chunk(
             v[None, :], np.array([seed & 0xFFFFFFFFFFFFFFFF], np.uint64), int(max_plies), final, moves,
-            policy(parts))
+            NO_SEEDS, NO_SEEDS, policy(parts))
         code = int(codes[0])
         self._check(code)
         raw = results[0]
@@ -228,23 +228,30 @@ class NativeGame:
             self._check(c)
         return cols.results, cols.plies, cols.codes
 
-    def study_chunk(self, starts, seeds, max_plies: int, finals: bool = False, parts: bool = False) -> "ChunkColumns":
+    def study_chunk(self, starts, seeds, max_plies: int, finals: bool = False, parts: bool = False,
+                    key=None) -> "ChunkColumns":
         """`len(seeds)` random games in one call (a study's chunk): game i from the vector
         starts[i] (`start`'s; starts[0] for every game when there is one row), seeded with
         seeds[i] (it is `playout(state, seeds[i], max_plies)`), as columns (see ChunkColumns).
-        A game the loop could not hold has a code below 0 (see `_check`): the others stand."""
+        A game the loop could not hold has a code below 0 (see `_check`): the others stand.
+        `key` (not in a game of whole turns): seeds are the games' indices in a study, and the
+        loop derives their seeds and their setups' (`kernel_loops.study_chunk`)."""
         starts = np.ascontiguousarray(np.atleast_2d(starts), dtype=np.int64)
         seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
         last = np.empty((len(seeds) if finals else 0, self.layout.size), np.int64)
+        setups = None if key is None else np.empty(len(seeds), np.uint64)
         if self.turns is not None:  # whole turns: each drawn uniformly among the listed turns
             self._turns_policy(parts)
+            if key is not None:  # its loop takes seeds, not indices
+                raise ValueError("the loop of a game of whole turns derives no seeds: give them")
             loop = self.turns.chunk(starts, seeds, max_plies, last, NO_MOVES, NO_MOVES)
         else:
-            loop = self.module.study_chunk(starts, seeds, int(max_plies), last, NO_MOVES, policy(parts))
+            keyed = (NO_SEEDS, NO_SEEDS) if key is None else (np.ascontiguousarray(key, dtype=np.uint64), setups)
+            loop = self.module.study_chunk(starts, seeds, int(max_plies), last, NO_MOVES, *keyed, policy(parts))
         plies, codes, results, branching, actions, seats = loop
         n = self.layout.nplayers
         return ChunkColumns(plies, codes, results[:, :n], results[:, n].astype(np.int64), branching, actions, seats,
-                            last if finals else None)
+                            last if finals else None, setups)
 
     def _turns_policy(self, parts: bool) -> None:
         if parts:  # the policy draws a move's choices one at a time, and a whole turn is several moves
@@ -273,6 +280,7 @@ class ChunkColumns:
     actions: object  # moves of each action (count x actions)
     seats: object  # side -> seat at the end (count x players)
     finals: object  # the last positions (count x vector), when asked for; else None
+    setups: object = None  # the seeds of their setups, when the loop derived the seeds (`key`)
 
 
 # ---- compiling ------------------------------------------------------------------------------------
@@ -413,6 +421,7 @@ LOOPS = ("perft", "playouts", "playout")
 
 
 NO_MOVES = np.empty((0, 0), np.int64)  # study_chunk's moves_out when the moves are not kept
+NO_SEEDS = np.empty(0, np.uint64)  # study_chunk's key and setups when its seeds are given
 
 
 def policy(parts: bool) -> Optional[bool]:
