@@ -193,12 +193,13 @@ print(sum(module.loop.stats.cache_misses.values()), sum(module.legal.stats.cache
 
 
 def test_a_loop_calls_a_shared_function_by_its_symbol_and_a_process_may_load_the_loop_first(tmp_path, monkeypatch):
-    """`sharing(names)`: a function of one of those names (a module's `legal`) is compiled once
-    and its callers call it by its symbol, its code not linked into theirs; a fresh process
-    that calls the loop first (loaded from the cache before its callee) loads the callee
-    first, compiling nothing."""
+    """`sharing(names)`: a function of one of those names (a module's `legal`), when large (here:
+    whatever its size), is compiled once and its callers call it by its symbol, its code not
+    linked into theirs; a fresh process that calls the loop first (loaded from the cache before
+    its callee) loads the callee first, compiling nothing."""
     from ziggurat.interpreter.native import numbacache
 
+    monkeypatch.setattr(numbacache, "LINKED_UP_TO", 0)
     monkeypatch.setenv("ZIGGURAT_CACHE_DIR", str(tmp_path / "cache"))
     path = tmp_path / "shared.py"
     path.write_text(SHARED)
@@ -216,6 +217,20 @@ def test_a_loop_calls_a_shared_function_by_its_symbol_and_a_process_may_load_the
                            capture_output=True, text=True)
     assert fresh.returncode == 0, fresh.stderr
     assert fresh.stdout.split() == ["24", "1", "0", "0", "1", "1"]  # both from the cache, nothing compiled
+
+
+def test_a_small_shared_function_stays_linked_into_its_callers(tmp_path, monkeypatch):
+    """Up to `numbacache.LINKED_UP_TO` LLVM instructions, a function `sharing` names is linked
+    into its callers as Numba links any callee (LLVM may inline it there)."""
+    monkeypatch.setenv("ZIGGURAT_CACHE_DIR", str(tmp_path / "cache"))
+    path = tmp_path / "small.py"
+    path.write_text(SHARED)
+    one = _linked_module(path, "ziggurat_shared_small")
+    monkeypatch.setitem(sys.modules, one.__name__, one)
+    assert one.loop(5) == 11 + 13
+    legal = one.legal.overloads[one.legal.signatures[0]]
+    loop = one.loop.overloads[one.loop.signatures[0]].library
+    assert legal.fndesc.mangled_name not in {f.name for f in loop._final_module.functions if f.is_declaration}
 
 
 WARM = """

@@ -47,7 +47,7 @@ CAP_MADE = 16  # the same when moves make pieces (no supply bounds the stacks)
 # generated part defines). Another kernel file is one more name here.
 KERNEL = ("kernel.py", "kernel_loops.py", "search_kernel.py", "search_ismcts.py")  # the searches: search_eval
 # The game's functions the kernel's loops call: each compiled once, with machine code of its own, and
-# called by its symbol (`numbacache.Shared`), not linked into (and optimised again in) every loop.
+# when large called by its symbol (`numbacache.Shared`), not linked into (and optimised again in) every loop.
 SHARED = ("legal", "legal_parts", "apply", "outcome", "pick_chance")
 KERNEL_MARK = "# ---- kernel: from here on, the same in every native module ----"
 
@@ -176,7 +176,7 @@ class NativeWriter:
                 "# apply (making one); outcome (the end block); pick_chance; then the kernel, the same in every",
                 "# module. A line's comment names the rules line it was written for (the lines below it too).",
                 "import numpy as np", "from ziggurat.interpreter.native.numbacache import sharing", "",
-                f"njit = sharing({SHARED!r})  # numba's njit; the loops call these functions by symbol", ""]
+                f"njit = sharing({SHARED!r})  # numba's njit; the loops call these by symbol when large", ""]
         consts = dict(lay.constants())
         consts.update({"FILES": self.game.world.files, "SIDE": 0, "PLY": 1, "LAST": 2, "OVER": 3, "SEATS": 4,
                        "MAXM": MAXM,

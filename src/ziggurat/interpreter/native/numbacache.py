@@ -125,7 +125,7 @@ class SealedCache(caching.FunctionCache):
         self._cache_file.save(key, (self._impl.reduce(data), _callees(data.library)))
 
 
-_SYMBOLS: dict = {}  # the symbol of each compiled `Shared` function -> (its name, its argument types)
+_SYMBOLS: dict = {}  # the symbol of each `Shared` function in the process -> (its name, its argument types)
 
 
 def _callees(library) -> tuple:
@@ -160,25 +160,33 @@ class OneOverload(CPUDispatcher):
                                          {k: types.unliteral(v) for k, v in kws.items()})
 
 
+LINKED_UP_TO = 1000  # LLVM instructions: a `Shared` function larger than this is called by symbol
+
+
 class Shared(OneOverload):
-    """A function compiled once, with machine code of its own, that compiled code calls by its
-    symbol: its code is not linked into each caller. Numba links a callee's code into every
-    caller, where LLVM optimises it again and makes it machine code again: a game's `legal` and
-    `apply` were optimised and made machine code three times (alone, in the perft loop, in the
-    study loop; a shipped ruleset's two loops: 10 of its 70 CPU s cold). LLVM's JIT finds the
-    symbol among the code loaded before (the callee is compiled, or loaded, while the caller is
-    typed; a caller loaded from the cache loads its callees first: `SealedCache`). What the
-    caller gives up: LLVM inlining the callee into it, one call a use (these functions are
-    large, and called once a ply)."""
+    """A function with machine code of its own which, when large (more than LINKED_UP_TO LLVM
+    instructions, optimised), compiled code calls by its symbol: its code is not linked into
+    each caller. Numba links a callee's code into every caller, where LLVM optimises it again
+    and makes it machine code again: a game's `legal` and `apply` were optimised and made
+    machine code three times (alone, in the perft loop, in the study loop; a shipped ruleset's
+    two loops: 10 of its 70 CPU s cold). LLVM inlines no function this large (its threshold is
+    about 225), so its callers lose nothing at run time; a smaller one stays linked, where LLVM
+    may inline it (measured: calling a small `apply` and `outcome` by symbol cost 3-6% of the
+    playouts of a small game). LLVM's JIT finds the symbol among the code loaded before (the
+    callee is compiled, or loaded, while the caller is typed; a caller loaded from the cache
+    loads the callees it names first: `SealedCache`)."""
 
     def add_overload(self, cres):
         super().add_overload(cres)
         if cres.objectmode:
             return
-        context = self.targetctx
-        context.remove_user_function(cres.entry_point)  # Numba's: a call linking cres.library in
-        context.insert_user_function(cres.entry_point, cres.fndesc, libs=())
-        _SYMBOLS[cres.fndesc.mangled_name] = (self.py_func.__name__, tuple(cres.signature.args))
+        symbol = cres.fndesc.mangled_name
+        _SYMBOLS[symbol] = (self.py_func.__name__, tuple(cres.signature.args))
+        function = cres.library._get_module_for_linking().get_function(symbol)
+        if sum(len(list(block.instructions)) for block in function.blocks) > LINKED_UP_TO:
+            context = self.targetctx
+            context.remove_user_function(cres.entry_point)  # Numba's: a call linking cres.library in
+            context.insert_user_function(cres.entry_point, cres.fndesc, libs=())
 
 
 BIG = 300  # a function of more blocks than this (Numba's IR, before inlining) inlines no helper
@@ -264,7 +272,8 @@ def njit(*args, cache: bool = False, internal: bool = False, inlines: bool = Tru
     into machine code for each, a sixth of the compile time of a game's many `do_N`; and its
     code is only linked into its callers, never made machine code of its own (`LinkedOnly`).
     `inlines=False`: the function calls its helpers, as a function of more than BIG blocks does.
-    `shared=True`: compiled code calls it by its symbol, never linking its code in (`Shared`)."""
+    `shared=True`: compiled code calls it by its symbol when it is large, its code not linked in
+    (`Shared`)."""
 
     if options.get("inline") == "always":
         options["inline"] = inline_unless_big
