@@ -160,14 +160,14 @@ class OneOverload(CPUDispatcher):
                                          {k: types.unliteral(v) for k, v in kws.items()})
 
 
-LINKED_UP_TO = 1000  # LLVM instructions: a `Shared` function larger than this is called by symbol
+LINKED_UP_TO = 1000  # LLVM instructions: a `Shared` function whose code is larger is called by symbol
 
 
 class Shared(OneOverload):
     """A function with machine code of its own which, when large (more than LINKED_UP_TO LLVM
-    instructions, optimised), compiled code calls by its symbol: its code is not linked into
-    each caller. Numba links a callee's code into every caller, where LLVM optimises it again
-    and makes it machine code again: a game's `legal` and `apply` were optimised and made
+    instructions, optimised, with the callees linked into it: `apply` and the `do_N` it calls),
+    compiled code calls by its symbol: its code is not linked into each caller. Numba links a
+    callee's code into every caller, where LLVM optimises it again and makes it machine code again: a game's `legal` and `apply` were optimised and made
     machine code three times (alone, in the perft loop, in the study loop; a shipped ruleset's
     two loops: 10 of its 70 CPU s cold). LLVM inlines no function this large (its threshold is
     about 225), so its callers lose nothing at run time; a smaller one stays linked, where LLVM
@@ -182,8 +182,9 @@ class Shared(OneOverload):
             return
         symbol = cres.fndesc.mangled_name
         _SYMBOLS[symbol] = (self.py_func.__name__, tuple(cres.signature.args))
-        function = cres.library._get_module_for_linking().get_function(symbol)
-        if sum(len(list(block.instructions)) for block in function.blocks) > LINKED_UP_TO:
+        linked = [f for f in cres.library._get_module_for_linking().functions if not f.is_declaration
+                  and not f.name.startswith(("_ZN7cpython", "cfunc."))]  # (Python's wrappers are not linked in)
+        if sum(len(list(block.instructions)) for f in linked for block in f.blocks) > LINKED_UP_TO:
             context = self.targetctx
             context.remove_user_function(cres.entry_point)  # Numba's: a call linking cres.library in
             context.insert_user_function(cres.entry_point, cres.fndesc, libs=())
