@@ -167,14 +167,15 @@ class Shared(OneOverload):
     """A function with machine code of its own which, when large (more than LINKED_UP_TO LLVM
     instructions, optimised, with the callees linked into it: `apply` and the `do_N` it calls),
     compiled code calls by its symbol: its code is not linked into each caller. Numba links a
-    callee's code into every caller, where LLVM optimises it again and makes it machine code again: a game's `legal` and `apply` were optimised and made
-    machine code three times (alone, in the perft loop, in the study loop; a shipped ruleset's
-    two loops: 10 of its 70 CPU s cold). LLVM inlines no function this large (its threshold is
-    about 225), so its callers lose nothing at run time; a smaller one stays linked, where LLVM
-    may inline it (measured: calling a small `apply` and `outcome` by symbol cost 3-6% of the
-    playouts of a small game). LLVM's JIT finds the symbol among the code loaded before (the
-    callee is compiled, or loaded, while the caller is typed; a caller loaded from the cache
-    loads the callees it names first: `SealedCache`)."""
+    callee's code into every caller, where LLVM optimises it again and makes it machine code
+    again: a game's `legal` and `apply` were optimised and made machine code three times
+    (alone, in the perft loop, in the study loop; a shipped ruleset's two loops: 10 of its 70 CPU
+    s cold, in one profile). Code this large is not inlined whole into a caller (LLVM's inlining
+    threshold is about 225), so a caller gives up one call a use; smaller code stays linked,
+    where LLVM may inline it (calling a small game's `apply` and `outcome` by symbol measured
+    3-6% of its playouts, at the noise's edge). LLVM's JIT finds the symbol among the code
+    loaded before (the callee is compiled, or loaded, while the caller is typed; a caller loaded
+    from the cache loads the callees it names first: `SealedCache`)."""
 
     def add_overload(self, cres):
         super().add_overload(cres)
