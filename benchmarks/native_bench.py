@@ -2,13 +2,16 @@
 
     python benchmarks/native_bench.py [--quick]
     python benchmarks/native_bench.py --profile RULESET
-    python benchmarks/native_bench.py --startup [--loops LOOP,...] [RULESET ...]
+    python benchmarks/native_bench.py --startup [--loops LOOP,...] [--against SRC] [RULESET ...]
 
-`--profile RULESET`: where the ruleset's cold compile spends its CPU (`compile_profile`).
+`--profile RULESET`: where the ruleset's cold compile spends its CPU (`compile_profile`; the
+listener it installs adds to the total, so compare profiles with profiles, not with `--startup`).
 `--startup`: the start-up table alone (`startup_rows`), of the rulesets named (all shipped ones
 when none is); `--loops`: the loops `native(game, loops)` makes ready (default: those of
 `native(game)`, perft and the study loop; a command asks for one: `perft` for perft,
-`study_chunk` for simulate and studies, `playout` for MCTS's rollouts).
+`study_chunk` for simulate and studies, `playout` for MCTS's rollouts); `--against SRC`: each
+ruleset measured twice in turn, with the package at SRC (another checkout's `src`, say main's)
+and with this one, and the ratios printed (`compare_rows`): a before and after in one batch.
 
 `rows(quick)` gives one row per game the native backend compiles: perft leaves/s and random
 playouts/s of both backends in the same run, their ratios, and the native start-up: compiled cold
@@ -109,11 +112,14 @@ def native_rates(game, depth: int, playouts: int, repeats: int = 3):
     return leaves / perft_s, n / play_s
 
 
-def startup_measures(ruleset: str, options: dict, folder: str, loops=None) -> dict:
+def startup_measures(ruleset: str, options: dict, folder: str, loops=None, src=None) -> dict:
     """What making a game's native functions ready costs a fresh process using cache `folder`:
     seconds, native_cpu (CPU s of `native(game)`, or of `native(game, loops)`), process_cpu,
-    maxrss_mb; or {"unsupported": why}."""
+    maxrss_mb; or {"unsupported": why}. `src`: the package's folder to import it from (another
+    checkout's `src`), else this process's."""
     env = dict(os.environ, ZIGGURAT_CACHE_DIR=folder)
+    if src is not None:
+        env["PYTHONPATH"] = src
     args = [] if loops is None else [list(loops)]
     out = subprocess.run([sys.executable, "-c", STARTUP, ruleset, json.dumps(options), json.dumps(args)], env=env,
                          capture_output=True, text=True, check=True)
@@ -137,10 +143,11 @@ def shipped() -> list:
     return out
 
 
-def startup_rows(quick: bool = False, loops=None, names=()) -> list:
+def startup_rows(quick: bool = False, loops=None, names=(), against=None) -> list:
     """Cold and warm start-up of each shipped ruleset (see the module's text), of those `names`
     (a ruleset's name, or its label: "stacktics size 2") when given; `loops`: what
-    `native(game, loops)` makes ready (None: `native(game)`). [] without Numba."""
+    `native(game, loops)` makes ready (None: `native(game)`). [] without Numba. `against`:
+    another checkout's `src`, measured first for each ruleset (its row's "before")."""
     if not available():
         return []
     out = []
@@ -148,16 +155,41 @@ def startup_rows(quick: bool = False, loops=None, names=()) -> list:
         label = ruleset + "".join(f" {k} {v}" for k, v in options.items())
         if names and label not in names and not (ruleset in names and not options):
             continue
-        with tempfile.TemporaryDirectory(prefix="ziggurat-bench-cache-") as folder:
-            cold = startup_measures(ruleset, options, folder, loops)
-            if "unsupported" in cold:
-                out.append({"game": label, "unsupported": cold["unsupported"]})
-                continue
-            warm = startup_measures(ruleset, options, folder, loops)
-        out.append({"game": label, "cold_cpu_s": cold["native_cpu"], "cold_maxrss_mb": cold["maxrss_mb"],
-                     "warm_cpu_s": warm["native_cpu"], "warm_process_cpu_s": warm["process_cpu"],
-                     "warm_maxrss_mb": warm["maxrss_mb"]})
+        row: dict = {"game": label}
+        for key, src in (("before", against), ("", None)) if against else (("", None),):
+            with tempfile.TemporaryDirectory(prefix="ziggurat-bench-cache-") as folder:
+                cold = startup_measures(ruleset, options, folder, loops, src)
+                if "unsupported" in cold:
+                    row["unsupported"] = cold["unsupported"]
+                    break
+                warm = startup_measures(ruleset, options, folder, loops, src)
+            measured = {"cold_cpu_s": cold["native_cpu"], "cold_maxrss_mb": cold["maxrss_mb"],
+                        "warm_cpu_s": warm["native_cpu"], "warm_process_cpu_s": warm["process_cpu"],
+                        "warm_maxrss_mb": warm["maxrss_mb"]}
+            row.update({f"{key}_{k}" if key else k: v for k, v in measured.items()})
+        out.append(row)
     return out
+
+
+def compare_table(rows: list, against: str):
+    """The rows of `startup_rows(..., against=SRC)`: before (SRC) and now, with ratios now / before."""
+    from rich.table import Table
+
+    t = Table(title=f"Native start-up, CPU s of native(game) in a fresh process, {against} (before) and this "
+                    "checkout (now), each ruleset's four processes in turn; peak memory (MB) cold")
+    for col in ("game", "cold before", "cold now", "now / before", "goal", "warm before", "warm now",
+                "now / before", "peak MB cold before", "now"):
+        t.add_column(col, justify="left" if col == "game" else "right")
+    for r in rows:
+        if "unsupported" in r:
+            t.add_row(r["game"], "Python only: " + r["unsupported"], *[""] * 8)
+            continue
+        t.add_row(r["game"], f"{r['before_cold_cpu_s']:.1f}", f"{r['cold_cpu_s']:.1f}",
+                  f"{r['cold_cpu_s'] / r['before_cold_cpu_s']:.2f}", "met" if r["cold_cpu_s"] <= COLD_GOAL else "over",
+                  f"{r['before_warm_cpu_s']:.2f}", f"{r['warm_cpu_s']:.2f}",
+                  f"{r['warm_cpu_s'] / r['before_warm_cpu_s']:.2f}", f"{r['before_cold_maxrss_mb']:.0f}",
+                  f"{r['cold_maxrss_mb']:.0f}")
+    return t
 
 
 def startup_table(rows: list, loops=None):
@@ -217,7 +249,7 @@ for (fn, name), t in own.items():
     by_function[fn] += t
 print(json.dumps({"native_cpu": total, "maxrss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
                   "passes": by_pass.most_common(10), "functions": by_function.most_common(12),
-                  "llvm": llvm.most_common()}))
+                  "llvm": llvm.most_common(), "pairs": [(f"{f}: {name}", t) for (f, name), t in own.most_common(12)]}))
 """
 
 
@@ -235,7 +267,8 @@ def print_profile(ruleset: str) -> None:
     with tempfile.TemporaryDirectory(prefix="ziggurat-bench-cache-") as folder:
         p = compile_profile(ruleset, {}, folder)
     print(f"{ruleset}: cold native(game) {p['native_cpu']:.1f} CPU s, peak {p['maxrss_mb']:.0f} MB")
-    for key, title in (("passes", "Numba pass"), ("functions", "compiled function"), ("llvm", "inside lowering")):
+    for key, title in (("passes", "Numba pass"), ("functions", "compiled function"), ("llvm", "inside lowering"),
+                       ("pairs", "function and pass")):
         print(f"  by {title}: " + ", ".join(f"{name} {t:.1f}" for name, t in p[key]))
 
 
@@ -301,12 +334,17 @@ if __name__ == "__main__":
         quick = "--quick" in sys.argv
         if "--startup" in sys.argv:  # python benchmarks/native_bench.py --startup [--loops perft,...] [RULESET ...]
             args = [a for a in sys.argv[1:] if a not in ("--startup", "--quick")]
-            loops = None
+            loops = against = None
             if "--loops" in args:
                 at = args.index("--loops")
                 loops = tuple(x for x in args[at + 1].split(",") if x)
                 del args[at:at + 2]
-            Console().print(startup_table(startup_rows(quick, loops, tuple(args)), loops))
+            if "--against" in args:
+                at = args.index("--against")
+                against = args[at + 1]
+                del args[at:at + 2]
+            measured = startup_rows(quick, loops, tuple(args), against)
+            Console().print(compare_table(measured, against) if against else startup_table(measured, loops))
             sys.exit(0)
         Console().print(table(rows(quick)))
         Console().print(startup_table(startup_rows(quick)))

@@ -63,6 +63,8 @@ LONG = [
     ("tests/lab/test_census.py::TestCluster::*", "a local Dask cluster; the census on local workers stays"),
     ("tests/native/test_native_compile.py::test_a_loop_not_asked_for_is_compiled_at_its_first_call_and_loaded_by_the_next_process",
      "two cold compiles in two processes (12-20 CPU s); test_cache checks that a second process loads the cache"),
+    ("tests/native/test_native_compile.py::test_a_fresh_process_loads_every_loop_of_a_game_from_the_cache_compiling_nothing",
+     "a cold compile (6-8 CPU s); the default suite keeps the small module loaded loop first (test_native_compile)"),
     ("tests/native/test_parts.py::test_whole_turn_loops_never_compile_the_parts_code",
      "a cold compile of its own (16 CPU s); the parts policy's other tests stay"),
     ("tests/native/test_parts.py::test_moves_drawn_part_by_part_are_legal_and_games_end_as_python_says[[]amazons*",

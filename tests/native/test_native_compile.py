@@ -159,3 +159,111 @@ def test_a_function_only_compiled_code_calls_gets_no_machine_code_of_its_own_and
     assert two.second(5) == 13  # compiled now: twice comes from the cache, linked into it
     assert sum(two.twice.stats.cache_hits.values()) == 1
     assert not two.second.stats.cache_hits
+
+
+SHARED = '''
+from ziggurat.interpreter.native.numbacache import sharing
+
+njit = sharing(("legal",))
+
+@njit(cache=True, internal=True)
+def twice(a):
+    return 2 * a
+
+@njit(cache=True)
+def legal(a):
+    return twice(a) + 1
+
+@njit(cache=True)
+def loop(a):
+    return legal(a) + legal(a + 1)
+'''
+
+CALL_LOOP_FIRST = """
+import sys, types
+path = sys.argv[1]
+module = types.ModuleType("ziggurat_shared_module")
+module.__file__ = path
+sys.modules[module.__name__] = module  # as native() does
+exec(compile(open(path).read(), path, "exec"), module.__dict__)
+print(module.loop(5), len(module.legal.signatures))  # the loop, loaded before its callee
+print(sum(module.loop.stats.cache_misses.values()), sum(module.legal.stats.cache_misses.values()),
+      sum(module.loop.stats.cache_hits.values()), sum(module.legal.stats.cache_hits.values()))
+"""
+
+
+def test_a_loop_calls_a_shared_function_by_its_symbol_and_a_process_may_load_the_loop_first(tmp_path, monkeypatch):
+    """`sharing(names)`: a function of one of those names (a module's `legal`), when large (here:
+    whatever its size), is compiled once and its callers call it by its symbol, its code not
+    linked into theirs; a fresh process that calls the loop first (loaded from the cache before
+    its callee) loads the callee first, compiling nothing."""
+    from ziggurat.interpreter.native import numbacache
+
+    monkeypatch.setattr(numbacache, "LINKED_UP_TO", 0)
+    monkeypatch.setenv("ZIGGURAT_CACHE_DIR", str(tmp_path / "cache"))
+    path = tmp_path / "shared.py"
+    path.write_text(SHARED)
+    one = _linked_module(path, "ziggurat_shared_module")
+    monkeypatch.setitem(sys.modules, one.__name__, one)  # as native() does
+    assert one.loop(5) == 11 + 13
+    legal = one.legal.overloads[one.legal.signatures[0]]
+    loop = one.loop.overloads[one.loop.signatures[0]].library
+    declared = {f.name for f in loop._final_module.functions if f.is_declaration}
+    defined = {f.name for f in loop.get_defined_functions()}
+    assert legal.fndesc.mangled_name in declared and legal.fndesc.mangled_name not in defined  # not linked in
+    assert numbacache._callees(loop) == (("legal", tuple(legal.signature.args), legal.fndesc.mangled_name),)
+    assert not numbacache._load_callees(vars(one), (("legal", tuple(legal.signature.args), "no such symbol"),))
+    fresh = subprocess.run([sys.executable, "-c", CALL_LOOP_FIRST, str(path)], env=dict(os.environ),
+                           capture_output=True, text=True)
+    assert fresh.returncode == 0, fresh.stderr
+    assert fresh.stdout.split() == ["24", "1", "0", "0", "1", "1"]  # both from the cache, nothing compiled
+
+
+def test_a_small_shared_function_stays_linked_into_its_callers(tmp_path, monkeypatch):
+    """Up to `numbacache.LINKED_UP_TO` LLVM instructions, a function `sharing` names is linked
+    into its callers as Numba links any callee (LLVM may inline it there)."""
+    monkeypatch.setenv("ZIGGURAT_CACHE_DIR", str(tmp_path / "cache"))
+    path = tmp_path / "small.py"
+    path.write_text(SHARED)
+    one = _linked_module(path, "ziggurat_shared_small")
+    monkeypatch.setitem(sys.modules, one.__name__, one)
+    assert one.loop(5) == 11 + 13
+    legal = one.legal.overloads[one.legal.signatures[0]]
+    loop = one.loop.overloads[one.loop.signatures[0]].library
+    assert legal.fndesc.mangled_name not in {f.name for f in loop._final_module.functions if f.is_declaration}
+
+
+WARM = """
+import sys, ziggurat
+from numba.core import event
+from ziggurat.interpreter.native import native
+compiled = []
+class Compiles(event.Listener):
+    def on_start(self, e):
+        compiled.append(e.data["dispatcher"].py_func.__name__)
+    def on_end(self, e):
+        pass
+game = ziggurat.load(sys.argv[1])
+with event.install_listener("numba:compile", Compiles()):
+    fast = native(game)
+    print(fast.perft(game.new(), 2), fast.playout(game.new(), 3).plies, end=" ")
+print(",".join(compiled) or "-")
+"""
+
+
+def test_a_fresh_process_loads_every_loop_of_a_game_from_the_cache_compiling_nothing(tmp_path):
+    """The loops call the game's `legal`, `apply` and `outcome` by symbol (`module.SHARED`): a
+    warm process loads all of it from the cache (each loop its callees first) and compiles no
+    function, with the same results."""
+    env = {**os.environ, "ZIGGURAT_CACHE_DIR": str(tmp_path / "cache")}
+
+    def run():
+        out = subprocess.run([sys.executable, "-c", WARM, "tic-tac-toe"], env=env, capture_output=True, text=True)
+        assert out.returncode == 0, out.stderr
+        return out.stdout.split()
+
+    cold = run()
+    assert "perft" in cold[2] and "legal" in cold[2]  # compiled by the first process
+    warm = run()
+    assert warm == cold[:2] + ["-"]
+    assert cold[0] == str(perft(ziggurat.load("tic-tac-toe").new(), 2))

@@ -46,6 +46,9 @@ CAP_MADE = 16  # the same when moves make pieces (no supply bounds the stacks)
 # put in whole below the mark (what is above it declares, for linters and editors, the names the
 # generated part defines). Another kernel file is one more name here.
 KERNEL = ("kernel.py", "kernel_loops.py", "search_kernel.py", "search_ismcts.py")  # the searches: search_eval
+# The game's functions the kernel's loops call: each compiled once, with machine code of its own, and
+# when large called by its symbol (`numbacache.Shared`), not linked into (and optimised again in) every loop.
+SHARED = ("legal", "legal_parts", "apply", "outcome", "pick_chance")
 KERNEL_MARK = "# ---- kernel: from here on, the same in every native module ----"
 
 
@@ -172,7 +175,8 @@ class NativeWriter:
                 "# The layout's constants and the game's tables; legal and after_K (the moves); do_N, after_do_K and",
                 "# apply (making one); outcome (the end block); pick_chance; then the kernel, the same in every",
                 "# module. A line's comment names the rules line it was written for (the lines below it too).",
-                "import numpy as np", "from ziggurat.interpreter.native.numbacache import njit", ""]
+                "import numpy as np", "from ziggurat.interpreter.native.numbacache import sharing", "",
+                f"njit = sharing({SHARED!r})  # numba's njit; the loops call these by symbol when large", ""]
         consts = dict(lay.constants())
         consts.update({"FILES": self.game.world.files, "SIDE": 0, "PLY": 1, "LAST": 2, "OVER": 3, "SEATS": 4,
                        "MAXM": MAXM,

@@ -98,10 +98,54 @@ class SealedCache(caching.FunctionCache):
         """Numba's, without its first step: refreshing the target context imports and installs
         every implementation Numba has (a third of a CPU second in a process's first load), for
         nothing here, where machine code is loaded, not compiled: it needs only the runtime (NRT)
-        it calls. A miss goes on to Numba's compiler, which refreshes the context itself."""
+        it calls. A miss goes on to Numba's compiler, which refreshes the context itself.
+
+        The functions it calls by symbol (`Shared`) are loaded (or compiled) first: machine code
+        whose callee is not in the process cannot be loaded (LLVM ends the process). Should a
+        callee now have another symbol (compiled again since, by a process that missed it in
+        the cache), this is a miss: compiled again, against the callee there is."""
         rtsys.initialize(target_context)
         with self._guard_against_spurious_io_errors():
-            return self._load_overload(sig, target_context)
+            if not self._enabled:
+                return None
+            data = self._cache_file.load(self._index_key(sig, target_context.codegen()))
+            if not (isinstance(data, tuple) and len(data) == 2):
+                return None
+            payload, callees = data
+            if not _load_callees(self._py_func.__globals__, callees):
+                return None
+            return self._impl.rebuild(target_context, payload)
+
+    def _save_overload(self, sig, data):
+        """Numba's, the entry also naming the functions the machine code calls by symbol."""
+        if not self._enabled or not self._impl.check_cachable(data):
+            return
+        self._impl.locator.ensure_cache_path()
+        key = self._index_key(sig, data.codegen)
+        self._cache_file.save(key, (self._impl.reduce(data), _callees(data.library)))
+
+
+_SYMBOLS: dict = {}  # the symbol of each `Shared` function in the process -> (its name, its argument types)
+
+
+def _callees(library) -> tuple:
+    """(name, argument types, symbol) of each `Shared` function a code library calls by symbol
+    (declared in its module, not linked into it)."""
+    return tuple((*_SYMBOLS[f.name], f.name) for f in library._final_module.functions
+                 if f.is_declaration and f.name in _SYMBOLS)
+
+
+def _load_callees(names: dict, callees: tuple) -> bool:
+    """Whether every callee (`_callees`) is now in the process with the symbol it had: each is
+    loaded from the cache, or compiled, first."""
+    for name, args, symbol in callees:
+        callee = names.get(name)
+        if not isinstance(callee, Shared):
+            return False
+        callee.compile(tuple(args))
+        if symbol not in _SYMBOLS:
+            return False
+    return True
 
 
 class OneOverload(CPUDispatcher):
@@ -114,6 +158,37 @@ class OneOverload(CPUDispatcher):
     def get_call_template(self, args, kws):
         return super().get_call_template(tuple(types.unliteral(a) for a in args),
                                          {k: types.unliteral(v) for k, v in kws.items()})
+
+
+LINKED_UP_TO = 1000  # LLVM instructions: a `Shared` function whose code is larger is called by symbol
+
+
+class Shared(OneOverload):
+    """A function with machine code of its own which, when large (more than LINKED_UP_TO LLVM
+    instructions, optimised, with the callees linked into it: `apply` and the `do_N` it calls),
+    compiled code calls by its symbol: its code is not linked into each caller. Numba links a
+    callee's code into every caller, where LLVM optimises it again and makes it machine code
+    again: a game's `legal` and `apply` were optimised and made machine code three times
+    (alone, in the perft loop, in the study loop; a shipped ruleset's two loops: 10 of its 70 CPU
+    s cold, in one profile). Code this large is not inlined whole into a caller (LLVM's inlining
+    threshold is about 225), so a caller gives up one call a use; smaller code stays linked,
+    where LLVM may inline it (calling a small game's `apply` and `outcome` by symbol measured
+    3-6% of its playouts, at the noise's edge). LLVM's JIT finds the symbol among the code
+    loaded before (the callee is compiled, or loaded, while the caller is typed; a caller loaded
+    from the cache loads the callees it names first: `SealedCache`)."""
+
+    def add_overload(self, cres):
+        super().add_overload(cres)
+        if cres.objectmode:
+            return
+        symbol = cres.fndesc.mangled_name
+        _SYMBOLS[symbol] = (self.py_func.__name__, tuple(cres.signature.args))
+        linked = [f for f in cres.library._get_module_for_linking().functions if not f.is_declaration
+                  and not f.name.startswith(("_ZN7cpython", "cfunc."))]  # (Python's wrappers are not linked in)
+        if sum(len(list(block.instructions)) for f in linked for block in f.blocks) > LINKED_UP_TO:
+            context = self.targetctx
+            context.remove_user_function(cres.entry_point)  # Numba's: a call linking cres.library in
+            context.insert_user_function(cres.entry_point, cres.fndesc, libs=())
 
 
 BIG = 300  # a function of more blocks than this (Numba's IR, before inlining) inlines no helper
@@ -188,7 +263,8 @@ class _LinkedOnlyCompiler(numba_compiler.Compiler):
         return super().compile_extra(func)
 
 
-def njit(*args, cache: bool = False, internal: bool = False, inlines: bool = True, **options):
+def njit(*args, cache: bool = False, internal: bool = False, inlines: bool = True, shared: bool = False,
+         **options):
     """`numba.njit`, where `cache=True` keeps the machine code in the sealed cache (or nowhere,
     when there is no cache folder to trust), a function is compiled once per argument types
     (`OneOverload`), and `inline="always"` inlines into all but the largest functions
@@ -197,7 +273,9 @@ def njit(*args, cache: bool = False, internal: bool = False, inlines: bool = Tru
     `no_cpython_wrapper`, `no_cfunc_wrapper`): two functions less to lower, optimise and turn
     into machine code for each, a sixth of the compile time of a game's many `do_N`; and its
     code is only linked into its callers, never made machine code of its own (`LinkedOnly`).
-    `inlines=False`: the function calls its helpers, as a function of more than BIG blocks does."""
+    `inlines=False`: the function calls its helpers, as a function of more than BIG blocks does.
+    `shared=True`: compiled code calls it by its symbol when it is large, its code not linked in
+    (`Shared`)."""
 
     if options.get("inline") == "always":
         options["inline"] = inline_unless_big
@@ -212,7 +290,7 @@ def njit(*args, cache: bool = False, internal: bool = False, inlines: bool = Tru
             func._ziggurat_calls = True
         dispatcher = numba.njit(**options)(func)
         if type(dispatcher) is CPUDispatcher:  # (not with NUMBA_DISABLE_JIT: the function itself)
-            dispatcher.__class__ = OneOverload
+            dispatcher.__class__ = Shared if shared and not internal else OneOverload
         if cache:
             try:
                 dispatcher._cache = SealedCache(dispatcher.py_func)
@@ -221,3 +299,16 @@ def njit(*args, cache: bool = False, internal: bool = False, inlines: bool = Tru
         return dispatcher
 
     return wrap(args[0]) if args else wrap
+
+
+def sharing(names: tuple):
+    """`njit`, where a function of one of these names is `shared=True`: a native module's
+    decorator, the names its loops call (`module.SHARED`)."""
+
+    def decorator(*args, **options):
+        def wrap(func):
+            return njit(shared=func.__name__ in names, **options)(func)
+
+        return wrap(args[0]) if args else wrap
+
+    return decorator
