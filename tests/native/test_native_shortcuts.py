@@ -85,6 +85,21 @@ def test_neighbours_by_line_reads_a_rank_or_file_test_first_in_the_where_only():
     assert fuse.neighbours_by_line(ir.CompFor("x", near, reads_x)) is None
 
 
+def test_a_ray_part_stops_every_direction_once_a_completion_is_found():
+    text = text_of("amazons", {"board_size": 6})
+    parts = text[text.index("def legal_parts("):text.index("\n# ----", text.index("def legal_parts("))]
+    lines = parts.splitlines()
+    for k, var in ((1, "v_to"), (2, "v_shot")):
+        at = next(i for i, line in enumerate(lines) if line.strip().startswith(f"{var} = LN["))
+        assert lines[at - 1].strip().startswith("for ")
+        ray = len(lines[at - 1]) - len(lines[at - 1].lstrip())  # the ray's loop over its cells
+        after = next(i for i in range(at, len(lines))
+                     if lines[i].strip() and len(lines[i]) - len(lines[i].lstrip()) <= ray)
+        # the first line after the cells' loop, in the directions' loop: its own stop
+        assert lines[after] == " " * ray + f"if found and depth < {k}:", (var, lines[after])
+        assert lines[after + 1].strip() == "break"
+
+
 def test_an_invariant_bounding_height_inside_an_and_bounds_the_stacks():
     game = ziggurat.load("checkers")
     assert height_bound(lowered_rules(game.rules, dict(game.options)).folded.plan) == 1
