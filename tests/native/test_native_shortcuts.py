@@ -85,6 +85,19 @@ def test_neighbours_by_line_reads_a_rank_or_file_test_first_in_the_where_only():
     assert fuse.neighbours_by_line(ir.CompFor("x", near, reads_x)) is None
 
 
+def test_a_top_controller_is_read_from_its_slot_alone_where_the_layout_allows():
+    # pieces numbered as their controllers, one piece a cell: no table read, no wait on the height
+    legal = function(text_of("breakthrough"), "legal")
+    assert "CTRL[" not in legal
+    assert "s[U(HGT + v_from)] > 0 and s[U(STK + v_from)] == mover" in legal
+    # an arrow controlled by nobody: the table CTRL, still from the one slot
+    legal = function(text_of("amazons", {"board_size": 6}), "legal")
+    assert "CTRL[U(s[U(STK + v_from)])] == mover" in legal
+    # stacks of several pieces: the top's slot is found by the height
+    legal = function(text_of("clobber"), "legal")
+    assert "CTRL_ID" not in legal and "s[U(STK + v_from * CAP + s[U(HGT + v_from)] - 1)]" in legal
+
+
 def test_a_ray_part_stops_every_direction_once_a_completion_is_found():
     text = text_of("amazons", {"board_size": 6})
     parts = text[text.index("def legal_parts("):text.index("\n# ----", text.index("def legal_parts("))]
@@ -129,6 +142,7 @@ def plain_module(text: str) -> dict:
     ("othello", {"board_size": 6}, 4),  # flank_len; the end's any
     ("breakthrough", {"width": 5, "height": 5, "army": 1}, 4),  # neighbours one rank ahead
     ("checkers", {"width": 6, "height": 6, "army": 2}, 5),  # CAP 1; the jump repeat's buffers in one array
+    ("clobber", {"width": 4, "height": 4}, 4),  # stacks of several pieces: the top found by the height
 ])
 def test_the_written_module_counts_pythons_perft(name, options, depth):
     game = ziggurat.load(name, options)

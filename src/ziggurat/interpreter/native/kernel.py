@@ -30,12 +30,25 @@ CTRL = CHANCEACT = LASTCELLS = LASTN = LN = LNN = NB = NBN = np.zeros(1, np.int6
 U = np.uint64  # U(i): an index known not to be below 0, which Numba reads without its test for a negative one
 
 
+# Pieces numbered as the players who control them (a piece of each player, nothing neutral): a
+# top's controller is its number, with no table read waiting on the slot's load.
+CTRL_ID = bool(CTRL.shape[0] > 0 and (CTRL == np.arange(CTRL.shape[0])).all())
+
+
+@njit(cache=True, inline="always")
+def ctrl_piece(p):
+    """The controller of piece p (not below 0)."""
+    if CTRL_ID:
+        return p
+    return CTRL[U(p)]
+
+
 @njit(cache=True, inline="always")
 def ctrl_of(s, c):
     h = s[U(HGT + c)]  # a cell is -1 at least
     if h == 0:
         return -1
-    return CTRL[U(s[U(STK + c * CAP + h - 1)])]
+    return ctrl_piece(s[U(STK + c * CAP + (h - 1 if CAP > 1 else 0))])  # one piece at most: its slot, read beside h
 
 
 @njit(cache=True, inline="always")
@@ -51,7 +64,7 @@ def flank_len(s, c, d, p):
         h = s[U(HGT + x)]
         if h == 0:
             return 0
-        if CTRL[U(s[U(STK + x * CAP + (h - 1 if CAP > 1 else 0))])] == p:
+        if ctrl_piece(s[U(STK + x * CAP + (h - 1 if CAP > 1 else 0))]) == p:
             return i
     return 0
 
