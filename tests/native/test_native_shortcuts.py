@@ -122,6 +122,8 @@ def test_an_invariant_bounding_height_inside_an_and_bounds_the_stacks():
 def test_a_functions_buffers_are_views_of_one_array_allocated_once():
     legal = function(text_of("checkers"), "legal")
     assert legal.count("_pool = np.empty(") == 1
+    assert legal.count("np.empty(") == 1  # the copies a stage is taken back from too ("saved")
+    assert re.search(r"\n    saved = _pool\[\d+:\d+\]\.reshape\(\(1, \d+\)\)", legal)
     assert not re.search(r"\n    _[a-z]+\d+ = np\.empty\(", legal)  # no buffer of its own
     views = re.findall(r"\n    (_\w+) = _pool\[(\d+):(\d+)\]", legal)
     assert len(views) >= 2
