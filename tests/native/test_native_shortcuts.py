@@ -85,6 +85,34 @@ def test_neighbours_by_line_reads_a_rank_or_file_test_first_in_the_where_only():
     assert fuse.neighbours_by_line(ir.CompFor("x", near, reads_x)) is None
 
 
+def test_a_top_controller_is_read_from_its_slot_alone_where_the_layout_allows():
+    # pieces numbered as their controllers, one piece a cell: no table read, no wait on the height
+    legal = function(text_of("breakthrough"), "legal")
+    assert "CTRL[" not in legal
+    assert "s[U(HGT + v_from)] > 0 and s[U(STK + v_from)] == mover" in legal
+    # an arrow controlled by nobody: the table CTRL, still from the one slot
+    legal = function(text_of("amazons", {"board_size": 6}), "legal")
+    assert "CTRL[U(s[U(STK + v_from)])] == mover" in legal
+    # stacks of several pieces: the top's slot is found by the height
+    legal = function(text_of("clobber"), "legal")
+    assert "CTRL_ID" not in legal and "s[U(STK + v_from * CAP + s[U(HGT + v_from)] - 1)]" in legal
+
+
+def test_a_ray_part_stops_every_direction_once_a_completion_is_found():
+    text = text_of("amazons", {"board_size": 6})
+    parts = text[text.index("def legal_parts("):text.index("\n# ----", text.index("def legal_parts("))]
+    lines = parts.splitlines()
+    for k, var in ((1, "v_to"), (2, "v_shot")):
+        at = next(i for i, line in enumerate(lines) if line.strip().startswith(f"{var} = LN["))
+        assert lines[at - 1].strip().startswith("for ")
+        ray = len(lines[at - 1]) - len(lines[at - 1].lstrip())  # the ray's loop over its cells
+        after = next(i for i in range(at, len(lines))
+                     if lines[i].strip() and len(lines[i]) - len(lines[i].lstrip()) <= ray)
+        # the first line after the cells' loop, in the directions' loop: its own stop
+        assert lines[after] == " " * ray + f"if found and depth < {k}:", (var, lines[after])
+        assert lines[after + 1].strip() == "break"
+
+
 def test_an_invariant_bounding_height_inside_an_and_bounds_the_stacks():
     game = ziggurat.load("checkers")
     assert height_bound(lowered_rules(game.rules, dict(game.options)).folded.plan) == 1
@@ -94,6 +122,8 @@ def test_an_invariant_bounding_height_inside_an_and_bounds_the_stacks():
 def test_a_functions_buffers_are_views_of_one_array_allocated_once():
     legal = function(text_of("checkers"), "legal")
     assert legal.count("_pool = np.empty(") == 1
+    assert legal.count("np.empty(") == 1  # the copies a stage is taken back from too ("saved")
+    assert re.search(r"\n    saved = _pool\[\d+:\d+\]\.reshape\(\(1, \d+\)\)", legal)
     assert not re.search(r"\n    _[a-z]+\d+ = np\.empty\(", legal)  # no buffer of its own
     views = re.findall(r"\n    (_\w+) = _pool\[(\d+):(\d+)\]", legal)
     assert len(views) >= 2
@@ -114,6 +144,7 @@ def plain_module(text: str) -> dict:
     ("othello", {"board_size": 6}, 4),  # flank_len; the end's any
     ("breakthrough", {"width": 5, "height": 5, "army": 1}, 4),  # neighbours one rank ahead
     ("checkers", {"width": 6, "height": 6, "army": 2}, 5),  # CAP 1; the jump repeat's buffers in one array
+    ("clobber", {"width": 4, "height": 4}, 4),  # stacks of several pieces: the top found by the height
 ])
 def test_the_written_module_counts_pythons_perft(name, options, depth):
     game = ziggurat.load(name, options)

@@ -311,13 +311,24 @@ class Exprs:
         "theirs": f"(s[U(HGT + {{c}})] > 0 and CTRL[U({TOP})] != mover and CTRL[U({TOP})] != -1)",
     }
 
+    def stack_call(self, fn: str) -> str:
+        """STACK's text for fn, with two shortcuts the layout allows: where each piece's number is
+        its controller's (CTRL_ID in kernel.py), the top's number is its controller (no read of
+        the table CTRL waiting on the slot's); where a stack holds one piece at most, its top is
+        its one slot (read beside the height, not after it)."""
+        text = self.STACK[fn]
+        ctrl = list(self.game.ctrl)
+        if ctrl and ctrl == list(range(len(ctrl))):
+            text = text.replace(f"CTRL[U({TOP})]", TOP)
+        return text.replace(TOP, "s[U(STK + {c})]") if self.cap == 1 else text
+
     def x_Call(self, e, env, code):
         fn, args = e.fn, e.args
         if fn in self.STACK:
             c = self.cell(args[0], env, code)
             if fn in PLACE and self.game.ctrl_at is not None:  # control by place (native/control.py)
                 return place_call(self, fn, c)
-            return self.STACK[fn].format(c=c)
+            return self.stack_call(fn).format(c=c)
         if fn == "abs":
             return f"abs({self.expr(args[0], env, code)})"
         if fn in ("min", "max") and len(args) >= 2:

@@ -30,12 +30,25 @@ CTRL = CHANCEACT = LASTCELLS = LASTN = LN = LNN = NB = NBN = np.zeros(1, np.int6
 U = np.uint64  # U(i): an index known not to be below 0, which Numba reads without its test for a negative one
 
 
+# Pieces numbered as the players who control them (a piece of each player, nothing neutral): a
+# top's controller is its number, with no table read waiting on the slot's load.
+CTRL_ID = bool(CTRL.shape[0] > 0 and (CTRL == np.arange(CTRL.shape[0])).all())
+
+
+@njit(cache=True, inline="always")
+def ctrl_piece(p):
+    """The controller of piece p (not below 0)."""
+    if CTRL_ID:
+        return p
+    return CTRL[U(p)]
+
+
 @njit(cache=True, inline="always")
 def ctrl_of(s, c):
     h = s[U(HGT + c)]  # a cell is -1 at least
     if h == 0:
         return -1
-    return CTRL[U(s[U(STK + c * CAP + h - 1)])]
+    return ctrl_piece(s[U(STK + c * CAP + (h - 1 if CAP > 1 else 0))])  # one piece at most: its slot, read beside h
 
 
 @njit(cache=True, inline="always")
@@ -46,13 +59,20 @@ def theirs(s, c, mover):
 
 @njit(cache=True, inline="always")
 def flank_len(s, c, d, p):
-    for i in range(LNN[d, c]):  # the height first, then the top's controller: no load waits on a branch twice
-        x = LN[d, c, i]  # a cell of the board: no index below is below 0
+    for i in range(LNN[d, c]):
+        x = LN[d, c, U(i)]  # a cell of the board: no index below is below 0
         h = s[U(HGT + x)]
-        if h == 0:
-            return 0
-        if CTRL[U(s[U(STK + x * CAP + (h - 1 if CAP > 1 else 0))])] == p:
-            return i
+        if CAP == 1:
+            # one piece at most: the slot holds a piece's number even when the cell is empty (its
+            # last, or 0), so it is read beside the height, and one branch a cell takes either way out
+            # (h * ... is 0 where the cell is empty or p's; most walks end at their first cell)
+            if h * (ctrl_piece(s[U(STK + x)]) - p) == 0:
+                return i * h
+        else:  # the height first, then the top's controller: no load waits on a branch twice
+            if h == 0:
+                return 0
+            if ctrl_piece(s[U(STK + x * CAP + h - 1)]) == p:
+                return i
     return 0
 
 

@@ -137,7 +137,7 @@ class Legal:
             code("toolong = False")  # a move too long to pack: the loop stops (OVER = 2)
         if stages:  # effects made while generating are taken back from a copy of the position
             code("nxt = NEXT[mover]")
-            code(f"saved = np.empty(({stages}, SIZE), np.int64)")
+            code.buffer("saved", stages, self.layout.size)  # with the function's other buffers: one allocation
         self.stage = 0
         groups: dict = {}
         for p in self.w.plans:
@@ -300,7 +300,7 @@ class Legal:
             stages = count_stages(part.steps)
             if stages:
                 code("nxt = NEXT[mover]")
-                code(f"saved = np.empty(({stages}, SIZE), np.int64)")
+                code.buffer("saved", stages, self.layout.size)
             with code.at(self.after_pos or part.pos):
                 self.gen(list(part.steps), 0, {}, code)
             code("return n, toolong")

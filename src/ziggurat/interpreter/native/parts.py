@@ -65,6 +65,7 @@ class PartsLegal(Legal):
         self.offsets: dict = {}  # part name -> (bit offset, mask, bias) in a packed move
         self.final = 0
         self.fixing = None  # (index, value in fixed) of the part whose loop is being opened
+        self.stopping = None  # (choice, index) of a part below the first whose loops are opened next
 
     def write(self) -> str:
         codec = self.moves.codec
@@ -112,7 +113,9 @@ class PartsLegal(Legal):
         if isinstance(s.domain, ir.Global) and s.domain.what == "cells" \
                 and fuse.cells_by_line(ir.CompFor(s.name, s.domain, s.cond)) is None:
             self.fixing = (k, value)  # its loop is opened next (open_choice)
+        self.stopping = (s, k) if k else None
         super().choose(s, [*steps[:i + 1], hook, *steps[i + 1:]], i, env, code)
+        self.stopping = None
 
     def open_choice(self, s: P.Choose, var: str, env: dict, code: Code) -> tuple:
         """A part over the board's cells, once past it (depth > its index), loops over `fixed`'s
@@ -120,7 +123,14 @@ class PartsLegal(Legal):
         lets through (a cell comes once in `cells`)."""
         fixing, self.fixing = self.fixing, None
         if fixing is None:
-            return super().open_choice(s, var, env, code)
+            levels, cond = super().open_choice(s, var, env, code)
+            if self.stopping is not None and self.stopping[0] is s:
+                # a part's values over several loops (a ray's directions, then its cells): once a
+                # completion is found under the part drawn, the outer loops end too (the hook's
+                # break ends the innermost: each later direction would stop at its first cell)
+                for level in levels[:-1]:
+                    level += [f"if found and depth < {self.stopping[1]}:", "    break"]
+            return levels, cond
         k, value = fixing
         lo = code.fresh("lo")
         code(f"{lo} = {value} if depth > {k} else 0")
