@@ -168,12 +168,14 @@ def test_mcts_rollouts_can_draw_turns_part_by_part():
         make_agent("mcts:rollouts=native:rollout_policy=sideways")
 
 
-def test_whole_turn_loops_never_compile_the_parts_code(tmp_path):
+def test_whole_turn_loops_never_compile_the_parts_code(tmp_path, monkeypatch):
     """The loops of whole turns leave `legal_parts` out (Numba drops the branch where `parts` is
     None); the policy compiles it at its first use. A module of its own (a file name no other test
-    uses), so that no other test has asked it for parts before."""
+    uses), so that no other test has asked it for parts before, in a cache folder of its own, so
+    that no earlier run has either (its loop asked for parts, kept in the cache, would be loaded)."""
     from ziggurat.interpreter.native.game import native
 
+    monkeypatch.setenv("ZIGGURAT_CACHE_DIR", str(tmp_path / "cache"))
     rules = tmp_path / "whole-turns-only.rules"
     with open(STAGES, encoding="utf-8") as f:
         rules.write_text(f.read(), encoding="utf-8")
