@@ -33,7 +33,7 @@ def test_a_chunk_of_seeds_is_numpys_seedsequence_seed_by_seed(study_seed, salt):
 
 @pytest.mark.parametrize("study_seed", [0, 7, 2**32 - 1, 2**32 + 5, 2**64 - 1, -3])
 def test_the_kernel_derives_a_studys_seeds_bit_for_bit(study_seed):
-    """A native study's chunk derives its games' seeds in the kernel (`kernel_loops.study_seed`):
+    """A native study's chunk derives its games' seeds in the kernel (`study_seeds.study_seed`):
     the words of numpy's SeedSequence, as `derived_seeds` computes them, for every salt, and
     the games it plays are those of the seeds given."""
     pytest.importorskip("numba")

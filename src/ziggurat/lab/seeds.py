@@ -47,7 +47,7 @@ def derived_seeds(study_seed: int, indices, salt: int) -> np.ndarray:
 
 
 def seed_key(study_seed: int, salt: int, setup_salt: int) -> np.ndarray:
-    """What the native kernel derives a chunk's seeds from (`kernel_loops.study_seed`): the salt
+    """What the native kernel derives a chunk's seeds from (`study_seeds.study_seed`): the salt
     of the games' seeds, that of their setups', then the study seed's 32-bit words."""
     return np.array([salt, setup_salt] + _words(study_seed), dtype=np.uint64)
 

@@ -187,7 +187,7 @@ def play_native_chunk(game, fast, agents: tuple, indices, study_seed: int, max_p
     i, 0)), as in the Python backend; its moves come from the native generator (SplitMix64)
     seeded with the seed its first agent would have had (derived_seed(seed, i, 1)), so they are
     not the Python backend's games (see the pipeline page). The kernel derives both seeds itself
-    (the same words: `kernel_loops.study_seed`), but in a game of whole turns or past index 2**32.
+    (the same words: `study_seeds.study_seed`), but in a game of whole turns or past index 2**32.
     A game the native loop could not hold (a stack past its room) is played by the Python backend
     instead. A Python state is made a game only where the ruleset declares `statistic`s (measured
     on the last position). `rollout` "parts" draws each turn part by part (the kernel's rollout

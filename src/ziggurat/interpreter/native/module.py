@@ -175,7 +175,8 @@ class NativeWriter:
                 "# The layout's constants and the game's tables; legal and after_K (the moves); do_N, after_do_K and",
                 "# apply (making one); outcome (the end block); pick_chance; then the kernel, the same in every",
                 "# module. A line's comment names the rules line it was written for (the lines below it too).",
-                "import numpy as np", "from ziggurat.interpreter.native.numbacache import sharing", "",
+                "import numpy as np", "from ziggurat.interpreter.native.numbacache import sharing",
+                "from ziggurat.interpreter.native.study_seeds import study_seed  # compiled once per machine", "",
                 f"njit = sharing({SHARED!r})  # numba's njit; the loops call these by symbol when large", ""]
         consts = dict(lay.constants())
         consts.update({"FILES": self.game.world.files, "SIDE": 0, "PLY": 1, "LAST": 2, "OVER": 3, "SEATS": 4,
