@@ -32,6 +32,8 @@ from pathlib import Path
 
 import numpy as np
 
+from ziggurat.interpreter.native.module import plain_text
+
 GAMES = ["breakthrough", "othello", "amazons", "clobber", "checkers", "lines-of-action", "rgb"]
 PARTS = {"amazons"}  # timed part by part (OpenSpiel's random process), as rbg_bench's column
 HERE = Path(__file__).resolve().parent.parent
@@ -54,9 +56,6 @@ for name in json.loads(sys.argv[2]):
     np.save(out / (name + ".npy"), layout.vector(game.new()))
 """
 
-PLAIN = ("def njit(*a, **k):\n"
-         "    return a[0] if a and callable(a[0]) else (lambda f: f)")
-
 
 def write(tree: Path, names: list, folder: Path) -> None:
     """The modules of `names` as checkout `tree` writes them, into `folder`."""
@@ -69,7 +68,7 @@ def write(tree: Path, names: list, folder: Path) -> None:
 def load(path: Path, plain: bool = False):
     text = path.read_text()
     if plain:
-        text = text.replace("from ziggurat.interpreter.native.numbacache import njit", PLAIN)
+        text = plain_text(text)
     name = "kab_" + hashlib.sha1(str(path).encode()).hexdigest()[:16]  # the same name in every process
     module = types.ModuleType(name)
     module.__file__ = str(path)

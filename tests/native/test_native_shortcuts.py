@@ -133,10 +133,11 @@ def test_a_functions_buffers_are_views_of_one_array_allocated_once():
 
 def plain_module(text: str) -> dict:
     """The generated module run as plain Python (no Numba)."""
-    text = text.replace("from ziggurat.interpreter.native.numbacache import njit",
-                        "def njit(*a, **k):\n    return a[0] if a and callable(a[0]) else (lambda f: f)")
+    from ziggurat.interpreter.native.module import plain_text
+
     namespace: dict = {}
-    exec(compile(text, "<native>", "exec"), namespace)
+    exec(compile(plain_text(text), "<native>", "exec"), namespace)
+    assert not hasattr(namespace["legal"], "py_func")  # plain: Numba compiles nothing here
     return namespace
 
 

@@ -16,6 +16,7 @@ written for (`code`). What this backend does not compile raises `errors.Unsuppor
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from importlib import resources
 from typing import Optional
@@ -50,6 +51,18 @@ KERNEL = ("kernel.py", "kernel_loops.py", "search_kernel.py", "search_ismcts.py"
 # when large called by its symbol (`numbacache.Shared`), not linked into (and optimised again in) every loop.
 SHARED = ("legal", "legal_parts", "apply", "outcome", "pick_chance")
 KERNEL_MARK = "# ---- kernel: from here on, the same in every native module ----"
+PLAIN_NJIT = "def njit(*a, **k):\n    return a[0] if a and callable(a[0]) else (lambda f: f)"
+
+
+def plain_text(text: str) -> str:
+    """A written module's text made to run as plain Python (its decorator the identity: nothing
+    compiled), for tests and benchmarks that check what the code does without Numba. Either
+    header: `njit` made by `sharing` (this code's) or imported (an older checkout's)."""
+    out = re.sub(r"(?m)^njit = sharing\(.*$", lambda _m: PLAIN_NJIT, text, count=1)
+    out = out.replace("from ziggurat.interpreter.native.numbacache import njit", PLAIN_NJIT)
+    if out == text:
+        raise ValueError("not a written native module: no njit to replace")
+    return out
 
 
 def plan_layout(folded, supply: int) -> Layout:
