@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import inspect
 import json
 import os
 import subprocess
@@ -88,7 +89,10 @@ def games(module, s0, count: int, seed: int, parts, plies: int = 1000, keep: boo
     seeds = np.uint64(seed) + np.arange(count, dtype=np.uint64)
     finals = np.zeros((count if keep else 0, s0.shape[0]), np.int64)
     moves = np.zeros((count, plies) if keep else (0, 0), np.int64)  # zeros: compared whole
-    cols = module.study_chunk(np.atleast_2d(s0), seeds, plies, finals, moves, parts)
+    fn = getattr(module.study_chunk, "py_func", module.study_chunk)
+    keyed = "key" in inspect.signature(fn).parameters  # a checkout whose loop may derive a study's seeds
+    unkeyed = (np.empty(0, np.uint64), np.empty(0, np.uint64)) if keyed else ()
+    cols = module.study_chunk(np.atleast_2d(s0), seeds, plies, finals, moves, *unkeyed, parts)
     return tuple(np.asarray(c).tolist() for c in cols) + ((finals.tolist(), moves.tolist()) if keep else ())
 
 

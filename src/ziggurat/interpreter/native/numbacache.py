@@ -289,8 +289,9 @@ def njit(*args, cache: bool = False, internal: bool = False, inlines: bool = Tru
         if not inlines:
             func._ziggurat_calls = True
         dispatcher = numba.njit(**options)(func)
-        if type(dispatcher) is CPUDispatcher:  # (not with NUMBA_DISABLE_JIT: the function itself)
-            dispatcher.__class__ = Shared if shared and not internal else OneOverload
+        if type(dispatcher) is not CPUDispatcher:  # NUMBA_DISABLE_JIT: the function itself, nothing to cache
+            return dispatcher
+        dispatcher.__class__ = Shared if shared and not internal else OneOverload
         if cache:
             try:
                 dispatcher._cache = SealedCache(dispatcher.py_func)
