@@ -180,6 +180,14 @@ LONG = [
     # Session 36 (choices narrowed by a test of membership, native/narrow.py)
     ("tests/native/test_native_narrow.py::test_the_narrowed_game_lists_its_moves_in_pythons_order",
      "a native compile of its own (8 CPU s); the narrowed module's text tests stay"),
+    # Session 37 (the default suite at 308 s wall on a fresh clone, idle, ~510 CPU s): a check
+    # repeated on a game whose every option value is a compile of its own, and a second game of
+    # the same check natively.
+    ("tests/games/test_invariants_at_every_option.py::test_the_invariants_hold_at_the_start[[]rgb[]]",
+     "RGB's invariants at each option value (11 CPU s, each a compile); the other representative rulesets' "
+     "(Stacktics, Green, Chaos, Backgammon, Homeworlds, Kuhn poker) stay"),
+    ("tests/language/test_points.py::test_the_native_backend_gives_the_python_backends_points_and_results[[]kuhn-poker[]]",
+     "Kuhn poker's points natively (a compile of its own, 4 CPU s); the test game of points stays"),
 ]
 
 KEEP = [

@@ -127,26 +127,26 @@ def test_win_by_points_wins_for_the_most_and_shares_a_tie():
     assert play(game, ["+2", "+2", "+1", "+1", "+1", "+1"]).outcome().results == (0.5, 0.5, 0)  # 3, 3, 2
 
 
-def test_the_native_backend_gives_the_python_backends_points_and_results():
+@pytest.mark.parametrize("name", [POINTS, "kuhn-poker"], ids=["points.rules", "kuhn-poker"])
+def test_the_native_backend_gives_the_python_backends_points_and_results(name):
     """Native random playouts of the test game and of Kuhn poker, replayed in the Python backend:
     the same outcome, results and points for every one."""
     pytest.importorskip("numba")
     from ziggurat.interpreter.native.game import native
 
-    for name in (POINTS, "kuhn-poker"):
-        game = ziggurat.load(name)
-        fast = native(game, ("playout",))
-        seen = set()
-        for seed in range(60):
-            run = fast.playout(game.new(0), seed, 100)
-            st = game.new(0)
-            for m in run.moves:
-                st.push(m)
-            out = st.outcome()
-            assert (run.kind, run.reason, run.results) == (out.kind, out.reason, out.results), seed
-            assert run.scores == tuple(float(x) for x in out.scores), seed
-            seen.add(out.reason)
-        assert len(seen) >= 2
+    game = ziggurat.load(name)
+    fast = native(game, ("playout",))
+    seen = set()
+    for seed in range(60):
+        run = fast.playout(game.new(0), seed, 100)
+        st = game.new(0)
+        for m in run.moves:
+            st.push(m)
+        out = st.outcome()
+        assert (run.kind, run.reason, run.results) == (out.kind, out.reason, out.results), seed
+        assert run.scores == tuple(float(x) for x in out.scores), seed
+        seen.add(out.reason)
+    assert len(seen) >= 2
 
 
 # ---- what reads them --------------------------------------------------------------------------------
