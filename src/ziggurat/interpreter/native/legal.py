@@ -55,7 +55,7 @@ class Legal:
     def __init__(self, w):
         self.w, self.x, self.loops, self.stmts, self.moves = w, w.x, w.x.loops, w.stmts, w.moves
         self.layout = w.layout
-        self.undo = Undo(w.stmts)
+        self.undo = Undo(w.stmts, w)
         self.plan = None  # the action being written
         self.stage = 0  # the Stages open around the code being written
         self.in_after = False  # writing an after function: the action's part of the move is given
