@@ -93,7 +93,8 @@ def games(module, s0, count: int, seed: int, parts, plies: int = 1000, keep: boo
     keyed = "key" in inspect.signature(fn).parameters  # a checkout whose loop may derive a study's seeds
     unkeyed = (np.empty(0, np.uint64), np.empty(0, np.uint64)) if keyed else ()
     cols = module.study_chunk(np.atleast_2d(s0), seeds, plies, finals, moves, *unkeyed, parts)
-    return tuple(np.asarray(c).tolist() for c in cols) + ((live(module, finals).tolist(), moves.tolist()) if keep else ())
+    kept = (live(module, finals).tolist(), moves.tolist()) if keep else ()
+    return tuple(np.asarray(c).tolist() for c in cols) + kept
 
 
 def live(module, finals: np.ndarray) -> np.ndarray:

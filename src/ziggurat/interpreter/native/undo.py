@@ -16,10 +16,11 @@ and a `for` over a short list written out (`[red, green, blue]`: its body made o
 order, and taken back last item first). Each inverse is made only where its effect changed
 what it changes (a full zone, a level the stack lacks or a piece the zone lacks make none or
 part of it, as the effect's helper does). Anything else (`take`, `add`, `if`, a `for` over
-anything else or with a `where`, turn order) keeps the copy. The inverse keeps the kept hash exact (its sums wrap around the same
-way back), and puts the OVER slot back as the copy did (a stack overflowing while moves are
-listed is forgotten with the Stage, as before). Slots above a stack's height may then hold other
-stale values than after a copy; nothing reads them (`copy_state`, `hash_state`).
+anything else or with a `where`, turn order) keeps the copy. The inverse keeps the kept hash
+exact (its sums wrap around the same way back), and puts the OVER slot back as the copy did (a
+stack overflowing while moves are listed is forgotten with the Stage, as before). Slots above a
+stack's height may then hold other stale values than after a copy; nothing reads them
+(`copy_state`, `hash_state`).
 """
 
 from __future__ import annotations
