@@ -65,6 +65,7 @@ class Undo:
     def __init__(self, stmts, w):
         self.stmts, self.x = stmts, stmts.x
         self.w = w  # the NativeWriter: HELPERS joins its after_texts (functions after legal) where used
+        self.cells: list = []  # the locals holding the cells the effects written write (after_cells)
 
     def forward(self, body, env: dict, code) -> list:
         """Make the body's effects (env: the names bound so far); the inverse, in the order to
@@ -82,7 +83,10 @@ class Undo:
                     env = self.stmts.bind(st.var, st.value, env, code)
                 elif isinstance(st, ir.For):  # written out: the item bound, the body made
                     var = pyname(st.var)
-                    items = self.x.constant_items(st.iter) or [self.x.expr(e, env, code) for e in st.iter.items]
+                    items = self.x.constant_items(st.iter)
+                    if items is None:
+                        assert isinstance(st.iter, ir.ListLit)  # unrolled(): a Const tuple or a list literal
+                        items = [self.x.expr(e, env, code) for e in st.iter.items]
                     for item in items:
                         code(f"{var} = {item}")
                         back = self.body(st.body, {**env, st.var: var}, code) + back
@@ -117,12 +121,14 @@ class Undo:
                 hb = code.fresh("hb")
                 code(f"{hb} = s[HGT + {b}]")
                 self.stmts.call(code, "move_stack", a, f"{k} - 1", b)
+                self.cells += [a, b]
                 return [f"move_stack(s, {b}, {hb}, {a})"]
             case "place":  # back: the height it had (the piece's term out of the hash)
                 p, c = arg(0, "p"), arg(1, "c")
                 h = code.fresh("h")
                 code(f"{h} = s[HGT + {c}]")
                 self.stmts.call(code, "place_piece", p, c)
+                self.cells.append(c)
                 term = f"np.uint64({p} + 1) * ZK[STK + {c} * CAP + {h}]"
                 return [f"if s[HGT + {c}] > {h}:",
                         "    if HASHING:",
@@ -130,6 +136,7 @@ class Undo:
                         f"    s[HGT + {c}] = {h}"]
             case "change":
                 c, k, p = arg(0, "c"), arg(1, "k"), arg(2, "p")
+                self.cells.append(c)
                 return self.put(f"level_slot(s, {c}, {k})", p, code)
             case "swap_seats":
                 a, b = arg(0, "a"), arg(1, "b")
@@ -170,6 +177,7 @@ class Undo:
         code(f"{h} = s[HGT + {c}]")
         code(f"{lv} = {x.expr(st.args[3], env, code)} - 1" if st.fn == "insert" else f"{lv} = {h}")
         self.stmts.call(code, "insert_piece", p, c, lv)
+        self.cells.append(c)
         return [f"slip_out(s, {c}, {lv}, {h})", f"zone_untake(s, {z}, {zi}, {p})"]
 
     def remove(self, st, env: dict, code) -> list:
@@ -188,6 +196,7 @@ class Undo:
         code(f"{p} = s[STK + {c} * CAP + {k} - 1] if 0 < {k} <= {h} else 0")  # read only where it is a level
         code(f"{old} = s[ZON + {z} * ZW + 1 + {zn}] if {zn} < ZCAP else 0")
         self.stmts.call(code, "remove_piece", c, f"{k} - 1", z)
+        self.cells.append(c)
         return [f"zone_unadd(s, {z}, {zn}, {old})",
                 f"if s[HGT + {c}] < {h}:",
                 f"    insert_piece(s, {p}, {c}, {k} - 1)"]
