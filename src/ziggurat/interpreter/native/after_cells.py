@@ -6,14 +6,16 @@ on the position). Where the block begins `let L = list(c for c in cells where P(
 the position only on c and on c's neighbours in fixed direction sets (`occupied`, `top`, `mine`,
 `stack`... of c or of `d in neighbours(c, D)`; no zone, counter, table or other cell), P(c) can
 change only where a cell the candidate wrote is c or one of its neighbours. So `legal` computes
-once, at its own position, the mask of the cells where P holds (`after_mask_K`); each call of
-`after_K` gets that mask and the mask of the cells the candidate's effects wrote (`dirty`: the cells
-of its Stages' `move`, `place`, `change`, `put`, `insert` and `remove`, which undo.Undo notes as
-it writes them), evaluates P again on the cells those reach only (REACH_K: a cell, and the cells
-it is a neighbour of), keeps the rest of the mask, and lists L from the mask lowest cell first:
-the board's order, as the loop over every cell. `dirty` is -1 where the written cells are not
-known (a Stage kept by a copy, a repeated part, `legal_parts`, a split `legal`): every cell is
-evaluated, as before.
+once, at its own position, the mask of the cells where P holds (`after_list_K(s, mover, 0, -1)`);
+for each candidate, `after_list_K(s, mover, base, dirty)` is given that mask and the mask of the
+cells the candidate's effects wrote (`dirty`: the cells of its Stages' `move`, `place`, `change`,
+`put`, `insert` and `remove`, which undo.Undo notes as it writes them), evaluates P again on the
+cells those reach only (REACH_K: a cell, and the cells it is a neighbour of) and keeps the rest of
+the mask; `after_K` gets the mask and lists L from it lowest cell first: the board's order, as the
+loop over every cell. Where the block's next step is `require count(L) > 0`, a candidate whose
+mask is empty does not call `after_K` (it would add no move). `dirty` is -1 where the written
+cells are not known (a Stage kept by a copy, a repeated part, `legal_parts`, a split `legal`):
+every cell is evaluated, as before.
 
 Safe because the candidate's position differs from `legal`'s only on the written cells (the
 effects write nothing else P reads: zones and counters it does not read), the mover is the same,
@@ -34,8 +36,8 @@ CELL_READS = frozenset({"occupied", "empty", "top", "bottom", "height", "mine", 
 
 
 def find(x, part) -> Optional[tuple]:
-    """(the Bind step, its cell variable, P, the direction sets P's neighbours use) of an after
-    part whose first list can be kept, else None."""
+    """(the Bind step, its cell variable, P, the direction sets P's neighbours use, the part's
+    steps) of an after part whose first list can be kept, else None."""
     steps = list(part.steps)
     if x.world.ncells > MASK_CELLS or x.game.ctrl_at is not None or not steps or not isinstance(steps[0], P.Bind):
         return None
@@ -49,7 +51,7 @@ def find(x, part) -> Optional[tuple]:
     dirsets: list = []
     if not local(f.cond, f.var, {f.var: "cell"}, dirsets):
         return None
-    return steps[0], f.var, f.cond, dirsets
+    return steps[0], f.var, f.cond, dirsets, steps
 
 
 def local(e, c: str, bound: dict, dirsets: list) -> bool:
@@ -133,56 +135,66 @@ def lowest(code, rest: str, var: str) -> None:
     code(f"{var} = BITIDX[(({low} * {MAGIC:#x}) >> 58) & 63]")
 
 
-def mask_function(lg, k: int, found: tuple, code) -> None:
-    """`after_mask_K(s, mover)`: the mask of the cells where P holds."""
-    _bind, var, cond, _ds = found
+def list_function(lg, k: int, found: tuple, code) -> None:
+    """`after_list_K(s, mover, base, dirty)`: the mask of the cells where P holds, P evaluated
+    again on the cells the written ones reach (on every cell where dirty is -1), base kept
+    elsewhere."""
+    _bind, var, cond, dirsets, _steps = found
+    x = lg.x
+    tables(lg, k, dirsets)
     v = pyname(var)
+    aff, m, rest, w, j = (code.fresh(s) for s in ("aff", "m", "rest", "w", "j"))
     code("@njit(cache=True, internal=True)")
-    code(f"def after_mask_{k}(s, mover):")
+    code(f"def after_list_{k}(s, mover, base, dirty):")
     code.depth += 1
-    code("m = 0")
-    code(f"for {v} in range(NC):")
+    code(f"{aff} = 0")
+    code("if dirty == -1:")
+    code(f"    for {w} in range(NC):")
+    code(f"        {aff} |= np.int64(1) << {w}")
+    code("else:")
     code.depth += 1
-    code(f"if {lg.x.expr(cond, {var: v}, code)}:")
-    code(f"    m |= np.int64(1) << {v}")
+    code(f"{rest} = dirty")
+    code(f"while {rest} != 0:")
+    code.depth += 1
+    lowest(code, rest, w)
+    code(f"for {j} in range(REACHN{k}[{w}]):")
+    code(f"    {aff} |= np.int64(1) << REACH{k}[{w}, {j}]")
+    code.depth -= 2
+    code(f"{m} = base & ~{aff}")
+    code(f"{rest} = {aff}")
+    code(f"while {rest} != 0:")
+    code.depth += 1
+    lowest(code, rest, v)
+    code(f"if {x.expr(cond, {var: v}, code)}:")
+    code(f"    {m} |= np.int64(1) << {v}")
     code.depth -= 1
-    code("return m")
+    code(f"return {m}")
+
+
+def empty_adds_nothing(found: tuple) -> bool:
+    """Whether the after block's next step is `require count(L) > 0` (or >= 1, != 0): with L
+    empty, after_K adds no move, and need not be called."""
+    bind, steps = found[0], found[4]
+    if len(steps) < 2 or not isinstance(steps[1], P.Guard):
+        return False
+    e = steps[1].cond
+    return (isinstance(e, ir.Compare) and isinstance(e.left, ir.Call) and e.left.fn == "len"
+            and len(e.left.args) == 1 and isinstance(e.left.args[0], ir.Local) and e.left.args[0].name == bind.var
+            and isinstance(e.right, ir.Const) and (e.op, e.right.value) in ((">", 0), (">=", 1), ("!=", 0)))
 
 
 def write_list(lg, k: int, found: tuple, code) -> dict:
-    """In after_K (parameters base, dirty): the list L from the mask, P evaluated again on the
-    cells the written ones reach (every cell where dirty is -1); the env binding L."""
-    bind, var, cond, dirsets = found
+    """In after_K (parameter `mask`, after_list_K's): the list L from the mask, lowest cell first;
+    the env binding L."""
+    bind, var = found[0], found[1]
     x = lg.x
-    tables(lg, k, dirsets)
     v, name = pyname(var), pyname(bind.var)
-    aff, m, rest, w, j = (code.fresh(s) for s in ("aff", "m", "rest", "w", "j"))
+    rest = code.fresh("rest")
     with code.at(bind.pos):
-        code(f"{aff} = 0")
-        code("if dirty == -1:")
-        code(f"    for {w} in range(NC):")
-        code(f"        {aff} |= np.int64(1) << {w}")
-        code("else:")
-        code.depth += 1
-        code(f"{rest} = dirty")
-        code(f"while {rest} != 0:")
-        code.depth += 1
-        lowest(code, rest, w)
-        code(f"for {j} in range(REACHN{k}[{w}]):")
-        code(f"    {aff} |= np.int64(1) << REACH{k}[{w}, {j}]")
-        code.depth -= 2
-        code(f"{m} = base & ~{aff}")
-        code(f"{rest} = {aff}")
-        code(f"while {rest} != 0:")
-        code.depth += 1
-        lowest(code, rest, v)
-        code(f"if {x.expr(cond, {var: v}, code)}:")
-        code(f"    {m} |= np.int64(1) << {v}")
-        code.depth -= 1
         code.buffer(name, x.world.ncells)
         x.caps[name] = x.world.ncells
         code(f"{name}_n = 0")
-        code(f"{rest} = {m}")
+        code(f"{rest} = mask")
         code(f"while {rest} != 0:")
         code.depth += 1
         lowest(code, rest, v)

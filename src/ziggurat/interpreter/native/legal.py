@@ -270,25 +270,36 @@ class Legal:
         before, tl = code.fresh("before"), code.fresh("tl")
         code(f"{before} = n")
         k = self.w.after_number(s, plan)
-        kept = f", {self.base(k, code)}" if k in self.w.legal.masks else ""
+        found = self.w.legal.masks.get(k)
+        kept = ""
+        if found is not None:  # its first list's mask, from legal's (after_cells)
+            kept = code.fresh("mask")
+            code(f"{kept} = after_list_{k}(s, mover, {self.base(k, code)})")
+            if after_cells.empty_adds_nothing(found):  # an empty list: no move of the after block
+                code(f"if {kept} != 0:")
+                code.depth += 1
+            kept = ", " + kept
         code(f"n, {tl} = after_{k}(s, out, n, {head}, {off.at()}, mover, ply{kept})")
         if self.moves.lists:
             code(f"if {tl}:")
             code("    toolong = True")
+        if found is not None and after_cells.empty_adds_nothing(found):
+            code.depth -= 1
         code("if True:" if s.may_decline else f"if n == {before}:")  # declinable: the move without it too
         code("    if n < MAXM:")
         code(f"        out[U(n)] = {head}")  # U: n is not below 0 (kernel.py)
         code("    n += 1")
 
     def base(self, k: int, code: Code) -> str:
-        """after_K's arguments `base, dirty` (see after_cells): the mask at legal's position (computed
-        once, at legal's top) and the cells the Stages open here wrote; else 0, -1 (not known)."""
+        """after_list_K's arguments `base, dirty` (see after_cells): the mask at legal's position
+        (computed once, at legal's top) and the cells the Stages open here wrote; else 0, -1 (not
+        known: every cell)."""
         if self.base_at is None or any(cells is None for cells in self.written):
             return "0, -1"
         if k not in self.bases:
             top, at = self.base_at
             self.bases[k] = code.fresh("base")
-            top.lines.insert(at, (1, f"{self.bases[k]} = after_mask_{k}(s, mover)", self.after_pos))
+            top.lines.insert(at, (1, f"{self.bases[k]} = after_list_{k}(s, mover, 0, -1)", self.after_pos))
         dirty = code.fresh("dirty")
         code(f"{dirty} = 0")
         for c in (c for cells in self.written for c in cells):
@@ -328,7 +339,7 @@ class Legal:
             found = after_cells.find(self.x, part)
             code = Code(self.w.fresh)
             code("@njit(cache=True, internal=True)")
-            code(f"def after_{k}(s, out, n, head, o0, mover, ply{', base, dirty' if found else ''}):")
+            code(f"def after_{k}(s, out, n, head, o0, mover, ply{', mask' if found else ''}):")
             code.depth += 1
             code("toolong = False")
             stages = count_stages(part.steps)
@@ -340,7 +351,7 @@ class Legal:
                     self.masks[k] = found
                     mask = Code(self.w.fresh)
                     with mask.at(self.after_pos or part.pos):
-                        after_cells.mask_function(self, k, found, mask)
+                        after_cells.list_function(self, k, found, mask)
                     self.w.after_texts.append(mask.text())
                     self.gen(list(part.steps), 1, after_cells.write_list(self, k, found, code), code)
                 else:
