@@ -34,6 +34,15 @@ def test_a_list_reading_its_cell_and_the_neighbours_is_computed_once_a_legal():
         assert lines[i].rstrip().endswith(f"mover, ply, {mask[1]})")
 
 
+def test_a_list_reading_the_mover_is_kept_too(tmp_path):
+    rules = open(ZONES).read()
+    changed = rules.replace("mine(c) and height(c) == 1", "controller(c) == mover and height(c) == 1")
+    assert changed != rules
+    path = tmp_path / "changed.rules"
+    path.write_text(changed)
+    assert "def after_list_0(s, mover, base, dirty):" in native_game._write(ziggurat.load(str(path)))[0]
+
+
 def test_a_list_reading_a_zone_or_a_cell_further_away_is_evaluated_on_every_cell(tmp_path):
     rules = open(ZONES).read()
     for changed in (rules.replace("height(c) == 1", "height(c) == 1 and count(pool) < 9"),  # a zone

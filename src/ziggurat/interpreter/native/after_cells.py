@@ -68,6 +68,8 @@ def local(e, c: str, bound: dict, dirsets: list) -> bool:
             return True
         case ir.Local():
             return e.name in bound
+        case ir.Global():  # the same for every candidate of one `legal`
+            return e.what in ("mover", "ply", "files", "ranks")
         case ir.Not() | ir.Neg():
             return ok(e.operand)
         case ir.Arith() | ir.Compare():
