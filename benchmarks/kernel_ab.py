@@ -13,8 +13,8 @@ slower in the process that compiled it: run twice, and read the second run (Numb
 
 `--same`: no timing and no compile; each ruleset's two modules run as plain Python (Numba off)
 for perft to depth 2 and four seeded games (whole turns and part by part, moves and final
-positions): what a change meant to keep every game the same must keep (default: every shipped
-ruleset the native backend writes).
+positions, each stack's slots above its height left out): what a change meant to keep every game
+the same must keep (default: every shipped ruleset the native backend writes).
 """
 
 from __future__ import annotations
@@ -93,7 +93,19 @@ def games(module, s0, count: int, seed: int, parts, plies: int = 1000, keep: boo
     keyed = "key" in inspect.signature(fn).parameters  # a checkout whose loop may derive a study's seeds
     unkeyed = (np.empty(0, np.uint64), np.empty(0, np.uint64)) if keyed else ()
     cols = module.study_chunk(np.atleast_2d(s0), seeds, plies, finals, moves, *unkeyed, parts)
-    return tuple(np.asarray(c).tolist() for c in cols) + ((finals.tolist(), moves.tolist()) if keep else ())
+    kept = (live(module, finals).tolist(), moves.tolist()) if keep else ()
+    return tuple(np.asarray(c).tolist() for c in cols) + kept
+
+
+def live(module, finals: np.ndarray) -> np.ndarray:
+    """The final positions with each stack's slots above its height zeroed: they hold whatever the
+    stack held before (a Stage taken back by its inverse, not a copy, leaves other values there),
+    and nothing reads them."""
+    out = finals.copy()
+    for row in out:
+        for c in range(module.NC):
+            row[module.STK + c * module.CAP + row[module.HGT + c]: module.STK + (c + 1) * module.CAP] = 0
+    return out
 
 
 def same(base: Path, this: Path, names: list) -> int:

@@ -18,7 +18,7 @@ from ...errors import Unsupported
 from .. import steps as P
 from ..names import pyname
 from ..facts import MAX_PASSES
-from . import fuse, narrow
+from . import after_cells, fuse, narrow
 from .code import Code, fail
 from .layout import MOVE_BITS
 from .moves import Offset
@@ -55,13 +55,17 @@ class Legal:
     def __init__(self, w):
         self.w, self.x, self.loops, self.stmts, self.moves = w, w.x, w.x.loops, w.stmts, w.moves
         self.layout = w.layout
-        self.undo = Undo(w.stmts)
+        self.undo = Undo(w.stmts, w)
         self.plan = None  # the action being written
         self.stage = 0  # the Stages open around the code being written
         self.in_after = False  # writing an after function: the action's part of the move is given
         self.sink = None  # fn(m, code) writing a fused action's move (see fuse), else out[n]
         after = w.game.plan.after
         self.after_pos = after.pos if after is not None else None  # the after block's rules line
+        self.masks: dict = {}  # K -> after_cells.find's answer, for an after_K whose first list is kept
+        self.base_at = None  # (code, line) where legal computes after_mask_K once, else None
+        self.bases: dict = {}  # K -> the local holding after_mask_K's mask in the function written
+        self.written: list = []  # per Stage open around the code written: the cells it wrote, None unknown
 
     def legal(self) -> str:
         """`legal(s, out)`: one function, or, past SPLIT_LINES, one calling `legal_K` (see split)."""
@@ -69,10 +73,11 @@ class Legal:
         if text.count("\n") < SPLIT_LINES:
             return text
         parts: list = []
-        text = self.whole(lambda plans, code: self.split(plans, code, parts))
+        text = self.whole(lambda plans, code: self.split(plans, code, parts), kept=False)
         return "\n\n\n".join(parts + [text])
 
-    def whole(self, write_group) -> str:
+    def whole(self, write_group, kept: bool = True) -> str:
+        """`legal`; `kept`: an after block's first list kept across the candidates (after_cells)."""
         code = Code(self.w.fresh)
         code("@njit(cache=True)")
         code("def legal(s, out):")
@@ -80,7 +85,11 @@ class Legal:
         code("mover = s[SIDE]")
         code("ply = s[PLY]")
         code("n = 0")
-        self.by_priority(code, lambda plans: write_group(plans, code))
+        self.base_at, self.bases = ((code, len(code.lines)) if kept else None), {}
+        try:
+            self.by_priority(code, lambda plans: write_group(plans, code))
+        finally:
+            self.base_at = None
         return code.text()
 
     def split(self, plans: list, code: Code, parts: list) -> None:
@@ -182,8 +191,11 @@ class Legal:
                 case P.Apply() | P.Measure():
                     self.gen(steps, i + 1, env, code)
                 case P.Stage() if invertible(s.body):  # made, the later choices listed, taken back
+                    self.undo.cells = []
                     back = self.undo.forward(s.body, env, code)
+                    self.written.append(self.undo.cells)
                     self.gen(steps, i + 1, env, code)
+                    self.written.pop()
                     for line in back:
                         code(line)
                 case P.Stage():
@@ -191,11 +203,15 @@ class Legal:
                     self.stage += 1
                     code(f"copy_state(saved[{k}], s)")
                     self.stmts.block(s.body, env, code)
+                    self.written.append(None)
                     self.gen(steps, i + 1, env, code)
+                    self.written.pop()
                     code(f"copy_state(s, saved[{k}])")
                     self.stage -= 1
                 case P.Repeat():
+                    self.written.append(None)
                     self.repeat(s, steps, i, env, code)
+                    self.written.pop()
                 case Hook():
                     s.fn(env, code)
                 case _:
@@ -253,14 +269,42 @@ class Legal:
             raise Unsupported(f"a move of more than {MOVE_BITS} bits ({plan.spec.name})", plan.pos)
         before, tl = code.fresh("before"), code.fresh("tl")
         code(f"{before} = n")
-        code(f"n, {tl} = after_{self.w.after_number(s, plan)}(s, out, n, {head}, {off.at()}, mover, ply)")
+        k = self.w.after_number(s, plan)
+        found = self.w.legal.masks.get(k)
+        kept = ""
+        if found is not None:  # its first list's mask, from legal's (after_cells)
+            kept = code.fresh("mask")
+            code(f"{kept} = after_list_{k}(s, mover, {self.base(k, code)})")
+            if after_cells.empty_adds_nothing(found):  # an empty list: no move of the after block
+                code(f"if {kept} != 0:")
+                code.depth += 1
+            kept = ", " + kept
+        code(f"n, {tl} = after_{k}(s, out, n, {head}, {off.at()}, mover, ply{kept})")
         if self.moves.lists:
             code(f"if {tl}:")
             code("    toolong = True")
+        if found is not None and after_cells.empty_adds_nothing(found):
+            code.depth -= 1
         code("if True:" if s.may_decline else f"if n == {before}:")  # declinable: the move without it too
         code("    if n < MAXM:")
         code(f"        out[U(n)] = {head}")  # U: n is not below 0 (kernel.py)
         code("    n += 1")
+
+    def base(self, k: int, code: Code) -> str:
+        """after_list_K's arguments `base, dirty` (see after_cells): the mask at legal's position
+        (computed once, at legal's top) and the cells the Stages open here wrote; else 0, -1 (not
+        known: every cell)."""
+        if self.base_at is None or any(cells is None for cells in self.written):
+            return "0, -1"
+        if k not in self.bases:
+            top, at = self.base_at
+            self.bases[k] = code.fresh("base")
+            top.lines.insert(at, (1, f"{self.bases[k]} = after_list_{k}(s, mover, 0, -1)", self.after_pos))
+        dirty = code.fresh("dirty")
+        code(f"{dirty} = 0")
+        for c in (c for cells in self.written for c in cells):
+            code(f"{dirty} |= (np.int64(1) << {c}) if {c} >= 0 else -1")  # int64 as plain Python too
+        return f"{self.bases[k]}, {dirty}"
 
     def add(self, env: dict, code: Code) -> None:
         """Pack the move made so far into out[n] (see layout.Codec); n counts it even when out is full."""
@@ -292,9 +336,10 @@ class Legal:
         saved = self.plan, self.stage, self.in_after
         self.plan, self.stage, self.in_after = plan, 0, True
         try:
+            found = after_cells.find(self.x, part)
             code = Code(self.w.fresh)
             code("@njit(cache=True, internal=True)")
-            code(f"def after_{k}(s, out, n, head, o0, mover, ply):")
+            code(f"def after_{k}(s, out, n, head, o0, mover, ply{', mask' if found else ''}):")
             code.depth += 1
             code("toolong = False")
             stages = count_stages(part.steps)
@@ -302,7 +347,15 @@ class Legal:
                 code("nxt = NEXT[mover]")
                 code.buffer("saved", stages, self.layout.size)
             with code.at(self.after_pos or part.pos):
-                self.gen(list(part.steps), 0, {}, code)
+                if found:  # its first list kept across the candidates (after_cells)
+                    self.masks[k] = found
+                    mask = Code(self.w.fresh)
+                    with mask.at(self.after_pos or part.pos):
+                        after_cells.list_function(self, k, found, mask)
+                    self.w.after_texts.append(mask.text())
+                    self.gen(list(part.steps), 1, after_cells.write_list(self, k, found, code), code)
+                else:
+                    self.gen(list(part.steps), 0, {}, code)
             code("return n, toolong")
             return code.text()
         finally:
