@@ -373,7 +373,8 @@ def _write(game) -> tuple:
 
     counted = Outline()  # written twice: the folds used more than once, counted, become functions
     NativeWriter(folded, list(ruleset.steps), layout, uses_repetition(folded.plan), counted).write("")
-    writer = NativeWriter(folded, list(ruleset.steps), layout, uses_repetition(folded.plan), Outline(counted.repeated()))
+    outline = Outline(counted.repeated(), counted.shapes)
+    writer = NativeWriter(folded, list(ruleset.steps), layout, uses_repetition(folded.plan), outline)
     if game.spec.turn_parts and writer.hashing:  # whole turns: turns.py
         raise Unsupported(f"whole turns ({game.spec.turn_at}) in a game whose rules ask about repetition: the native "
                           "listing keeps no history within a turn")

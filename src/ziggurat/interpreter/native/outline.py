@@ -35,40 +35,64 @@ LARGE = 16  # an expression of this many nodes (a def's arithmetic, expanded) is
 HISTORY = ("repeated", "repeated_board")  # read `hist`, a parameter of the end block only
 
 
+_FIELDS: dict = {}  # a node's class -> the fields a shape reads (a comprehension's `fors` first)
+
+
+def fields(cls) -> tuple:
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = tuple(f.name for f in attrs.fields(cls) if f.name != "pos" and not f.name.endswith("_pos"))
+        names = _FIELDS[cls] = tuple(sorted(names, key=lambda n: n != "fors"))  # bound before they are read
+    return names
+
+
+class Refused(Exception):
+    """A fold no function of the module could be given: `outside` when only for want of a name
+    this place does not bind (another place may)."""
+
+    def __init__(self, outside: bool = False):
+        self.outside = outside
+
+
 def shape(e, env: dict) -> Optional[tuple]:
     """(key, params): e's shape and the names it reads from env, in order; None when e reads
     something a function of the module could not be given (see the module's docstring)."""
+    try:
+        return _shape(e, env)
+    except Refused:
+        return None
+
+
+def _shape(e, env: dict) -> tuple:
     params: list = []
     bound: dict = {}
-    inner = {f.var for f in ir.walk(e) if isinstance(f, ir.CompFor)}
 
     def dump(node):
         if isinstance(node, (tuple, list)):
             return tuple(dump(x) for x in node)
         if isinstance(node, ir.Local):
-            if node.name in inner:
-                return ("L", bound.setdefault(node.name, len(bound)))
-            if node.name not in env or node.type.name not in SCALAR:
-                raise LookupError
+            if node.name in bound:
+                return ("L", bound[node.name])
+            if node.type.name not in SCALAR:
+                raise Refused()
+            if node.name not in env:
+                raise Refused(outside=True)
             if node.name not in params:
                 params.append(node.name)
             return ("P", params.index(node.name), node.type)
         if isinstance(node, ir.CompFor):
-            return ("F", bound.setdefault(node.var, len(bound)), dump(node.iter), dump(node.cond))
+            over = dump(node.iter)
+            return ("F", bound.setdefault(node.var, len(bound)), over, dump(node.cond))
         if isinstance(node, ir.Global) and node.what not in GLOBALS:
-            raise LookupError
+            raise Refused()
         if isinstance(node, ir.Call) and node.fn in HISTORY:
-            raise LookupError
+            raise Refused()
         if attrs.has(type(node)) and not isinstance(node, T.Type) and hasattr(node, "pos"):
             return (type(node).__name__,) + tuple(
-                dump(getattr(node, f.name)) if f.name != "type" else getattr(node, f.name)
-                for f in attrs.fields(type(node)) if f.name != "pos" and not f.name.endswith("_pos"))
+                dump(getattr(node, f)) if f != "type" else node.type for f in fields(type(node)))
         return node
 
-    try:
-        return dump(e), params
-    except LookupError:
-        return None
+    return dump(e), params
 
 
 def extra(e) -> tuple:
@@ -80,13 +104,31 @@ def extra(e) -> tuple:
 class Outline:
     """Counts fold shapes (`counting`), or writes the shapes in `chosen` as functions."""
 
-    def __init__(self, chosen: Optional[frozenset] = None):
+    def __init__(self, chosen: Optional[frozenset] = None, shapes: Optional[dict] = None):
         self.counting = chosen is None
+        self.shapes = shapes if shapes is not None else {}  # id(e) -> (e, (key, params) or None)
         self.counts: dict = {}
         self.chosen = chosen or frozenset()
         self.names: dict = {}  # a shape -> its function's name, or None: written in place
         self.texts: list = []  # the functions' texts, inner ones first
         self.made = 0
+        self.inner: dict = {}  # id(e) -> (e, the folds inside it)
+
+    def shape(self, e, env: dict) -> Optional[tuple]:
+        """`shape(e, env)`, kept by e's identity: the writer writes the same expression at several
+        places (and twice), and a large one's shape is most of the writing's time."""
+        kept = self.shapes.get(id(e))
+        if kept is not None:
+            found = kept[1]
+            return found if found is None or all(p in env for p in found[1]) else None
+        try:
+            found = _shape(e, env)
+        except Refused as why:
+            if why.outside:
+                return None  # another place may bind the name
+            found = None
+        self.shapes[id(e)] = (e, found)  # e kept: its id is not used again
+        return found
 
     @staticmethod
     def large(e) -> bool:
@@ -94,9 +136,11 @@ class Outline:
         if not isinstance(e, (ir.Ternary, ir.BoolOp, ir.Arith, ir.Compare, ir.Not)) or e.type.name not in SCALAR:
             return False
         count = 0
-        for n in ir.walk(e):
+        for _ in ir.walk(e):
             count += 1
-        return count >= LARGE
+            if count >= LARGE:
+                return True
+        return False
 
     def repeated(self) -> frozenset:
         return frozenset(k for k, n in self.counts.items() if n > 1)
@@ -104,9 +148,9 @@ class Outline:
     def call(self, x, e, env: dict, code: Code) -> Optional[str]:
         """The call standing for fold e (its function written the first time), or None: e is
         written in place."""
-        if x.memo and any(fuse.foldable(n) and fuse.memo_key(n, env) in x.memo for n in ir.walk(e) if n is not e):
+        if x.memo and any(fuse.memo_key(n, env) in x.memo for n in self.folds_in(e)):
             return None  # it reads a fold the caller hoisted (computed once, before a loop): in place
-        found = shape(e, env)
+        found = self.shape(e, env)
         if found is None:
             return None
         key, params = found
@@ -117,21 +161,30 @@ class Outline:
             return None
         if key not in self.names:
             self.names[key] = self.write(x, e, params, env, code)
-        name = self.names[key]
-        if name is None:
+        made = self.names[key]
+        if made is None:
             return None
-        args = ", ".join(["s", "mover"] + [env[p] for p in params] + list(extra(e)))
-        return f"{name}({args})"
+        name, more = made
+        return f"{name}({', '.join(['s', 'mover'] + [env[p] for p in params] + more)})"
 
-    def write(self, x, e, params: list, env: dict, code: Code) -> Optional[str]:
-        """fold_K's text (into self.texts), or None when it would allocate a buffer."""
+    def folds_in(self, e) -> list:
+        """The folds inside e (e left out), kept by e's identity."""
+        kept = self.inner.get(id(e))
+        if kept is None:
+            kept = self.inner[id(e)] = (e, [n for n in ir.walk(e) if n is not e and fuse.foldable(n)])
+        return kept[1]
+
+    def write(self, x, e, params: list, env: dict, code: Code) -> Optional[tuple]:
+        """(fold_K, the caller's names it is given after the params) with fold_K's text put in
+        self.texts; or None when it would allocate a buffer."""
         name = f"fold_{self.made}"  # numbered before its body is written: a fold inside it comes after
         self.made += 1
         fn = Code(code._fresh)
         fn.pos = code.pos
         fn("@njit(cache=True)")
         names = [f"a{i}" for i in range(len(params))]
-        fn(f"def {name}({', '.join(['s', 'mover'] + names + list(extra(e)))}):")
+        more = list(extra(e))
+        fn(f"def {name}({', '.join(['s', 'mover'] + names + more)}):")
         fn.depth += 1
         saved, x.memo = x.memo, {}  # the caller's hoisted folds are its locals, not this function's
         try:
@@ -142,4 +195,4 @@ class Outline:
             return None
         fn(f"return {value}")
         self.texts.append(fn.text())
-        return name
+        return name, more
