@@ -16,16 +16,16 @@ import ziggurat
 from ziggurat.dsl import ir
 from ziggurat.dsl import types as T
 from ziggurat.interpreter.native import game as native_game
-from ziggurat.interpreter.native.game import source
-from ziggurat.interpreter.native.outline import shape
+from ziggurat.interpreter.native import outline
+from ziggurat.interpreter.native.outline import FROM_LINES, function_lines, shape
 from ziggurat.interpreter.runtime import perft
 
 HERE = Path(__file__).parent
 
 
 def written(game) -> str:
-    native_game._WRITTEN.clear()
-    return source(game)[0].split("# ---- kernel.py")[0]
+    """The game part of its module, written now (not a text kept in the cache)."""
+    return native_game._write(game)[0].split("# ---- kernel.py")[0]
 
 
 def function(text: str, name: str) -> str:
@@ -34,7 +34,13 @@ def function(text: str, name: str) -> str:
     return text[start:] if end < 0 else text[start:end]
 
 
-def test_a_defs_fold_used_in_two_actions_is_one_function_called_by_both():
+@pytest.fixture
+def outline_all(monkeypatch):
+    """Every module outlined, however small (outline.FROM_LINES)."""
+    monkeypatch.setattr(outline, "FROM_LINES", 0)
+
+
+def test_a_defs_fold_used_in_two_actions_is_one_function_called_by_both(outline_all):
     text = written(ziggurat.load(str(HERE / "outline.rules")))
     legal = function(text, "legal")
     # boxed(from): `not any(empty(d) for d in neighbours(from, orthogonal))`, in step and in jump
@@ -72,15 +78,23 @@ def plain_module(text: str) -> dict:
     return namespace
 
 
+def test_a_small_module_outlines_nothing():
+    for name in ("othello", "breakthrough", "volcano"):
+        text = written(ziggurat.load(name))
+        assert function_lines(text) < FROM_LINES and "def fold_" not in text, name
+    text = written(ziggurat.load("martian-chess"))
+    assert function_lines(text) >= FROM_LINES / 2 and "def fold_" in text  # its first writing: 940 lines
+
+
 @pytest.mark.parametrize("name, depth", [
     (str(HERE / "outline.rules"), 4),
     ("volcano", 2),  # folds over stacks
     ("martian-chess", 2),  # a zone's count; large expressions of the defs
+    ("rgb", 1),  # folds inside folds; its after block's
 ])
-def test_the_module_with_its_folds_outlined_counts_pythons_perft(name, depth):
+def test_the_module_with_its_folds_outlined_counts_pythons_perft(outline_all, name, depth):
     game = ziggurat.load(name)
-    native_game._WRITTEN.clear()
-    text, layout = source(game)[:2]
+    text, layout = native_game._write(game)[:2]
     assert re.search(r"\ndef fold_\d+\(", text)  # something was outlined
     module = plain_module(text)
     state = game.new()

@@ -31,6 +31,7 @@ from .code import Code
 
 SCALAR = ("int", "bool", "cell", "piece", "player", "direction", "direction set", "enum")
 GLOBALS = ("mover", "ply", "nxt", "cells", "players", "files", "ranks", "last")
+FROM_LINES = 600  # a module of fewer lines in its functions is written as it is, outlining nothing
 LARGE = 16  # an expression of this many nodes (a def's arithmetic, expanded) is outlined when repeated
 HISTORY = ("repeated", "repeated_board")  # read `hist`, a parameter of the end block only
 
@@ -93,6 +94,29 @@ def _shape(e, env: dict) -> tuple:
         return node
 
     return dump(e), params
+
+
+def function_lines(text: str) -> int:
+    """The lines inside the functions of a module's game part (above the kernel), tables left out."""
+    count, inside = 0, False
+    for line in text.split("\n# ---- kernel.py")[0].splitlines():
+        if line.startswith("def "):
+            inside = True
+        elif line and not line[0].isspace() and not line.startswith(("@", "#")):
+            inside = False
+        elif inside and line.strip() and not line.lstrip().startswith("#"):
+            count += 1
+    return count
+
+
+def second(counted: "Outline", text: str) -> Optional["Outline"]:
+    """The Outline the module's second writing uses, from the first's counts and text; None for
+    a module of fewer than FROM_LINES lines in its functions (its first text is its text). A
+    small module's compile is mostly the kernel's, and a fold called in `legal`'s loop may cost
+    its speed: Othello's `legal` calling its end test's fold ran at 0.76x."""
+    if function_lines(text) < FROM_LINES:
+        return None
+    return Outline(counted.repeated(), counted.shapes)
 
 
 def extra(e) -> tuple:
@@ -181,7 +205,7 @@ class Outline:
         self.made += 1
         fn = Code(code._fresh)
         fn.pos = code.pos
-        fn("@njit(cache=True)")
+        fn("@njit(cache=True, internal=True)")  # only compiled code calls it: no wrappers (numbacache.njit)
         names = [f"a{i}" for i in range(len(params))]
         more = list(extra(e))
         fn(f"def {name}({', '.join(['s', 'mover'] + names + more)}):")
