@@ -42,14 +42,24 @@ def outline_all(monkeypatch):
 
 def test_a_defs_fold_used_in_two_actions_is_one_function_called_by_both(outline_all):
     text = written(ziggurat.load(str(HERE / "outline.rules")))
-    legal = function(text, "legal")
-    # boxed(from): `not any(empty(d) for d in neighbours(from, orthogonal))`, in step and in jump
-    calls = re.findall(r"not \(?(fold_\d+)\(s, mover, v_from\)", legal)
-    assert len(calls) == 2 and calls[0] == calls[1]
-    assert text.count(f"def {calls[0]}(") == 1
-    body = function(text, calls[0])
-    assert "for " in body and "NB[" in body  # the loop over the neighbours, here and not in legal
-    assert legal.count("range(NBN[") == 1  # only step's choice of `to` goes over neighbours in legal
+    # crowd = friends(to): `count(mine(d) for d in neighbours(to, orthogonal))`, in step's do and in jump's
+    put = r"put\(s, CNT \+ 0, (fold_\d+)\(s, mover, v_to\)\)"
+    calls = [re.findall(put, function(text, f)) for f in ("do_0", "do_1")]
+    assert len(calls[0]) == 1 and calls[0] == calls[1]
+    assert text.count(f"def {calls[0][0]}(") == 1
+    body = function(text, calls[0][0])
+    assert "for " in body and "NB[" in body  # the loop over the neighbours, here and not in do_N
+    assert "NB[" not in function(text, "do_0") + function(text, "do_1")
+
+
+def test_the_moves_listing_calls_no_fold_of_the_module(outline_all):
+    """legal, after_K and legal_parts run once per candidate: their folds stay in place
+    (outline.listing), though the same defs' folds are outlined elsewhere."""
+    for name in (str(HERE / "outline.rules"), "rgb"):
+        text = written(ziggurat.load(name))
+        assert "def fold_" in text, name
+        for f in ["legal", "legal_parts"] + sorted(set(re.findall(r"\ndef (after_\d+)\(", text))):
+            assert not re.search(r"\bfold_\d+\(", function(text, f)), (name, f)
 
 
 def test_a_fold_has_one_shape_whatever_its_names_and_none_when_it_reads_a_list():

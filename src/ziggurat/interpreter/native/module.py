@@ -34,6 +34,7 @@ from .layout import Layout
 from .legal import Legal
 from .apply import Apply
 from .moves import Moves
+from .outline import listing
 from .parts import parts_function
 from .search_eval import search_functions
 
@@ -179,10 +180,13 @@ class NativeWriter:
 
     def write(self, title: str) -> str:
         """The module's text."""
-        functions = ([self.legal.legal()] + self.apply.dos()
+        with listing(self.x.outline):  # legal's loops call nothing of outline.py's
+            functions = [self.legal.legal()]
+        functions += (self.apply.dos()
                      + [self.apply.apply(), self.outcome(), self.apply.weight()])
         functions.append(search_functions(self))  # the heuristic and weights the search kernel reads
-        functions.append(parts_function(self))  # a turn drawn part by part (the rollout policy `parts`)
+        with listing(self.x.outline):
+            functions.append(parts_function(self))  # a turn drawn part by part (the rollout policy `parts`)
         functions[1:1] = self.after_texts
         functions += self.x.outline.texts if self.x.outline is not None else []
         lay, n = self.layout, self.layout.nplayers
