@@ -40,6 +40,7 @@ class Exprs:
         self.table_names: dict = {}  # a table's name in the module -> its name in the rules
         self.loops = Loops(self)
         self.memo: dict = {}  # a fold (fuse.memo_key) -> the local holding it, where it is hoisted
+        self.outline = None  # an outline.Outline: folds written once, as functions
 
     def hoist(self, var: str, cond, later: list, env: dict, code: Code) -> list:
         """Folds computed once where `var` is bound (see fuse.hoist); the keys to forget."""
@@ -60,9 +61,12 @@ class Exprs:
             return str(value)
         fail(e, "a value that is not a number" if e is None else None)
 
-    def expr(self, e, env: dict, code: Code) -> str:
-        if self.memo and fuse.foldable(e):
-            hit = self.memo.get(fuse.memo_key(e, env))
+    def expr(self, e, env: dict, code: Code, outline: bool = True) -> str:
+        fold = (self.memo or self.outline) and fuse.foldable(e)
+        if fold or (outline and self.outline is not None and self.outline.large(e)):
+            hit = self.memo.get(fuse.memo_key(e, env)) if self.memo and fold else None
+            if hit is None and outline and self.outline is not None:
+                hit = self.outline.call(self, e, env, code)  # a function of the module (outline.py)
             if hit is not None:
                 return hit
         method = getattr(self, "x_" + type(e).__name__, None)
@@ -262,6 +266,8 @@ class Exprs:
         if e.obj.type == T.CELL:
             c = self.expr(e.obj, env, code)
             return f"s[STK + {c} * CAP + {self.expr(e.index, env, code)} - 1]"
+        if isinstance(e.obj, ir.Global) and e.obj.what in ("cells", "players"):  # cells[k]: cell k - 1, no list made
+            return f"({self.expr(e.index, env, code)} - 1)"
         if T.is_list(e.obj.type) and e.obj.type != T.ZONE:
             b = self.loops.materialize(e.obj, env, code)
             return f"{b}[{self.expr(e.index, env, code)} - 1]"
@@ -435,6 +441,8 @@ class Exprs:
             return f"zone_len(s, {z})"
         if isinstance(e, ir.Local) and T.is_list(e.type):
             return f"{self.expr(e, env, code)}_n"
+        if isinstance(e, ir.Global) and e.what in ("cells", "players"):  # no loop to count them
+            return "NC" if e.what == "cells" else "NPLAYERS"
         return self.loops.fold_loop("count", ir.Const(True, T.BOOL), "_", e, None, env, code, whole)
 
     # ---- loops ------------------------------------------------------------------------------

@@ -369,7 +369,11 @@ def _write(game) -> tuple:
         raise Unsupported("the open table (pieces at spots, not on cells)", folded.plan.surface_pos)
     supply = game.piece_supply()
     layout = plan_layout(folded, supply.total if supply is not None else 0)
-    writer = NativeWriter(folded, list(ruleset.steps), layout, uses_repetition(folded.plan))
+    from .outline import Outline, second
+
+    counted = Outline()  # written twice: the folds used more than once, counted, become functions
+    first = NativeWriter(folded, list(ruleset.steps), layout, uses_repetition(folded.plan), counted).write("")
+    writer = NativeWriter(folded, list(ruleset.steps), layout, uses_repetition(folded.plan), second(counted, first))
     if game.spec.turn_parts and writer.hashing:  # whole turns: turns.py
         raise Unsupported(f"whole turns ({game.spec.turn_at}) in a game whose rules ask about repetition: the native "
                           "listing keeps no history within a turn")

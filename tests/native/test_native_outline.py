@@ -1,0 +1,114 @@
+"""Folds and large expressions written once, as functions of the native module (`outline.py`),
+where the rules' defs and the writer's several functions would write them again at every use.
+
+The text tests read the written module without compiling it; the counting tests run it as plain
+Python (no Numba) and compare its perft with the Python backend's, so they fail if a function
+of the module computes something else than the code it stands for.
+"""
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import ziggurat
+from ziggurat.dsl import ir
+from ziggurat.dsl import types as T
+from ziggurat.interpreter.native import game as native_game
+from ziggurat.interpreter.native import outline
+from ziggurat.interpreter.native.outline import FROM_LINES, function_lines, shape
+from ziggurat.interpreter.runtime import perft
+
+HERE = Path(__file__).parent
+
+
+def written(game) -> str:
+    """The game part of its module, written now (not a text kept in the cache)."""
+    return native_game._write(game)[0].split("# ---- kernel.py")[0]
+
+
+def function(text: str, name: str) -> str:
+    start = text.index(f"def {name}(")
+    end = text.find("\n@njit", start)
+    return text[start:] if end < 0 else text[start:end]
+
+
+@pytest.fixture
+def outline_all(monkeypatch):
+    """Every module outlined, however small (outline.FROM_LINES)."""
+    monkeypatch.setattr(outline, "FROM_LINES", 0)
+
+
+def test_a_defs_fold_used_in_two_actions_is_one_function_called_by_both(outline_all):
+    text = written(ziggurat.load(str(HERE / "outline.rules")))
+    # crowd = friends(to): `count(mine(d) for d in neighbours(to, orthogonal))`, in step's do and in jump's
+    put = r"put\(s, CNT \+ 0, (fold_\d+)\(s, mover, v_to\)\)"
+    calls = [re.findall(put, function(text, f)) for f in ("do_0", "do_1")]
+    assert len(calls[0]) == 1 and calls[0] == calls[1]
+    assert text.count(f"def {calls[0][0]}(") == 1
+    body = function(text, calls[0][0])
+    assert "for " in body and "NB[" in body  # the loop over the neighbours, here and not in do_N
+    assert "NB[" not in function(text, "do_0") + function(text, "do_1")
+
+
+def test_the_moves_listing_calls_no_fold_of_the_module(outline_all):
+    """legal, after_K and legal_parts run once per candidate: their folds stay in place
+    (outline.listing), though the same defs' folds are outlined elsewhere."""
+    for name in (str(HERE / "outline.rules"), "rgb"):
+        text = written(ziggurat.load(name))
+        assert "def fold_" in text, name
+        for f in ["legal", "legal_parts"] + sorted(set(re.findall(r"\ndef (after_\d+)\(", text))):
+            assert not re.search(r"\bfold_\d+\(", function(text, f)), (name, f)
+
+
+def test_a_fold_has_one_shape_whatever_its_names_and_none_when_it_reads_a_list():
+    def fold(var, cell):
+        c = ir.Local(cell, T.CELL)
+        d = ir.Local(var, T.CELL)
+        return ir.Comp("any", ir.Call("empty", (d,), T.BOOL),
+                       (ir.CompFor(var, ir.Call("neighbours", (c, ir.Const((), T.DIRSET)), T.list_of(T.CELL)), None),),
+                       T.BOOL)
+    one, params1 = shape(fold("d", "from"), {"from": "v_from"})
+    two, params2 = shape(fold("_v7_x", "c#3"), {"c#3": "_c12"})
+    assert one == two and params1 == ["from"] and params2 == ["c#3"]
+    listed = ir.Local("l", T.list_of(T.CELL))
+    reads_list = ir.Comp("count", ir.Call("empty", (ir.Local("x", T.CELL),), T.BOOL),
+                         (ir.CompFor("x", listed, None),), T.INT)
+    assert shape(reads_list, {"l": "_l4"}) is None
+    assert shape(fold("d", "from"), {}) is None  # a name bound nowhere the function could be given
+
+
+def plain_module(text: str) -> dict:
+    from ziggurat.interpreter.native.module import plain_text
+
+    namespace: dict = {}
+    exec(compile(plain_text(text), "<native>", "exec"), namespace)
+    assert not hasattr(namespace["legal"], "py_func")  # plain: Numba compiles nothing here
+    return namespace
+
+
+def test_a_small_module_outlines_nothing():
+    for name in ("othello", "breakthrough", "volcano"):
+        text = written(ziggurat.load(name))
+        assert function_lines(text) < FROM_LINES and "def fold_" not in text, name
+    text = written(ziggurat.load("martian-chess"))
+    assert function_lines(text) >= FROM_LINES / 2 and "def fold_" in text  # its first writing: 940 lines
+
+
+@pytest.mark.parametrize("name, depth", [
+    (str(HERE / "outline.rules"), 4),
+    ("volcano", 2),  # folds over stacks
+    ("martian-chess", 2),  # a zone's count; large expressions of the defs
+    ("rgb", 1),  # folds inside folds; its after block's
+])
+def test_the_module_with_its_folds_outlined_counts_pythons_perft(outline_all, name, depth):
+    game = ziggurat.load(name)
+    text, layout = native_game._write(game)[:2]
+    assert re.search(r"\ndef fold_\d+\(", text)  # something was outlined
+    module = plain_module(text)
+    state = game.new()
+    v = layout.vector(state)
+    hist = np.zeros(depth + 2, dtype=np.int64)
+    for d in range(depth + 1):
+        assert module["perft"](v.copy(), d, hist, 0) == perft(state, d), f"depth {d}"
