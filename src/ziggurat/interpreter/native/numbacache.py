@@ -25,6 +25,7 @@ from numba.core.registry import CPUDispatcher
 from numba.core.runtime import rtsys
 
 from ... import cachedir
+from . import numbapipe
 
 FOLDER = ("native", "numba")
 
@@ -225,6 +226,7 @@ def _frontend(func, *args, **kws):
 
 
 numba_compiler.run_frontend = _frontend
+numbapipe.install()
 
 
 class LinkedOnly(JITCodeLibrary):
