@@ -19,6 +19,14 @@ generated code like ours, each keeping the code it makes the same.
   that name it, and the phi nodes are placed by the dominance frontiers, not by the walk), so
   here each rewrite walks the blocks that name it and copies the others as they are. Same
   order, same names, same phi nodes: the same IR.
+- **A pipeline without the passes that find nothing in generated code** (`Trimmed`, every
+  function a native module compiles): Numba's nopython pipeline less the passes for constructs
+  the native writer and the kernel never emit (`LEFT_OUT`): `with` blocks (object mode),
+  closures, comprehensions made arrays and `functools.reduce` (`InlineClosureLikes`, which also
+  runs Numba's variable liveness twice on the whole function), `literally` and
+  `literal_unroll`. Should such code ever be written, Numba refuses it (a typing error, which
+  the loader reports as `Unsupported`); it does not compile it wrong. Checked: no shipped
+  module's text has any of them.
 """
 
 from __future__ import annotations
@@ -26,7 +34,9 @@ from __future__ import annotations
 import copy
 from collections import defaultdict
 
-from numba.core import errors, inline_closurecall, ir, ssa
+from numba.core import compiler, errors, inline_closurecall, ir, ssa
+from numba.core import untyped_passes as up
+from numba.core.compiler_machinery import PassManager
 
 
 class _OneMemoPerScope:
@@ -98,6 +108,25 @@ def _rewrite(blocks, labels, states, handler):
         new.body = [handler.on_assign(states, stmt) if isinstance(stmt, ir.Assign) else handler.on_other(states, stmt)
                     for stmt in block.body]
     return out
+
+
+LEFT_OUT = (up.WithLifting, up.InlineClosureLikes, up.MakeFunctionToJitFunction, up.FindLiterallyCalls,
+            up.LiteralUnroll)
+
+
+class Trimmed(compiler.Compiler):
+    """Numba's compiler, its nopython pipeline without the passes of `LEFT_OUT`."""
+
+    def define_pipelines(self):
+        if self.state.flags.force_pyobject:
+            return super().define_pipelines()
+        full = compiler.DefaultPassBuilder.define_nopython_pipeline(self.state)
+        pm = PassManager(full.pipeline_name)
+        for pss, what in full.passes:
+            if pss not in LEFT_OUT:
+                pm.add_pass(pss, what)
+        pm.finalize()
+        return [pm]
 
 
 def install() -> None:
