@@ -73,11 +73,20 @@ def _run_ssa(blocks):
     cfg = ssa.compute_cfg_from_blocks(blocks)
     df_plus = ssa._iterated_domfronts(cfg)
     violators = ssa._find_defs_violators(blocks, cfg)
-    cache_list_vars = ssa._CacheListVars()
-    naming: dict = {}  # a variable's name -> the labels of the blocks naming it (assigned or used)
+    if not violators:
+        return blocks
+    cache_list_vars = ssa._CacheListVars()  # (the handler's: the variables each statement reads)
+    naming: dict = {}  # a variable's name -> the labels of the blocks naming it (assigned or read)
     for label, block in blocks.items():
         for stmt in block.body:
-            for var in stmt.list_vars():
+            if isinstance(stmt, ir.Assign):
+                naming.setdefault(stmt.target.name, set()).add(label)
+                value = stmt.value
+                read = cache_list_vars.get(value) if isinstance(value, ir.Inst) else (
+                    [value] if isinstance(value, ir.Var) else ())
+            else:
+                read = cache_list_vars.get(stmt)
+            for var in read:
                 naming.setdefault(var.name, set()).add(label)
     for name in violators:
         labels = naming.get(name, ())
