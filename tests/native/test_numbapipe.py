@@ -101,3 +101,29 @@ def test_inlining_copies_a_callees_scope_once_per_copy_not_once_per_block(monkey
     # each of the two copies of a callee's IR copies its scope and that scope's parent once (Numba's
     # own copy: once per block, 7 blocks here, 56 in all)
     assert len(scopes) == 2 * 2 * len(blocks)
+
+
+def _sums(a, b):
+    x = a + b
+    y = x + b
+    z = y + a
+    w = z + x
+    v = w + y
+    return v + z
+
+
+def test_an_operator_on_numbers_is_typed_once_per_argument_types(monkeypatch):
+    from numba.core import types
+
+    asked = []
+    real = numbapipe._get_call_type
+
+    def counted(self, context, args, kws):
+        if self.typing_key is __import__("operator").add and tuple(args) == (types.int64, types.int64):
+            asked.append(args)
+        return real(self, context, args, kws)
+
+    monkeypatch.setattr(numbapipe, "_get_call_type", counted)
+    assert types.functions.BaseFunction.get_call_type is numbapipe._get_call_type_once
+    assert njit(_sums)(3, 4) == _sums(3, 4)
+    assert len(asked) <= 1  # six additions of two int64, typed and lowered: Numba's own asks at each
