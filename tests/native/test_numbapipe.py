@@ -10,7 +10,9 @@ numba = pytest.importorskip("numba")
 from numba.core import compiler, inline_closurecall, ir  # noqa: E402
 
 from ziggurat.interpreter.native import numbapipe  # noqa: E402
-from ziggurat.interpreter.native.numbacache import njit  # noqa: E402  (installs numbapipe)
+from ziggurat.interpreter.native.numbacache import njit  # noqa: E402
+
+numbapipe.install()  # (a native module's first compile does it; the tests below call the parts directly)
 
 
 def reassigning(a, n):
@@ -127,3 +129,25 @@ def test_an_operator_on_numbers_is_typed_once_per_argument_types(monkeypatch):
     assert types.functions.BaseFunction.get_call_type is numbapipe._get_call_type_once
     assert njit(_sums)(3, 4) == _sums(3, 4)
     assert len(asked) <= 1  # six additions of two int64, typed and lowered: Numba's own asks at each
+
+
+def test_a_warm_start_imports_no_lowering_and_the_first_compile_installs_the_changes():
+    """Importing numbacache (what a warm start does before loading machine code) leaves Numba's
+    inliner, which imports its lowering, unimported; the first compile of a native function
+    installs every change."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from ziggurat.interpreter.native.numbacache import njit\n"
+        "assert 'numba.core.inline_closurecall' not in sys.modules\n"
+        "from numba.core import inline_closurecall, ssa, types\n"
+        "from ziggurat.interpreter.native import numbapipe\n"
+        "assert inline_closurecall.copy is not numbapipe._COPY\n"
+        "assert njit(lambda x: x + 1)(1) == 2\n"
+        "assert inline_closurecall.copy is numbapipe._COPY\n"
+        "assert ssa._run_ssa is numbapipe._run_ssa\n"
+        "assert types.functions.BaseFunction.get_call_type is numbapipe._get_call_type_once\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr

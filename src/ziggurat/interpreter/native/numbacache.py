@@ -226,7 +226,6 @@ def _frontend(func, *args, **kws):
 
 
 numba_compiler.run_frontend = _frontend
-numbapipe.install()
 
 
 class LinkedOnly(JITCodeLibrary):
