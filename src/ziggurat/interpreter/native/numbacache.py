@@ -25,6 +25,7 @@ from numba.core.registry import CPUDispatcher
 from numba.core.runtime import rtsys
 
 from ... import cachedir
+from . import numbapipe
 
 FOLDER = ("native", "numba")
 
@@ -253,8 +254,8 @@ class LinkedOnly(JITCodeLibrary):
         return self.serialize_using_bitcode()
 
 
-class _LinkedOnlyCompiler(numba_compiler.Compiler):
-    """Numba's compiler, the function's code library a `LinkedOnly`."""
+class _LinkedOnlyCompiler(numbapipe.Trimmed):
+    """The native modules' compiler (`numbapipe.Trimmed`), the function's code library a `LinkedOnly`."""
 
     def compile_extra(self, func):
         if self.state.library is None:
@@ -279,6 +280,7 @@ def njit(*args, cache: bool = False, internal: bool = False, inlines: bool = Tru
 
     if options.get("inline") == "always":
         options["inline"] = inline_unless_big
+    options["pipeline_class"] = numbapipe.Trimmed
     if internal:
         options.update(no_cpython_wrapper=True, no_cfunc_wrapper=True)
         options["pipeline_class"] = _LinkedOnlyCompiler

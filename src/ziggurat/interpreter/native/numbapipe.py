@@ -1,0 +1,181 @@
+"""How Numba compiles a native module's functions: the parts of its compiler made cheaper for
+generated code like ours, each keeping the code it makes the same.
+
+- **Inlining copies a function's IR once, not once per block.** Numba inlines a call
+  (`inline="always"`, `numbacache.inline_unless_big`) by copying the callee's IR twice, block by
+  block, each block with a `copy.deepcopy` of its own (`InlineWorker.inline_ir`). Every block
+  refers to the function's one `Scope`, which holds all its variables, so each block's copy
+  copied every variable again: a callee of B blocks and V variables cost B x V copies (a
+  shipped game's `do_N` of 35 blocks and 616 variables, inlined into `apply`). Here the
+  blocks of one IR are copied with one memo, as a single `deepcopy` of its blocks would be: the
+  scope and its variables are copied once and the blocks share the copy. Numba's own copy gives
+  each block an equal scope of its own; the inliner asks for exactly one (it compares them by
+  value) and then moves every block into the caller's scope, so what it builds is the same.
+- **SSA is rebuilt only where a variable is named.** Numba's SSA reconstruction (`ssa._run_ssa`)
+  takes each variable assigned more than once in turn and rewrites every block of the function
+  for it, twice (its definitions renamed, then its uses): variables x blocks (a shipped
+  `legal` of 185 such variables: most of its 1.7 CPU s of SSA). A block that does not name
+  the variable comes out of both rewrites as it went in (the handlers change only statements
+  that name it, and the phi nodes are placed by the dominance frontiers, not by the walk), so
+  here each rewrite walks the blocks that name it and copies the others as they are. Same
+  order, same names, same phi nodes: the same IR.
+- **A pipeline without the passes that find nothing in generated code** (`Trimmed`, every
+  function a native module compiles): Numba's nopython pipeline less the passes for constructs
+  the native writer and the kernel never emit (`LEFT_OUT`): `with` blocks (object mode),
+  closures, comprehensions made arrays and `functools.reduce` (`InlineClosureLikes`, which also
+  runs Numba's variable liveness twice on the whole function), `literally` and
+  `literal_unroll`. Should such code ever be written, Numba refuses it (a typing error, which
+  the loader reports as `Unsupported`); it does not compile it wrong. Checked: no shipped
+  module's text has any of them.
+- **An operator on numbers is typed once per argument types** (`_get_call_type_once`). Typing
+  `a + b`, `x < y` and the like asks each of the operator's templates in turn (Python's, then
+  NumPy's ufunc rules, which search the ufunc's loops), and does so at every such expression,
+  once while inferring types and again while lowering: a shipped game's functions typed some
+  1,100 of them, of 96 distinct argument types, for about 5% of its compile. The signature an
+  operator's templates give for given argument types is the same each time (the function type,
+  its templates, the typing context and the target are part of the key), so it is kept and given
+  again. Only operators (the `operator` module's functions) on numbers and booleans are kept;
+  a refusal is not kept (it is raised again each time).
+"""
+
+from __future__ import annotations
+
+import copy
+import operator
+from collections import defaultdict
+
+from numba.core import compiler, errors, ir, ssa, target_extension, types
+from numba.core import untyped_passes as up
+from numba.core.compiler_machinery import PassManager
+
+
+class _OneMemoPerScope:
+    """The `copy` module as `inline_closurecall` sees it: `deepcopy` of a block shares its memo with
+    the other blocks of the same scope, within one `inline_ir` call (`memos`, else Numba's own)."""
+
+    memos = None  # id of a scope -> the memo of its blocks' copies, during one inline_ir call
+
+    def deepcopy(self, x, memo=None):
+        if memo is None and self.memos is not None and isinstance(x, ir.Block):
+            memo = self.memos.setdefault(id(x.scope), {})  # the scopes are alive during the call
+        return copy.deepcopy(x, memo)
+
+
+_COPY = _OneMemoPerScope()
+_inline_ir = None  # Numba's InlineWorker.inline_ir, once installed
+
+
+def _inline_ir_copying_once(self, *args, **kws):
+    saved, _COPY.memos = _COPY.memos, {}
+    try:
+        return _inline_ir(self, *args, **kws)
+    finally:
+        _COPY.memos = saved
+
+
+NUMBAS_RUN_SSA = ssa._run_ssa  # Numba's own, kept for the tests that compare the two
+
+
+def _run_ssa(blocks):
+    """`numba.core.ssa._run_ssa`, each variable's two rewrites walking only the blocks naming it."""
+    if not blocks:
+        return {}
+    cfg = ssa.compute_cfg_from_blocks(blocks)
+    df_plus = ssa._iterated_domfronts(cfg)
+    violators = ssa._find_defs_violators(blocks, cfg)
+    if not violators:
+        return blocks
+    cache_list_vars = ssa._CacheListVars()  # (the handler's: the variables each statement reads)
+    naming: dict = {}  # a variable's name -> the labels of the blocks naming it (assigned or read)
+    for label, block in blocks.items():
+        for stmt in block.body:
+            if isinstance(stmt, ir.Assign):
+                naming.setdefault(stmt.target.name, set()).add(label)
+                value = stmt.value
+                read = cache_list_vars.get(value) if isinstance(value, ir.Inst) else (
+                    [value] if isinstance(value, ir.Var) else ())
+            else:
+                read = cache_list_vars.get(stmt)
+            for var in read:
+                naming.setdefault(var.name, set()).add(label)
+    for name in violators:
+        labels = naming.get(name, ())
+        states = ssa._make_states(blocks)
+        states.update(varname=name, defmap=defaultdict(list))
+        blocks = _rewrite(blocks, labels, states, ssa._FreshVarHandler())
+        defmap = states["defmap"]
+        states = ssa._make_states(blocks)
+        states.update(varname=name, defmap=defmap, phimap=defaultdict(list), cfg=cfg,
+                      phi_locations=ssa._compute_phi_locations(df_plus, defmap))
+        blocks = _rewrite(blocks, labels, states, ssa._FixSSAVars(cache_list_vars))
+        for label, philist in states["phimap"].items():  # (as ssa._fix_ssa_vars)
+            blocks[label].body = philist + blocks[label].body
+    if ssa.compute_cfg_from_blocks(blocks) != cfg:
+        raise errors.CompilerError("CFG mutated in SSA pass")
+    return blocks
+
+
+def _rewrite(blocks, labels, states, handler):
+    """`ssa._run_block_rewrite` of the blocks of these labels; the others copied as they are."""
+    out = {}
+    for label, block in blocks.items():
+        new = out[label] = ir.Block(scope=block.scope, loc=block.loc)
+        if label not in labels:
+            new.body = list(block.body)
+            continue
+        states["label"], states["block"] = label, block
+        new.body = [handler.on_assign(states, stmt) if isinstance(stmt, ir.Assign) else handler.on_other(states, stmt)
+                    for stmt in block.body]
+    return out
+
+
+LEFT_OUT = (up.WithLifting, up.InlineClosureLikes, up.MakeFunctionToJitFunction, up.FindLiterallyCalls,
+            up.LiteralUnroll)
+
+
+class Trimmed(compiler.Compiler):
+    """Numba's compiler, its nopython pipeline without the passes of `LEFT_OUT`."""
+
+    def define_pipelines(self):
+        install()
+        if self.state.flags.force_pyobject:
+            return super().define_pipelines()
+        full = compiler.DefaultPassBuilder.define_nopython_pipeline(self.state)
+        pm = PassManager(full.pipeline_name)
+        for pss, what in full.passes:
+            if pss not in LEFT_OUT:
+                pm.add_pass(pss, what)
+        pm.finalize()
+        return [pm]
+
+
+_OPERATORS = frozenset(f for f in vars(operator).values() if callable(f))
+_get_call_type = types.functions.BaseFunction.get_call_type
+_TYPED: dict = {}  # (function type, its templates' count, context, target, argument types) -> signature
+
+
+def _get_call_type_once(self, context, args, kws):
+    """`BaseFunction.get_call_type`, kept for an operator on numbers and booleans (see above)."""
+    if kws or self.typing_key not in _OPERATORS or not all(isinstance(a, (types.Number, types.Boolean))
+                                                           for a in args):
+        return _get_call_type(self, context, args, kws)
+    key = (self, len(self.templates), context, target_extension.get_local_target(context), tuple(args))
+    sig = _TYPED.get(key)
+    if sig is None:
+        sig = _TYPED[key] = _get_call_type(self, context, args, kws)
+    return sig
+
+
+def install() -> None:
+    """Make the changes above, once per process: at the first compile of a native module's function
+    (`Trimmed`), not at import, since Numba's inliner imports its lowering (a warm start, which
+    loads machine code, needs none of it: 0.15-0.3 CPU s)."""
+    global _inline_ir
+    from numba.core import inline_closurecall
+
+    if inline_closurecall.copy is not _COPY:
+        _inline_ir = inline_closurecall.InlineWorker.inline_ir
+        inline_closurecall.copy = _COPY  # its only use of the module: copy.deepcopy of a block
+        inline_closurecall.InlineWorker.inline_ir = _inline_ir_copying_once
+        ssa._run_ssa = _run_ssa  # reconstruct_ssa's, its only caller
+        types.functions.BaseFunction.get_call_type = _get_call_type_once
