@@ -13,6 +13,9 @@ from ziggurat.interpreter.native import numbapipe  # noqa: E402
 from ziggurat.interpreter.native.numbacache import njit  # noqa: E402
 
 numbapipe.install()  # (a native module's first compile does it; the tests below call the parts directly)
+# The changes are made under a Numba release they were checked on only (numbapipe.TESTED)
+checked = pytest.mark.skipif(not numbapipe.tested(numba.__version__),
+                             reason=f"numbapipe leaves Numba {numba.__version__} as it is (not in numbapipe.TESTED)")
 
 
 def reassigning(a, n):
@@ -51,6 +54,7 @@ def test_ssa_rebuilt_only_where_a_variable_is_named_gives_numbas_ir():
     assert dump(ours) == dump(theirs)
 
 
+@checked
 def test_the_compiled_function_uses_the_cheaper_ssa_and_computes_as_python():
     import numpy as np
     from numba.core import ssa
@@ -78,6 +82,7 @@ def _caller(x):
     return _helper(x) + _helper(x + 1)
 
 
+@checked
 def test_inlining_copies_a_callees_scope_once_per_copy_not_once_per_block(monkeypatch):
     """Numba copies a callee's IR twice per inlined call; each copy copies its scope once."""
     assert inline_closurecall.copy is numbapipe._COPY
@@ -114,6 +119,7 @@ def _sums(a, b):
     return v + z
 
 
+@checked
 def test_an_operator_on_numbers_is_typed_once_per_argument_types(monkeypatch):
     from numba.core import types
 
@@ -131,6 +137,7 @@ def test_an_operator_on_numbers_is_typed_once_per_argument_types(monkeypatch):
     assert len(asked) <= 1  # six additions of two int64, typed and lowered: Numba's own asks at each
 
 
+@checked
 def test_a_warm_start_imports_no_lowering_and_the_first_compile_installs_the_changes():
     """Importing numbacache (what a warm start does before loading machine code) leaves Numba's
     inliner, which imports its lowering, unimported; the first compile of a native function
@@ -151,3 +158,8 @@ def test_a_warm_start_imports_no_lowering_and_the_first_compile_installs_the_cha
         "assert types.functions.BaseFunction.get_call_type is numbapipe._get_call_type_once\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+def test_the_changes_are_made_only_under_a_numba_release_they_were_checked_on():
+    assert numbapipe.tested("0.68.1") and numbapipe.tested("0.68.0rc1")
+    assert not numbapipe.tested("0.69.0") and not numbapipe.tested("0.60.0") and not numbapipe.tested("dev")

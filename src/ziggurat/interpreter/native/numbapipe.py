@@ -166,13 +166,29 @@ def _get_call_type_once(self, context, args, kws):
     return sig
 
 
+TESTED = ((0, 68),)  # the Numba releases whose internals the changes above were read from and checked on
+
+
+def tested(version: str) -> bool:
+    """Whether a Numba of this version is one of TESTED (its major and minor numbers)."""
+    try:
+        return tuple(int(x) for x in version.split(".")[:2]) in TESTED
+    except ValueError:
+        return False
+
+
 def install() -> None:
     """Make the changes above, once per process: at the first compile of a native module's function
     (`Trimmed`), not at import, since Numba's inliner imports its lowering (a warm start, which
-    loads machine code, needs none of it: 0.15-0.3 CPU s)."""
+    loads machine code, needs none of it: 0.15-0.3 CPU s). They replace functions inside Numba,
+    so they are made only under a Numba release they were checked on (TESTED); another compiles
+    with Numba's own (slower to compile, the same code), the pipeline's left-out passes aside."""
     global _inline_ir
+    import numba
     from numba.core import inline_closurecall
 
+    if not tested(numba.__version__):
+        return
     if inline_closurecall.copy is not _COPY:
         _inline_ir = inline_closurecall.InlineWorker.inline_ir
         inline_closurecall.copy = _COPY  # its only use of the module: copy.deepcopy of a block
