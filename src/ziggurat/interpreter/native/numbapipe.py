@@ -191,7 +191,7 @@ def install() -> None:
         return
     if inline_closurecall.copy is not _COPY:
         _inline_ir = inline_closurecall.InlineWorker.inline_ir
-        inline_closurecall.copy = _COPY  # its only use of the module: copy.deepcopy of a block
-        inline_closurecall.InlineWorker.inline_ir = _inline_ir_copying_once
+        inline_closurecall.copy = _COPY  # type: ignore[assignment]  # its only use of the module: deepcopy of a block
+        inline_closurecall.InlineWorker.inline_ir = _inline_ir_copying_once  # type: ignore[method-assign]
         ssa._run_ssa = _run_ssa  # reconstruct_ssa's, its only caller
-        types.functions.BaseFunction.get_call_type = _get_call_type_once
+        types.functions.BaseFunction.get_call_type = _get_call_type_once  # type: ignore[method-assign]
