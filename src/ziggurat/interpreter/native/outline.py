@@ -114,7 +114,7 @@ def second(counted: "Outline", text: str) -> Optional["Outline"]:
     """The Outline the module's second writing uses, from the first's counts and text; None for
     a module of fewer than FROM_LINES lines in its functions (its first text is its text). A
     small module's compile is mostly the kernel's, and a fold called in `legal`'s loop may cost
-    its speed: Othello's `legal` calling its end test's fold ran at 0.76x."""
+    its speed: a game's `legal` calling its end test's fold (a flank count) ran at 0.76x."""
     if function_lines(text) < FROM_LINES:
         return None
     return Outline(counted.repeated(), counted.shapes)
@@ -123,8 +123,8 @@ def second(counted: "Outline", text: str) -> Optional["Outline"]:
 @contextmanager
 def listing(outline: Optional["Outline"]):
     """While the moves' listing is written (`legal`, its parts, `after_K`, `legal_parts`), every
-    fold in place: called there, once per candidate, a fold of the module cost RGB's kernel a
-    quarter of its speed, Othello's two fifths (kernel_ab.py)."""
+    fold in place: called there, once per candidate, a fold of the module cost one shipped game's
+    kernel a quarter of its speed, another's two fifths (kernel_ab.py)."""
     if outline is None:
         yield
         return
