@@ -24,3 +24,30 @@ def replay_in_reference(state, playout, legal, play) -> object:
         state.push(m)
         play(text)
     return state
+
+
+def plain_module(text: str, maxm=None) -> dict:
+    """A written native module run as plain Python (no Numba: its decorator the identity, see
+    `module.plain_text`), its buffer MAXM moves long when maxm is given."""
+    from ziggurat.interpreter.native.module import plain_text
+
+    namespace: dict = {}
+    exec(compile(plain_text(text), "<native>", "exec"), namespace)
+    assert not hasattr(namespace["legal"], "py_func")  # plain: Numba compiles nothing here
+    if maxm is not None:
+        namespace["MAXM"] = maxm
+    return namespace
+
+
+def assert_plain_perft(text: str, layout, state, depth: int) -> None:
+    """The written module, as plain Python, counts the Python backend's perft from `state` at
+    every depth up to `depth`."""
+    import numpy as np
+
+    from ziggurat.interpreter.runtime import perft
+
+    module = plain_module(text)
+    v = layout.vector(state)
+    hist = np.zeros(depth + 2, dtype=np.int64)
+    for d in range(depth + 1):
+        assert module["perft"](v.copy(), d, hist, 0) == perft(state, d), f"depth {d}"

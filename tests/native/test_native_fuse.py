@@ -22,6 +22,8 @@ from ziggurat.interpreter.native.game import source
 from ziggurat.interpreter.pipeline import lowered_rules
 from ziggurat.interpreter.runtime import perft
 
+from native_replay import plain_module
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 FUSE = os.path.join(HERE, "fuse.rules")
 
@@ -88,17 +90,6 @@ def test_cells_by_line_reads_a_rank_or_file_test_first_in_the_where_only():
     assert fuse.cells_by_line(ir.CompFor("c", cells, both)) == ("rank", three, other)
     assert fuse.cells_by_line(ir.CompFor("c", cells, ir.BoolOp("or", both.values))) is None
     assert fuse.cells_by_line(ir.CompFor("c", cells, ir.Compare("==", rank, rank, T.BOOL))) is None  # reads c
-
-
-def plain_module(text: str, maxm: int) -> dict:
-    """The generated module run as plain Python (no Numba), its buffer MAXM moves long."""
-    from ziggurat.interpreter.native.module import plain_text
-
-    namespace: dict = {}
-    exec(compile(plain_text(text), "<native>", "exec"), namespace)
-    assert not hasattr(namespace["legal"], "py_func")  # plain: Numba compiles nothing here
-    namespace["MAXM"] = maxm
-    return namespace
 
 
 def test_the_second_actions_moves_follow_the_firsts_in_order_when_the_buffers_ends_meet():

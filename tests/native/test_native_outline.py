@@ -9,7 +9,6 @@ of the module computes something else than the code it stands for.
 import re
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 import ziggurat
@@ -18,7 +17,8 @@ from ziggurat.dsl import types as T
 from ziggurat.interpreter.native import game as native_game
 from ziggurat.interpreter.native import outline
 from ziggurat.interpreter.native.outline import FROM_LINES, function_lines, shape
-from ziggurat.interpreter.runtime import perft
+
+from native_replay import assert_plain_perft
 
 HERE = Path(__file__).parent
 
@@ -79,15 +79,6 @@ def test_a_fold_has_one_shape_whatever_its_names_and_none_when_it_reads_a_list()
     assert shape(fold("d", "from"), {}) is None  # a name bound nowhere the function could be given
 
 
-def plain_module(text: str) -> dict:
-    from ziggurat.interpreter.native.module import plain_text
-
-    namespace: dict = {}
-    exec(compile(plain_text(text), "<native>", "exec"), namespace)
-    assert not hasattr(namespace["legal"], "py_func")  # plain: Numba compiles nothing here
-    return namespace
-
-
 def test_a_small_module_outlines_nothing():
     for name in ("othello", "breakthrough", "volcano"):
         text = written(ziggurat.load(name))
@@ -106,9 +97,4 @@ def test_the_module_with_its_folds_outlined_counts_pythons_perft(outline_all, na
     game = ziggurat.load(name)
     text, layout = native_game._write(game)[:2]
     assert re.search(r"\ndef fold_\d+\(", text)  # something was outlined
-    module = plain_module(text)
-    state = game.new()
-    v = layout.vector(state)
-    hist = np.zeros(depth + 2, dtype=np.int64)
-    for d in range(depth + 1):
-        assert module["perft"](v.copy(), d, hist, 0) == perft(state, d), f"depth {d}"
+    assert_plain_perft(text, layout, game.new(), depth)

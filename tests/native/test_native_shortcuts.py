@@ -10,7 +10,6 @@ backend's, so they would fail if a shortcut changed which moves a position has.
 
 import re
 
-import numpy as np
 import pytest
 
 import ziggurat
@@ -21,7 +20,8 @@ from ziggurat.interpreter.native import game as native_game
 from ziggurat.interpreter.native.game import source
 from ziggurat.interpreter.native.module import height_bound
 from ziggurat.interpreter.pipeline import lowered_rules
-from ziggurat.interpreter.runtime import perft
+
+from native_replay import assert_plain_perft
 
 
 def text_of(name: str, options=None) -> str:
@@ -131,16 +131,6 @@ def test_a_functions_buffers_are_views_of_one_array_allocated_once():
     assert all(a < b for a, b in spans) and all(b <= a2 for (_, b), (a2, _) in zip(spans, spans[1:]))  # apart
 
 
-def plain_module(text: str) -> dict:
-    """The generated module run as plain Python (no Numba)."""
-    from ziggurat.interpreter.native.module import plain_text
-
-    namespace: dict = {}
-    exec(compile(plain_text(text), "<native>", "exec"), namespace)
-    assert not hasattr(namespace["legal"], "py_func")  # plain: Numba compiles nothing here
-    return namespace
-
-
 @pytest.mark.parametrize("name, options, depth", [
     ("othello", {"board_size": 6}, 4),  # flank_len; the end's any
     ("breakthrough", {"width": 5, "height": 5, "army": 1}, 4),  # neighbours one rank ahead
@@ -151,9 +141,4 @@ def test_the_written_module_counts_pythons_perft(name, options, depth):
     game = ziggurat.load(name, options)
     native_game._WRITTEN.clear()
     text, layout = source(game)[:2]
-    module = plain_module(text)
-    state = game.new()
-    v = layout.vector(state)
-    hist = np.zeros(depth + 2, dtype=np.int64)
-    for d in range(depth + 1):
-        assert module["perft"](v.copy(), d, hist, 0) == perft(state, d), f"depth {d}"
+    assert_plain_perft(text, layout, game.new(), depth)
