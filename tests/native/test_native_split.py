@@ -17,7 +17,7 @@ from ziggurat.interpreter.native import apply as native_apply
 from ziggurat.interpreter.native import game as native_game
 from ziggurat.interpreter.native import legal as native_legal
 
-from test_native_fuse import plain_module
+from native_replay import plain_module
 
 HERE = os.path.dirname(__file__)
 

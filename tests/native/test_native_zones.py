@@ -12,7 +12,7 @@ import numpy as np
 import ziggurat
 from ziggurat.interpreter.native import game as native_game
 
-from test_native_fuse import plain_module
+from native_replay import plain_module
 
 ZONES = os.path.join(os.path.dirname(__file__), "zones.rules")
 
