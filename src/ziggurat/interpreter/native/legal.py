@@ -63,8 +63,8 @@ class Legal:
         after = w.game.plan.after
         self.after_pos = after.pos if after is not None else None  # the after block's rules line
         self.masks: dict = {}  # K -> after_cells.find's answer, for an after_K whose first list is kept
-        self.base_at = None  # (code, line) where legal computes after_mask_K once, else None
-        self.bases: dict = {}  # K -> the local holding after_mask_K's mask in the function written
+        self.base_at = None  # (code, line) where legal computes after_list_K's mask once, else None
+        self.bases: dict = {}  # K -> the local holding that mask in the function written
         self.written: list = []  # per Stage open around the code written: the cells it wrote, None unknown
 
     def legal(self) -> str:
@@ -272,10 +272,11 @@ class Legal:
         k = self.w.after_number(s, plan)
         found = self.w.legal.masks.get(k)
         kept = ""
+        guarded = found is not None and after_cells.empty_adds_nothing(found)  # an empty list: no move
         if found is not None:  # its first list's mask, from legal's (after_cells)
             kept = code.fresh("mask")
             code(f"{kept} = after_list_{k}(s, mover, {self.base(k, code)})")
-            if after_cells.empty_adds_nothing(found):  # an empty list: no move of the after block
+            if guarded:
                 code(f"if {kept} != 0:")
                 code.depth += 1
             kept = ", " + kept
@@ -283,7 +284,7 @@ class Legal:
         if self.moves.lists:
             code(f"if {tl}:")
             code("    toolong = True")
-        if found is not None and after_cells.empty_adds_nothing(found):
+        if guarded:
             code.depth -= 1
         code("if True:" if s.may_decline else f"if n == {before}:")  # declinable: the move without it too
         code("    if n < MAXM:")
