@@ -84,7 +84,8 @@ def _caller(x):
 
 @checked
 def test_inlining_copies_a_callees_scope_once_per_copy_not_once_per_block(monkeypatch):
-    """Numba copies a callee's IR twice per inlined call; each copy copies its scope once."""
+    """Numba copies a callee's IR twice per inlined call, numbapipe once (the second copy is
+    thrown away by Numba's inlining pass); the copy copies its scope once."""
     assert inline_closurecall.copy is numbapipe._COPY
     scopes = []
 
@@ -105,9 +106,46 @@ def test_inlining_copies_a_callees_scope_once_per_copy_not_once_per_block(monkey
     monkeypatch.setattr(inline_closurecall.InlineWorker, "inline_ir", seen)
     assert _caller(5) == _helper.py_func(5) + _helper.py_func(6)
     assert len(blocks) == 2 and min(blocks) > 2  # two calls inlined, of several blocks each
-    # each of the two copies of a callee's IR copies its scope and that scope's parent once (Numba's
-    # own copy: once per block, 7 blocks here, 56 in all)
-    assert len(scopes) == 2 * 2 * len(blocks)
+    # the one copy of a callee's IR an inlined call makes copies its scope and that scope's parent
+    # once (Numba's own: two copies a call, each copying them once per block, 7 blocks here, 56 in all)
+    assert len(scopes) == 2 * len(blocks)
+
+
+@njit(inline="always")
+def _twice(x):
+    return x * 2 if x > 3 else x - 1
+
+
+@njit
+def _thrice(x):
+    return _twice(x) + _twice(x + 1) * _twice(x + 2)
+
+
+@checked
+def test_a_callee_inlined_at_several_sites_is_translated_once(monkeypatch):
+    translated = []
+    real = inline_closurecall.InlineWorker.run_untyped_passes
+
+    def counted(self, func, *args, **kws):
+        translated.append(func)
+        return real(self, func, *args, **kws)
+
+    monkeypatch.setattr(inline_closurecall.InlineWorker, "run_untyped_passes", counted)
+    inlined = []
+    real_inline = inline_closurecall.InlineWorker.inline_ir
+
+    def seen(self, *args, **kws):
+        out = real_inline(self, *args, **kws)
+        inlined.append(out)
+        return out
+
+    monkeypatch.setattr(inline_closurecall.InlineWorker, "inline_ir", seen)
+    assert _thrice(4) == _twice.py_func(4) + _twice.py_func(5) * _twice.py_func(6)
+    assert len(inlined) == 3  # three call sites inlined
+    assert translated == [_twice.py_func]  # from one translation of the callee
+    # the blocks inlined at each site are their own: no site shares a block with another
+    ids = [id(b) for _, _, _, new_blocks in inlined for _, b in new_blocks[1:]]
+    assert len(ids) == len(set(ids))
 
 
 def _sums(a, b):

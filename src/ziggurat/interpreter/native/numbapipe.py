@@ -11,6 +11,15 @@ generated code like ours, each keeping the code it makes the same.
   scope and its variables are copied once and the blocks share the copy. Numba's own copy gives
   each block an equal scope of its own; the inliner asks for exactly one (it compares them by
   value) and then moves every block into the caller's scope, so what it builds is the same.
+- **A callee is translated once, not at every call site it is inlined into.** Numba's inliner
+  (`InlineWorker.inline_function`, as `InlineInlinables` calls it) runs the callee's bytecode
+  through the untyped pipeline again at each call site, and then copies the IR it made twice: once
+  to rewrite into the caller, once as an "unmutated copy" it returns, which `InlineInlinables`
+  throws away. Here a function's untyped IR is made once per function, flags and locals
+  (`_UNTYPED`, weakly keyed by the function) and handed to Numba's `inline_ir`, which copies it
+  before it changes anything; and the copy it returns is not made (`_COPY.second`: the blocks of
+  the copy being rewritten are returned as they are). The final LLVM IR of every function of the
+  largest shipped module is the same but for the names Numba numbers (checked by hand).
 - **SSA is rebuilt only where a variable is named.** Numba's SSA reconstruction (`ssa._run_ssa`)
   takes each variable assigned more than once in turn and rewrites every block of the function
   for it, twice (its definitions renamed, then its uses): variables x blocks (a shipped
@@ -42,6 +51,7 @@ from __future__ import annotations
 
 import copy
 import operator
+import weakref
 from collections import defaultdict
 
 from numba.core import compiler, errors, ir, ssa, target_extension, types
@@ -55,9 +65,18 @@ class _OneMemoPerScope:
 
     memos = None  # id of a scope -> the memo of its blocks' copies, during one inline_ir call
 
+    def __init__(self):
+        self.copied: set = set()  # ids of the scopes of copies made in this inline_ir call
+        self.second = False  # whether the copy inline_ir returns unused is to be left out
+
     def deepcopy(self, x, memo=None):
         if memo is None and self.memos is not None and isinstance(x, ir.Block):
+            if self.second and id(x.scope) in self.copied:
+                return x  # inline_ir's second copy, of its own first copy: returned and thrown away
             memo = self.memos.setdefault(id(x.scope), {})  # the scopes are alive during the call
+            out = copy.deepcopy(x, memo)
+            self.copied.add(id(out.scope))
+            return out
         return copy.deepcopy(x, memo)
 
 
@@ -66,11 +85,32 @@ _inline_ir = None  # Numba's InlineWorker.inline_ir, once installed
 
 
 def _inline_ir_copying_once(self, *args, **kws):
-    saved, _COPY.memos = _COPY.memos, {}
+    saved = _COPY.memos, _COPY.copied
+    _COPY.memos, _COPY.copied = {}, set()
     try:
         return _inline_ir(self, *args, **kws)
     finally:
-        _COPY.memos = saved
+        _COPY.memos, _COPY.copied = saved
+
+
+_UNTYPED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # function -> {(flags, locals): untyped IR}
+
+
+def _inline_function_translating_once(self, caller_ir, block, i, function, arg_typs=None):
+    """`InlineWorker.inline_function` with the callee's untyped IR made once (see above). Only
+    `InlineInlinables` calls it, and it uses only the blocks inlined (the last of the four
+    values returned); the first is the IR being rewritten itself, not a copy of it."""
+    self.flags.enable_ssa = False  # as run_untyped_passes sets it first, in the flags it is given
+    key = (repr(self.flags.values()), repr(sorted(self.locals.items())) if self.locals else "")
+    made = _UNTYPED.setdefault(function, {})
+    callee_ir = made.get(key)
+    if callee_ir is None:
+        callee_ir = made[key] = self.run_untyped_passes(function)
+    saved, _COPY.second = _COPY.second, True
+    try:
+        return self.inline_ir(caller_ir, block, i, callee_ir, function.__code__.co_freevars, arg_typs=arg_typs)
+    finally:
+        _COPY.second = saved
 
 
 NUMBAS_RUN_SSA = ssa._run_ssa  # Numba's own, kept for the tests that compare the two
@@ -193,5 +233,6 @@ def install() -> None:
         _inline_ir = inline_closurecall.InlineWorker.inline_ir
         inline_closurecall.copy = _COPY  # type: ignore[assignment]  # its only use of the module: deepcopy of a block
         inline_closurecall.InlineWorker.inline_ir = _inline_ir_copying_once  # type: ignore[method-assign]
+        inline_closurecall.InlineWorker.inline_function = _inline_function_translating_once  # type: ignore[method-assign]
         ssa._run_ssa = _run_ssa  # reconstruct_ssa's, its only caller
         types.functions.BaseFunction.get_call_type = _get_call_type_once  # type: ignore[method-assign]
