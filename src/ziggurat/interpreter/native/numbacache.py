@@ -271,7 +271,8 @@ def njit(*args, cache: bool = False, internal: bool = False, inlines: bool = Tru
     (`OneOverload`), and `inline="always"` inlines into all but the largest functions
     (`inline_unless_big`). `internal=True`: a function only compiled code calls, made without
     the wrappers that let Python (and first-class function values) call it (Numba's
-    `no_cpython_wrapper`, `no_cfunc_wrapper`): two functions less to lower, optimise and turn
+    `no_cpython_wrapper`, `no_cfunc_wrapper`; every function is made without the second, which
+    only a first-class function value calls): two functions less to lower, optimise and turn
     into machine code for each, a sixth of the compile time of a game's many `do_N`; and its
     code is only linked into its callers, never made machine code of its own (`LinkedOnly`).
     `inlines=False`: the function calls its helpers, as a function of more than BIG blocks does.
@@ -281,6 +282,7 @@ def njit(*args, cache: bool = False, internal: bool = False, inlines: bool = Tru
     if options.get("inline") == "always":
         options["inline"] = inline_unless_big
     options["pipeline_class"] = numbapipe.Trimmed
+    options.setdefault("no_cfunc_wrapper", True)  # no function here is used as a first-class value
     if internal:
         options.update(no_cpython_wrapper=True, no_cfunc_wrapper=True)
         options["pipeline_class"] = _LinkedOnlyCompiler
