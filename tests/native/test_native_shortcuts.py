@@ -86,16 +86,17 @@ def test_neighbours_by_line_reads_a_rank_or_file_test_first_in_the_where_only():
 
 
 def test_a_top_controller_is_read_from_its_slot_alone_where_the_layout_allows():
+    # (read in legal_parts, which tests `mine(from)` cell by cell: legal walks the occupancy bits)
     # pieces numbered as their controllers, one piece a cell: no table read, no wait on the height
-    legal = function(text_of("breakthrough"), "legal")
+    legal = function(text_of("breakthrough"), "legal_parts")
     assert "CTRL[" not in legal
     assert "s[U(HGT + v_from)] > 0 and s[U(STK + v_from)] == mover" in legal
     # an arrow controlled by nobody: the table CTRL, still from the one slot
-    legal = function(text_of("amazons", {"board_size": 6}), "legal")
+    legal = function(text_of("amazons", {"board_size": 6}), "legal_parts")
     assert "CTRL[U(s[U(STK + v_from)])] == mover" in legal
     # stacks of several pieces: the top's slot is found by the height
     legal = function(text_of("clobber"), "legal")
-    assert "CTRL_ID" not in legal and "s[U(STK + v_from * CAP + s[U(HGT + v_from)] - 1)]" in legal
+    assert "CTRL_ID" not in legal and "s[U(STK + v_to * CAP + s[U(HGT + v_to)] - 1)] != mover" in legal
 
 
 def test_a_ray_part_stops_every_direction_once_a_completion_is_found():

@@ -49,7 +49,7 @@ def occ_fix(s, c):
     in the word of its top's controller, clear in the others'. Nothing where there are none."""
     if NW == 0:
         return
-    w = OCC + (c >> 6)
+    w = c >> 6
     bit = np.int64(1) << np.int64(c & 63)
     o = -1
     h = s[HGT + c]
@@ -57,9 +57,9 @@ def occ_fix(s, c):
         o = ctrl_piece(s[STK + c * CAP + h - 1])
     for p in range(NPLAYERS):
         if p == o:
-            s[w + p * NW] |= bit
+            s[OCC + p * NW + w] |= bit
         else:
-            s[w + p * NW] &= ~bit
+            s[OCC + p * NW + w] &= ~bit
 
 
 @njit(cache=True, inline="always")
