@@ -79,7 +79,7 @@ def plan_layout(folded, supply: int, plans: Optional[list] = None) -> Layout:
     if declared is not None:
         cap = max(1, min(cap, declared))
     zcap = max(1, supply) if supply else CAP  # a zone holds at most every piece there is
-    ctrl = [int(c) for c in folded.ctrl] if plans is not None and occupancy.wanted(plans, folded) else None
+    ctrl = tuple(int(c) for c in folded.ctrl) if plans is not None and occupancy.wanted(plans, folded) else None
     return Layout(len(folded.plan.players), w.ncells, cap, w.npieces, len(w.zone_names), len(w.counter_names), zcap,
                   ctrl)
 
