@@ -72,24 +72,35 @@ def _choice_of_own(step) -> bool:
     return any(_choice_of_own(s) for s in getattr(step, "steps", ()) or ())
 
 
-def open_own(var: str, nw: int, code: Code) -> list:
+def open_own(var: str, nw: int, code: Code, only: Optional[tuple] = None) -> list:
     """The loop binding `var` to each cell whose top the mover controls, lowest first (open_loop's
-    levels). One loop, so that a `break` of the body leaves it all."""
+    levels). One loop, so that a `break` of the body leaves it all. `only`: (a test, a cell) where
+    the loop keeps that cell's bit alone while the test holds (a part already drawn, parts.py)."""
     b = code.fresh("bits")
+
+    def read(word: str) -> None:
+        code(f"{b} = np.uint64(s[U(OCC + mover * NW + {word})])" if nw > 1 else f"{b} = np.uint64(s[U(OCC + mover)])")
+        if only is not None:
+            test, cell = only
+            code(f"if {test}:")
+            code(f"    {b} &= (np.uint64(1) << np.uint64({cell} & 63)) if ({cell} >> 6) == {word} else np.uint64(0)")
+
     if nw == 1:
-        code(f"{b} = np.uint64(s[U(OCC + mover)])")
+        read("0")
         code(f"while {b} != 0:")
         code.depth += 1
         code(f"{var} = low_bit({b})")
     else:
         w = code.fresh("w")
         code(f"{w} = 0")
-        code(f"{b} = np.uint64(s[U(OCC + mover * NW)])")
+        read(w)
         code("while True:")
         code.depth += 1
         code(f"while {b} == 0 and {w} < NW - 1:")
-        code(f"    {w} += 1")
-        code(f"    {b} = np.uint64(s[U(OCC + mover * NW + {w})])")
+        code.depth += 1
+        code(f"{w} += 1")
+        read(w)
+        code.depth -= 1
         code(f"if {b} == 0:")
         code("    break")
         code(f"{var} = {w} * 64 + low_bit({b})")
