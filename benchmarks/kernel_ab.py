@@ -100,8 +100,9 @@ def games(module, s0, count: int, seed: int, parts, plies: int = 1000, keep: boo
 def live(module, finals: np.ndarray) -> np.ndarray:
     """The final positions with each stack's slots above its height zeroed: they hold whatever the
     stack held before (a Stage taken back by its inverse, not a copy, leaves other values there),
-    and nothing reads them."""
-    out = finals.copy()
+    and nothing reads them; the slots after the stacks (occupancy words, which follow from the
+    stacks, where a checkout keeps them) left out."""
+    out = finals[:, :module.STK + module.NC * module.CAP].copy()
     for row in out:
         for c in range(module.NC):
             row[module.STK + c * module.CAP + row[module.HGT + c]: module.STK + (c + 1) * module.CAP] = 0

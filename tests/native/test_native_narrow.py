@@ -111,8 +111,8 @@ def test_a_choice_followed_by_a_test_of_membership_goes_over_the_sets_members_on
     legal = legal_text()
     slide, shoot = action(legal, "slide"), action(legal, "shoot")
     for text in (slide, shoot):
-        assert "range(NC)" in text  # from: every cell
-        assert len(re.findall(r"range\(NC\)", text)) == 1  # to / target: the marked cells
+        assert "v_from = low_bit(" in text  # from: the mover's own cells, its occupancy bits
+        assert "range(NC)" not in text  # to / target: the marked cells
         assert "BITIDX[" in text
     # the test is left out: the ray is walked once a `from`, not once a `to`
     assert len(re.findall(r"LN\[", slide)) == 1
@@ -122,7 +122,7 @@ def test_a_choice_followed_by_a_test_of_membership_goes_over_the_sets_members_on
 def test_a_set_reading_a_later_value_or_walked_after_an_effect_is_not_narrowed():
     legal = legal_text()
     hop, wall = action(legal, "hop"), action(legal, "wall")
-    assert "BITIDX[" not in hop and len(re.findall(r"range\(NC\)", hop)) == 2
+    assert "BITIDX[" not in hop and len(re.findall(r"range\(NC\)", hop)) == 1  # from: the mover's bits
     # wall: `to`, whose test follows the wall's placement, goes over every cell
     assert "for v_to in range(NC):" in wall and "BITIDX[" not in wall
 

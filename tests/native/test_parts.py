@@ -73,11 +73,13 @@ def test_a_cell_part_already_drawn_is_not_looked_for_again_over_the_board():
     text = source(ziggurat.load("amazons", {"board_size": 6}))[0]
     parts = text[text.index("def legal_parts("):]
     parts = parts[:parts.index("\n# ----")]
-    # once past the queen's part (depth > 0), its loop runs over the drawn cell alone
+    # once past the queen's part (depth > 0), its loop runs over the drawn cell alone: the queen's
+    # cells are the mover's own, whose occupancy bits it walks, and it keeps the drawn cell's bit
     assert "for v_from in range(NC)" not in parts
     lo = next(line.split(" = ")[0].strip() for line in parts.splitlines() if "if depth > 0 else 0" in line)
-    assert f"for v_from in range({lo}, {lo} + 1 if depth > 0 else NC):" in parts
-    assert "for v_from in range(NC)" in legal_text(ziggurat.load("amazons", {"board_size": 6}))  # legal: every cell
+    assert f"&= (np.uint64(1) << np.uint64({lo} & 63)) if ({lo} >> 6) ==" in parts.split("v_from = ")[0]
+    # legal: every cell of the mover's (its occupancy bits), not one drawn cell
+    assert "v_from = low_bit(" in legal_text(ziggurat.load("amazons", {"board_size": 6}))
 
 
 @pytest.mark.parametrize("name, options", [("amazons", {"board_size": 6}), (STAGES, {}),

@@ -19,7 +19,7 @@ from .code import Code, fail
 # date as they write (or write nothing the hash covers). tests/native/test_native_writer.py checks this
 # against the kernel's text.
 KEEPS_HASH = frozenset({"put", "move_stack", "take_stack", "place_piece", "remove_piece", "insert_piece",
-                        "lift_piece", "zone_add", "zone_drop", "off_level"})
+                        "lift_piece", "zone_add", "zone_drop", "off_level", "occ_fix"})
 UNHASHED = frozenset({"PLY", "LAST", "OVER", "HSH"})  # slots outside the hash
 
 
@@ -199,6 +199,8 @@ class Statements:
             case "change":
                 c, k, p = arg(0, "c"), arg(1, "k"), arg(2, "p")
                 self.call(code, "put", f"level_slot(s, {c}, {k})", p)
+                if x.nw:  # the top may change hands
+                    self.call(code, "occ_fix", c)
             case "remove":
                 c, k = arg(0, "c"), arg(1, "k")
                 self.call(code, "remove_piece", c, f"{k} - 1", zone(2))

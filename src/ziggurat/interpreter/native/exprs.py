@@ -36,6 +36,7 @@ class Exprs:
         self.tables = tables  # name -> numpy-able rows (filled as the expressions use them)
         self.uses_last = False
         self.cap = 64  # the deepest stack (the writer sets the layout's)
+        self.nw = 0  # the occupancy words a player (occupancy.py; the writer sets the layout's)
         self.caps: dict = {}  # a list buffer's name -> the most items it holds
         self.table_names: dict = {}  # a table's name in the module -> its name in the rules
         self.loops = Loops(self)

@@ -30,6 +30,7 @@ from ...dsl import ir
 from ...dsl import types as T
 from .. import steps as P
 from ..names import pyname
+from . import occupancy
 
 PLAIN = (P.Guard, P.Bind, P.Choose, P.Apply, P.Measure, P.Stage)
 
@@ -181,17 +182,22 @@ def shared(lg, parts: list, i: int, envs: list, names: list, code) -> None:
     var = pyname(heads[0].name)
     if var in taken or any(env.get(h.name) == var for h, env in zip(heads, envs)):
         var = code.fresh("f")
+    one_cond = all(same_choice(heads[0], h, names[0], nm, True) for h, nm in zip(heads[1:], names[1:]))
+    own = occupancy.own_cells(heads[0].domain, heads[0].cond, heads[0].name) if one_cond and lg.x.nw else None
+    cond = heads[0].cond if own is None else own[0]
     with code.at(heads[0].pos):
-        levels = lg.loops.open_loop(heads[0].domain, var, envs[0], code)
+        if own is not None:  # the mover's own cells: the bits of its occupancy words
+            levels = occupancy.open_own(var, lg.x.nw, code)
+        else:
+            levels = lg.loops.open_loop(heads[0].domain, var, envs[0], code)
     inner = [{**env, h.name: var} for h, env in zip(heads, envs)]
     key = f"#s{len(names[0])}"
     inner_names = [{**nm, h.name: key} for h, nm in zip(heads, names)]
-    one_cond = all(same_choice(heads[0], h, names[0], nm, True) for h, nm in zip(heads[1:], names[1:]))
     if one_cond:
         opened = 0
-        if heads[0].cond is not None:
+        if cond is not None:
             with code.at(heads[0].pos):
-                code(f"if {lg.x.expr(heads[0].cond, inner[0], code)}:")
+                code(f"if {lg.x.expr(cond, inner[0], code)}:")
             code.depth += 1
             opened = 1
         nxt = [p.steps[i + 1] for p in parts if i + 1 < len(p.steps) and loop_choice(p.steps[i + 1])]

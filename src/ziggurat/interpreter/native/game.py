@@ -368,7 +368,7 @@ def _write(game) -> tuple:
     if folded.world.surface is not None:
         raise Unsupported("the open table (pieces at spots, not on cells)", folded.plan.surface_pos)
     supply = game.piece_supply()
-    layout = plan_layout(folded, supply.total if supply is not None else 0)
+    layout = plan_layout(folded, supply.total if supply is not None else 0, list(ruleset.steps))
     from .outline import Outline, second
 
     counted = Outline()  # written twice: the folds used more than once, counted, become functions

@@ -16,7 +16,7 @@ from typing import Optional
 from ...dsl import ir
 from ...dsl import types as T
 from ..names import pyname
-from . import fuse
+from . import fuse, occupancy
 from .code import Code, describe, fail
 
 
@@ -239,6 +239,9 @@ class Loops:
         """The loop header(s) of a choice `name: domain where cond` binding `var` (open_loop's
         levels), and what is left of cond to test inside: over the cells (or a cell's
         neighbours) of one rank or file only when the where begins by asking for it."""
+        own = occupancy.own_cells(domain, cond, name) if self.x.nw else None
+        if own is not None:  # the mover's own cells: the bits of its occupancy words
+            return occupancy.open_own(var, self.x.nw, code), own[0]
         f = ir.CompFor(name, domain, cond)
         line = fuse.cells_by_line(f)
         near = fuse.neighbours_by_line(f) if line is None else None

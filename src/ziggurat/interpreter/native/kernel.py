@@ -21,7 +21,7 @@ from ziggurat.interpreter.native.numbacache import njit
 
 # The generated part's names, declared for linters (their values here are placeholders).
 SIDE = PLY = LAST = OVER = SEATS = NPLAYERS = NC = CAP = ZCAP = ZW = 0
-CNT = ZON = HSH = HGT = STK = SIZE = FILES = MAXM = AMASK = CELLMASK = NACTIONS = 0
+CNT = ZON = HSH = HGT = STK = OCC = NW = SIZE = FILES = MAXM = AMASK = CELLMASK = NACTIONS = 0
 HASHING = INCREMENTAL = CHANCE = False
 CTRL = CHANCEACT = LASTCELLS = LASTN = LN = LNN = NB = NBN = np.zeros(1, np.int64)
 
@@ -41,6 +41,25 @@ def ctrl_piece(p):
     if CTRL_ID:
         return p
     return CTRL[U(p)]
+
+
+@njit(cache=True, inline="always")
+def occ_fix(s, c):
+    """Cell c's bit in the occupancy words (occupancy.py) made right after its stack changed: set
+    in the word of its top's controller, clear in the others'. Nothing where there are none."""
+    if NW == 0:
+        return
+    w = c >> 6
+    bit = np.int64(1) << np.int64(c & 63)
+    o = -1
+    h = s[HGT + c]
+    if h > 0:
+        o = ctrl_piece(s[STK + c * CAP + h - 1])
+    for p in range(NPLAYERS):
+        if p == o:
+            s[OCC + p * NW + w] |= bit
+        else:
+            s[OCC + p * NW + w] &= ~bit
 
 
 @njit(cache=True, inline="always")
@@ -149,6 +168,8 @@ def move_stack(s, a, k, b):
             h += np.uint64(p + 1) * (ZK[STK + b * CAP + hb + i] - ZK[STK + a * CAP + k + i])
     s[HGT + b] = hb + n
     s[HGT + a] = k
+    occ_fix(s, a)
+    occ_fix(s, b)
     if HASHING:
         s[HSH] = np.int64(h)
 
@@ -161,6 +182,7 @@ def take_stack(s, c, z):
         if HASHING:
             s[HSH] = np.int64(np.uint64(s[HSH]) - np.uint64(p + 1) * ZK[STK + c * CAP + i])
     s[HGT + c] = 0
+    occ_fix(s, c)
 
 
 @njit(cache=True, inline="always")
@@ -171,6 +193,7 @@ def place_piece(s, p, c):
         return
     s[STK + c * CAP + h] = p
     s[HGT + c] = h + 1
+    occ_fix(s, c)
     if HASHING:
         s[HSH] = np.int64(np.uint64(s[HSH]) + np.uint64(p + 1) * ZK[STK + c * CAP + h])
 
@@ -197,6 +220,7 @@ def remove_piece(s, c, k, z):
         s[STK + c * CAP + i] = q
         hs += np.uint64(q + 1) * (ZK[STK + c * CAP + i] - ZK[STK + c * CAP + i + 1])
     s[HGT + c] = h - 1
+    occ_fix(s, c)
     if HASHING:
         s[HSH] = np.int64(hs)
 
@@ -233,6 +257,8 @@ def copy_state(dst, src):
         dst[b] = src[b]  # whatever the height: most stacks hold 0 or 1 piece, and a store costs less than a branch
         for k in range(1, src[HGT + c]):
             dst[b + k] = src[b + k]
+    for i in range(OCC, SIZE):  # the occupancy words, if any
+        dst[i] = src[i]
 
 
 @njit(cache=True)
@@ -326,6 +352,7 @@ def insert_piece(s, p, c, k):
         s[b + i] = s[b + i - 1]
     s[b + k] = p
     s[HGT + c] = h + 1
+    occ_fix(s, c)
     stack_rehash(s, b, k, h + 1, hs)
 
 
@@ -492,4 +519,5 @@ def lift_piece(s, c, k):
     for i in range(k, h - 1):
         s[b + i] = s[b + i + 1]
     s[HGT + c] = h - 1
+    occ_fix(s, c)
     stack_rehash(s, b, k, h - 1, hs)

@@ -12,6 +12,7 @@ A position is a vector of fixed length (numpy int64), laid out as
 | `HSH` | the position's hash, kept up to date by every move (see `loops`), when the rules ask about repetition |
 | `HGT + c` | the height of the stack on cell c |
 | `STK + c * CAP + k` | the piece at level k + 1 of cell c (bottom first) |
+| `OCC + p * NW + w` | bit i: cell 64 w + i has a top piece p controls (`occupancy.py`; NW = 0: none) |
 
 where a stack's slots above its height are left as they were (nothing reads them: copying a
 position and its hash skip them; perft copies, playouts write in place). A move is one
@@ -43,7 +44,7 @@ class Layout:
     """Where each part of a position lives in the vector of one game."""
 
     def __init__(self, nplayers: int, ncells: int, cap: int, npieces: int, nzones: int, ncounters: int,
-                 zcap: int = 64):
+                 zcap: int = 64, ctrl: Optional[tuple] = None):
         self.nplayers, self.ncells, self.cap = nplayers, ncells, cap  # cap: the pieces a stack may hold
         self.npieces, self.nzones, self.ncounters = npieces, nzones, ncounters
         self.zcap = zcap  # the pieces a zone may hold
@@ -52,7 +53,11 @@ class Layout:
         self.hsh = self.zon + nzones * (zcap + 1)
         self.hgt = self.hsh + 1
         self.stk = self.hgt + ncells
-        self.size = self.stk + ncells * cap
+        self.occ = self.stk + ncells * cap
+        # the occupancy words (`ctrl`: each piece's controller, given where the moves read them)
+        self.ctrl = tuple(ctrl) if ctrl is not None else None
+        self.nw = (ncells + 63) // 64 if ctrl is not None else 0
+        self.size = self.occ + nplayers * self.nw
         self.codec: Optional["Codec"] = None  # how its moves are packed (the writer sets it)
         self.growing: list = []  # (name, rules position) of the actions whose moves may grow too long to pack
 
@@ -62,7 +67,7 @@ class Layout:
     def constants(self) -> dict:
         return {"NPLAYERS": self.nplayers, "NC": self.ncells, "CAP": self.cap, "NPIECES": self.npieces,
                 "ZCAP": self.zcap, "ZW": self.zcap + 1, "CNT": self.cnt, "ZON": self.zon, "HSH": self.hsh,
-                "HGT": self.hgt, "STK": self.stk, "SIZE": self.size}
+                "HGT": self.hgt, "STK": self.stk, "OCC": self.occ, "NW": self.nw, "SIZE": self.size}
 
     # ---- positions ------------------------------------------------------------------------------
 
@@ -83,10 +88,14 @@ class Layout:
         if heights and max(heights) > self.cap:
             return None
         v[self.hgt:self.stk] = heights
-        slots = v[self.stk:].reshape(self.ncells, self.cap)
+        slots = v[self.stk:self.occ].reshape(self.ncells, self.cap)
         for c, stack in enumerate(st.cells):
             if stack:
                 slots[c, :len(stack)] = stack
+                owner = self.ctrl[stack[-1]] if self.ctrl is not None else -1
+                if owner >= 0:  # a word's bit 63 makes it negative: the bits as an int64
+                    w = self.occ + owner * self.nw + c // 64
+                    v[w] = np.int64(np.uint64(v[w]) | np.uint64(1 << (c % 64)))
         return v
 
     def zones(self, v: np.ndarray) -> list:
@@ -98,7 +107,7 @@ class Layout:
     def cells(self, v: np.ndarray) -> list:
         """The stacks of a vector, as the Python backend holds them (tuples, bottom first)."""
         heights = v[self.hgt:self.stk].tolist()
-        slots = v[self.stk:].reshape(self.ncells, self.cap).tolist()
+        slots = v[self.stk:self.occ].reshape(self.ncells, self.cap).tolist()
         return [tuple(row[:h]) if h else () for row, h in zip(slots, heights)]
 
 

@@ -34,6 +34,7 @@ from .layout import Layout
 from .legal import Legal
 from .apply import Apply
 from .moves import Moves
+from . import occupancy
 from .outline import listing
 from .parts import parts_function
 from .search_eval import search_functions
@@ -66,8 +67,9 @@ def plain_text(text: str) -> str:
     return out
 
 
-def plan_layout(folded, supply: int) -> Layout:
-    """The layout of a game whose setup places `supply` pieces (0: moves make pieces, no bound).
+def plan_layout(folded, supply: int, plans: Optional[list] = None) -> Layout:
+    """The layout of a game whose setup places `supply` pieces (0: moves make pieces, no bound),
+    with the occupancy words where its moves (`plans`) choose among the mover's own cells.
     A stack holds at most the pieces there are, at most CAP, and at most what an invariant
     `all(height(c) <= K for c in cells)` declares; a stack that outgrows it anyway stops the
     native loop (the position's OVER flag), which then runs in Python."""
@@ -77,7 +79,9 @@ def plan_layout(folded, supply: int) -> Layout:
     if declared is not None:
         cap = max(1, min(cap, declared))
     zcap = max(1, supply) if supply else CAP  # a zone holds at most every piece there is
-    return Layout(len(folded.plan.players), w.ncells, cap, w.npieces, len(w.zone_names), len(w.counter_names), zcap)
+    ctrl = tuple(int(c) for c in folded.ctrl) if plans is not None and occupancy.wanted(plans, folded) else None
+    return Layout(len(folded.plan.players), w.ncells, cap, w.npieces, len(w.zone_names), len(w.counter_names), zcap,
+                  ctrl)
 
 
 def height_bound(plan) -> Optional[int]:
@@ -131,6 +135,7 @@ class NativeWriter:
         self.x = Exprs(folded, self.tables)
         self.x.outline = outline  # outline.Outline: folds written once, as functions
         self.x.cap = layout.cap
+        self.x.nw = layout.nw  # the occupancy words a player (occupancy.py), 0 for none
         self.stmts = Statements(self.x)
         self.fresh = [0]
         self.moves = Moves(folded, plans, layout, self.x)
@@ -195,7 +200,8 @@ class NativeWriter:
                 "# apply (making one); outcome (the end block); pick_chance; then the kernel, the same in every",
                 "# module. A line's comment names the rules line it was written for (the lines below it too).",
                 "import numpy as np", "from ziggurat.interpreter.native.numbacache import sharing",
-                "from ziggurat.interpreter.native.study_seeds import study_seed  # compiled once per machine", "",
+                "from ziggurat.interpreter.native.study_seeds import study_seed  # compiled once per machine",
+                "from ziggurat.interpreter.native.occupancy import low_bit", "",
                 f"njit = sharing({SHARED!r})  # numba's njit; the loops call these by symbol when large", ""]
         consts = dict(lay.constants())
         consts.update({"FILES": self.game.world.files, "SIDE": 0, "PLY": 1, "LAST": 2, "OVER": 3, "SEATS": 4,

@@ -133,11 +133,16 @@ class Undo:
                 return [f"if s[HGT + {c}] > {h}:",
                         "    if HASHING:",
                         f"        s[HSH] = np.int64(np.uint64(s[HSH]) - {term})",
-                        f"    s[HGT + {c}] = {h}"]
+                        f"    s[HGT + {c}] = {h}",
+                        f"    occ_fix(s, {c})"]
             case "change":
                 c, k, p = arg(0, "c"), arg(1, "k"), arg(2, "p")
                 self.cells.append(c)
-                return self.put(f"level_slot(s, {c}, {k})", p, code)
+                back = self.put(f"level_slot(s, {c}, {k})", p, code)
+                if x.nw:  # the top may change hands, and back
+                    self.stmts.call(code, "occ_fix", c)
+                    back.append(f"occ_fix(s, {c})")
+                return back
             case "swap_seats":
                 a, b = arg(0, "a"), arg(1, "b")
                 sa, sb = code.fresh("seat"), code.fresh("seat")
@@ -247,5 +252,6 @@ def slip_out(s, c, k, h):
     for i in range(k, h):
         s[b + i] = s[b + i + 1]
     s[HGT + c] = h
+    occ_fix(s, c)
     stack_rehash(s, b, k, h, hs)
 '''

@@ -1,0 +1,87 @@
+"""The occupancy words of a native position (ziggurat.interpreter.native.occupancy): where a game's
+moves choose among the mover's own cells, the position keeps a bit a cell a player, and that
+choice walks the mover's bits. Checked against the Python backend, which keeps no such words: the
+words of a position reached by native moves are the words `Layout.vector` makes of the Python
+backend's position after the same moves, listing the moves (whose Stages are taken back by their
+inverses or by copies) leaves them as they were, and the moves listed are the Python backend's.
+
+The written modules run as plain Python (no compile) but for one compiled check of Breakthrough.
+"""
+
+import numpy as np
+import pytest
+
+import ziggurat
+from ziggurat.interpreter.native import game as native_game
+from ziggurat.interpreter.native.game import source
+
+from native_replay import plain_module, replay
+
+# stacks of one piece (Breakthrough, Konane), two words a player (Amazons' 100 cells), `change` of
+# a level (Checkers' crowning, Lasca's and RGB's), tall stacks (RGB: copy_state's loop a cell; Stacktics)
+WORDS = ["breakthrough", "amazons", "checkers", "lasca", "rgb", "konane", "stacktics"]
+
+
+def written(name: str):
+    native_game._WRITTEN.clear()
+    game = ziggurat.load(name)
+    text, layout = source(game)[:2]
+    return game, text, layout
+
+
+def words(layout, v) -> list:
+    return v[layout.occ:layout.size].tolist()
+
+
+@pytest.mark.parametrize("name", WORDS)
+def test_occupancy_words_follow_the_python_backends_positions_move_by_move(name):
+    game, text, layout = written(name)
+    assert layout.nw == (layout.ncells + 63) // 64 and layout.size == layout.occ + layout.nplayers * layout.nw
+    m = plain_module(text)
+    codec = layout.codec
+    out = np.empty(m["MAXM"], np.int64)
+    rng = np.random.default_rng(5)
+    for _ in range(2):
+        state = game.new()
+        v = layout.vector(state)
+        assert any(words(layout, v))  # the start has pieces: some bit set
+        for ply in range(120):
+            if state.outcome() is not None:
+                break
+            before = v.copy()
+            n = m["legal"](v, out)
+            assert np.array_equal(v[:layout.hsh], before[:layout.hsh]) and words(layout, v) == words(layout, before)
+            assert sorted(out[:n].tolist()) == sorted(codec.pack(mv) for mv in state.moves()), f"ply {ply}"
+            pick = int(out[rng.integers(n)])
+            m["apply"](v, pick)
+            state.push(codec.unpack(pick))
+            assert words(layout, v) == words(layout, layout.vector(state)), f"ply {ply}"
+
+
+def test_breakthroughs_moves_walk_the_movers_bits_and_othello_keeps_no_words():
+    _, text, layout = written("breakthrough")
+    legal = text[text.index("def legal("):text.index("\n@njit", text.index("def legal("))]
+    assert "range(NC)" not in legal and "low_bit(" in legal and "OCC + mover" in legal
+    _, text, layout = written("othello")  # its moves choose empty cells: no words, no bit loop
+    assert layout.nw == 0 and layout.size == layout.occ and "low_bit(" not in text.split("# ---- kernel")[0]
+
+
+def test_compiled_breakthrough_playouts_end_with_the_words_of_the_python_position():
+    from ziggurat.interpreter.native.game import native
+
+    game = ziggurat.load("breakthrough")
+    fast = native(game)
+    for seed in range(6):
+        p = fast.playout(game.new(), seed, 400)
+        state = replay(game, p)
+        assert words(fast.layout, p.final) == words(fast.layout, fast.layout.vector(state)), f"seed {seed}"
+
+
+def test_copying_a_position_of_tall_stacks_copies_its_words():
+    game, text, layout = written("rgb")
+    m = plain_module(text)
+    assert m["CAP"] > 8  # copy_state's loop a cell, not one straight copy
+    v = layout.vector(game.new())
+    dst = np.zeros_like(v)
+    m["copy_state"](dst, v)
+    assert words(layout, dst) == words(layout, v) and any(words(layout, dst))
