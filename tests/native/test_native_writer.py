@@ -294,3 +294,21 @@ def test_only_a_large_legal_is_split_and_only_many_do_functions_are_called(texts
         else:
             assert 'inline="always", internal=True)\ndef do_0(' in text, name
     assert "ryb" in called and "breakthrough" not in called
+
+
+def test_the_writer_needs_no_numba():
+    """Numba is the `native` extra: writing a module's text (its tests, the cache's key) must not
+    import it; only the written module does. Run where `import numba` fails."""
+    import subprocess
+    import sys
+
+    script = ("import sys; sys.modules['numba'] = None\n"
+              "import ziggurat\n"
+              "from ziggurat.interpreter.native.game import source\n"
+              "text = source(ziggurat.load('breakthrough'))[0]\n"
+              "assert 'low_bit(' in text\n"  # the occupancy words' loop, whose helper needs Numba
+              "print('written')\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         env={**os.environ, "ZIGGURAT_CACHE_DIR": "off"})
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip() == "written"

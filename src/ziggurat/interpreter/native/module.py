@@ -201,7 +201,7 @@ class NativeWriter:
                 "# module. A line's comment names the rules line it was written for (the lines below it too).",
                 "import numpy as np", "from ziggurat.interpreter.native.numbacache import sharing",
                 "from ziggurat.interpreter.native.study_seeds import study_seed  # compiled once per machine",
-                "from ziggurat.interpreter.native.occupancy import low_bit", "",
+                "from ziggurat.interpreter.native.lowbit import low_bit", "",
                 f"njit = sharing({SHARED!r})  # numba's njit; the loops call these by symbol when large", ""]
         consts = dict(lay.constants())
         consts.update({"FILES": self.game.world.files, "SIDE": 0, "PLY": 1, "LAST": 2, "OVER": 3, "SEATS": 4,

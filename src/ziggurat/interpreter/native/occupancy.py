@@ -19,27 +19,11 @@ from __future__ import annotations
 from typing import Optional
 
 import attrs
-import numpy as np
-from numba.core.extending import overload
-from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ...dsl import ir
 from ...dsl import types as T
 from .. import steps as P
 from .code import Code
-
-
-def low_bit(b) -> int:
-    """The index of the lowest set bit of b (above 0): trailing_zeros where compiled."""
-    b = int(b)
-    return (b & -b).bit_length() - 1
-
-
-@overload(low_bit)
-def _low_bit(b):
-    def impl(b):
-        return np.int64(trailing_zeros(b))
-    return impl
 
 
 def own_cells(domain, cond, name: str) -> Optional[tuple]:
