@@ -131,7 +131,7 @@ class NativeWriter:
         self.x = Exprs(folded, self.tables)
         self.x.outline = outline  # outline.Outline: folds written once, as functions
         self.x.cap = layout.cap
-        self.stmts = Statements(self.x)
+        self.stmts = Statements(self.x, hashing)
         self.fresh = [0]
         self.moves = Moves(folded, plans, layout, self.x)
         self.codec = self.moves.codec
