@@ -439,7 +439,7 @@ class Exprs:
             return f"s[HGT + {self.expr(e.args[0], env, code)}]"
         if e.type == T.ZONE:
             z = self.zone(e, env, code)
-            return f"zone_len(s, {z})"
+            return f"s[ZON + {z if z.isdigit() else f'({z})'} * ZW]"  # zone_len's body: no call inlined to pay for
         if isinstance(e, ir.Local) and T.is_list(e.type):
             return f"{self.expr(e, env, code)}_n"
         if isinstance(e, ir.Global) and e.what in ("cells", "players"):  # no loop to count them

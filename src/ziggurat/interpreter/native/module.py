@@ -136,7 +136,7 @@ class NativeWriter:
         self.x.outline = outline  # outline.Outline: folds written once, as functions
         self.x.cap = layout.cap
         self.x.nw = layout.nw  # the occupancy words a player (occupancy.py), 0 for none
-        self.stmts = Statements(self.x)
+        self.stmts = Statements(self.x, hashing)
         self.fresh = [0]
         self.moves = Moves(folded, plans, layout, self.x)
         self.codec = self.moves.codec

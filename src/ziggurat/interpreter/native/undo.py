@@ -100,7 +100,7 @@ class Undo:
         code(f"{i} = {index}")
         code(f"{old} = s[{i}]")
         self.stmts.call(code, "put", i, value)
-        return [f"put(s, {i}, {old})"]
+        return [self.stmts.put_text(i, old)]
 
     def effect(self, st, env: dict, code) -> list:
         x = self.x
