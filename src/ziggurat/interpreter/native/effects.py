@@ -19,7 +19,10 @@ from .code import Code, fail
 # date as they write (or write nothing the hash covers). tests/native/test_native_writer.py checks this
 # against the kernel's text.
 KEEPS_HASH = frozenset({"put", "move_stack", "take_stack", "place_piece", "remove_piece", "insert_piece",
-                        "lift_piece", "zone_add", "zone_drop", "off_level", "occ_fix"})
+                        "lift_piece", "zone_add", "zone_drop", "off_level", "occ_fix", "change_piece", "called_put",
+                        "called_move_stack", "called_take_stack", "called_place_piece", "called_remove_piece"})
+# The inlined helpers a large module's functions run once a move call instead (kernel.py's called_K).
+CALLED = frozenset({"put", "move_stack", "take_stack", "place_piece", "remove_piece"})
 UNHASHED = frozenset({"PLY", "LAST", "OVER", "HSH"})  # slots outside the hash
 
 
@@ -59,7 +62,18 @@ class Statements:
     def call(self, code: Code, helper: str, *args: str) -> None:
         """A call of a kernel helper that writes the position: `helper(s, args...)`."""
         self.hash.call(helper, code.pos)
-        code(self.put_text(*args) if helper == "put" else f"{helper}(s, {', '.join(args)})")
+        if helper == "put" and not self.hashing:
+            code(self.put_text(*args))
+        else:
+            code(f"{'called_' if helper in CALLED and self.once() else ''}{helper}(s, {', '.join(args)})")
+
+    def once(self) -> bool:
+        """Whether the code written now runs once a move in a large module: outlined there
+        (`outline.second`), outside the moves' listing (`outline.listing`), where a call per
+        candidate would cost speed. There a helper that writes the position is called, not
+        inlined (Numba pays for an inlined call at each place, cold: about 30 ms)."""
+        o = self.x.outline
+        return o is not None and not o.paused
 
     def put_text(self, index: str, value: str) -> str:
         """The line writing one slot: `put(s, index, value)`, which keeps the hash; `s[index] = value`
@@ -206,7 +220,10 @@ class Statements:
                 self.call(code, "place_piece", p, c)
             case "change":
                 c, k, p = arg(0, "c"), arg(1, "k"), arg(2, "p")
-                self.call(code, "put", f"level_slot(s, {c}, {k})", p)
+                if self.once():
+                    self.call(code, "change_piece", c, k, p)
+                else:
+                    self.call(code, "put", f"level_slot(s, {c}, {k})", p)
                 if x.nw:  # the top may change hands
                     self.call(code, "occ_fix", c)
             case "remove":

@@ -233,6 +233,40 @@ def put(s, i, v):
     s[i] = v
 
 
+# The helpers that write a stack or a slot, called instead of inlined: what a large module's
+# functions run once a move (do_N, the end block) call (`Statements.call`). Numba inlines an
+# inline="always" helper at every call, cold, for about 30 ms of CPU each; a call costs a few ns.
+@njit(cache=True, internal=True)
+def called_put(s, i, v):
+    put(s, i, v)
+
+
+@njit(cache=True, internal=True)
+def called_move_stack(s, a, k, b):
+    move_stack(s, a, k, b)
+
+
+@njit(cache=True, internal=True)
+def called_take_stack(s, c, z):
+    take_stack(s, c, z)
+
+
+@njit(cache=True, internal=True)
+def called_place_piece(s, p, c):
+    place_piece(s, p, c)
+
+
+@njit(cache=True, internal=True)
+def called_remove_piece(s, c, k, z):
+    remove_piece(s, c, k, z)
+
+
+@njit(cache=True, internal=True)
+def change_piece(s, c, k, p):
+    """The piece at level k (from 1) of the stack on c made p (`change`)."""
+    put(s, level_slot(s, c, k), p)
+
+
 @njit(cache=True, inline="always")
 def copy_into(dst, src, n):
     """dst[:n] = src[:n], as a loop: Numba compiles an array-to-array slice assignment (with its
