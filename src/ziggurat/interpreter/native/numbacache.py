@@ -13,6 +13,7 @@ to change where and how its cache is kept (custom locators and cache implementat
 
 from __future__ import annotations
 
+import itertools
 import os
 import pickle
 
@@ -131,9 +132,18 @@ _SYMBOLS: dict = {}  # the symbol of each `Shared` function in the process -> (i
 
 def _callees(library) -> tuple:
     """(name, argument types, symbol) of each `Shared` function a code library calls by symbol
-    (declared in its module, not linked into it)."""
-    return tuple((*_SYMBOLS[f.name], f.name) for f in library._final_module.functions
-                 if f.is_declaration and f.name in _SYMBOLS)
+    (declared in its module, not linked into it), in the order they were compiled. Each symbol is
+    looked up in the module by name: walking the module's functions through LLVM's C API cost
+    more than the rest of a cache entry's saving (a large module has hundreds)."""
+    module, out = library._final_module, []
+    for symbol, (name, args) in _SYMBOLS.items():
+        try:
+            declared = module.get_function(symbol).is_declaration
+        except NameError:  # not in the module: not called
+            continue
+        if declared:
+            out.append((name, args, symbol))
+    return tuple(out)
 
 
 def _load_callees(names: dict, callees: tuple) -> bool:
@@ -184,12 +194,18 @@ class Shared(OneOverload):
             return
         symbol = cres.fndesc.mangled_name
         _SYMBOLS[symbol] = (self.py_func.__name__, tuple(cres.signature.args))
-        linked = [f for f in cres.library._get_module_for_linking().functions if not f.is_declaration
-                  and not f.name.startswith(("_ZN7cpython", "cfunc."))]  # (Python's wrappers are not linked in)
-        if sum(len(list(block.instructions)) for f in linked for block in f.blocks) > LINKED_UP_TO:
+        linked = (f for f in cres.library._get_module_for_linking().functions if not f.is_declaration
+                  and not f.name.startswith(("_ZN7cpython", "cfunc.")))  # (Python's wrappers are not linked in)
+        if _more_than(LINKED_UP_TO, (i for f in linked for block in f.blocks for i in block.instructions)):
             context = self.targetctx
             context.remove_user_function(cres.entry_point)  # Numba's: a call linking cres.library in
             context.insert_user_function(cres.entry_point, cres.fndesc, libs=())
+
+
+def _more_than(n: int, items) -> bool:
+    """Whether there are more than n items; it stops at the first one past n (counting a large
+    function's LLVM instructions one by one through LLVM's C API cost a tenth of a second)."""
+    return next(itertools.islice(items, n, None), None) is not None
 
 
 BIG = 300  # a function of more blocks than this (Numba's IR, before inlining) inlines no helper
