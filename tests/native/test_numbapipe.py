@@ -193,7 +193,11 @@ def test_a_warm_start_imports_no_lowering_and_the_first_compile_installs_the_cha
         "assert njit(lambda x: x + 1)(1) == 2\n"
         "assert inline_closurecall.copy is numbapipe._COPY\n"
         "assert ssa._run_ssa is numbapipe._run_ssa\n"
-        "assert types.functions.BaseFunction.get_call_type is numbapipe._get_call_type_once\n")
+        "assert types.functions.BaseFunction.get_call_type is numbapipe._get_call_type_once\n"
+        "from numba.core import base, ir\n"
+        "assert ir.Loc.__deepcopy__ is numbapipe._copy_loc\n"
+        "assert base.BaseContext.refresh is numbapipe._refresh_when_registered\n"
+        "assert base._has_loc is numbapipe._has_loc\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
 
