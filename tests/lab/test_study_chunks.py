@@ -1,12 +1,13 @@
-"""How a study cuts its games into batches (`study._chunks`): every game once, in order; the first
-batch of each worker small (the first games come soon); on several workers the last batches small
-(the workers finish together), on one worker batches of one size."""
+"""How a study cuts its games into batches: every game once, in order; the first batch of each
+worker small (the first games come soon); on several workers (`study._chunks`) the last batches
+small (the workers finish together); on one worker (`study._run_serial`) batches cut as they go,
+each lasting about BATCH_SECONDS by the games' pace so far."""
 
 from __future__ import annotations
 
 import pytest
 
-from ziggurat.lab.study import NATIVE_CHUNK, PYTHON_CHUNK, _chunks
+from ziggurat.lab.study import BATCH_SECONDS, NATIVE_CHUNK, PYTHON_CHUNK, _chunks, _run_serial
 
 
 @pytest.mark.parametrize("games, workers, most", [
@@ -40,3 +41,48 @@ def test_a_list_of_indices_is_cut_as_a_range_is():
     todo = [i for i in range(5_000) if i % 7]  # a resumed study: the games not yet played
     assert [list(b) for b in _chunks(todo, 2, NATIVE_CHUNK)] == \
         [[todo[i] for i in b] for b in _chunks(range(len(todo)), 2, NATIVE_CHUNK)]
+
+
+def _serial(indices, most: int, seconds_a_game: float) -> list:
+    """The batches `_run_serial` cuts, on a clock where each game takes `seconds_a_game`."""
+    now = [0.0]
+    batches: list = []
+
+    def run(batch):
+        now[0] += len(batch) * seconds_a_game
+        return list(batch)
+
+    _run_serial(run, indices, most, lambda k, part: batches.append((k, part)), clock=lambda: now[0])
+    assert [k for k, _ in batches] == list(range(len(batches)))  # numbered in turn
+    return [part for _, part in batches]
+
+
+@pytest.mark.parametrize("games, most, seconds", [
+    (20_000, 50_000, 4e-6), (1_000_000, 50_000, 2e-5), (300, 50_000, 0.01), (7, 50, 0.2), (1, 50_000, 1e-6),
+])
+def test_on_one_worker_every_game_once_in_order_the_first_batch_small(games, most, seconds):
+    batches = _serial(range(games), most, seconds)
+    assert [i for b in batches for i in b] == list(range(games))
+    assert len(batches[0]) <= PYTHON_CHUNK and max(len(b) for b in batches) <= most
+
+
+def test_on_one_worker_a_batch_lasts_about_batch_seconds():
+    """After the first, each batch holds what the games so far took BATCH_SECONDS to play: fast
+    games in few large batches, slow ones in small batches (but never empty)."""
+    def middle(games, most, seconds):
+        sizes = [len(b) for b in _serial(range(games), most, seconds)]
+        assert sizes[0] == PYTHON_CHUNK
+        return sizes[1:-1]
+
+    fast = middle(200_000, 50_000, 1e-5)  # BATCH_SECONDS: 50,000 games
+    assert fast and all(abs(s - BATCH_SECONDS / 1e-5) <= 1 for s in fast)
+    assert set(middle(200_000, 20_000, 1e-6)) == {20_000}  # no more than `most`
+    slow = middle(200, 50_000, 0.2)  # two games and a half
+    assert slow and set(slow) == {int(BATCH_SECONDS / 0.2)}
+    crawl = middle(60, 50_000, 10.0)
+    assert crawl and set(crawl) == {1}
+
+
+def test_on_one_worker_a_resumed_studys_indices_are_cut_in_order():
+    todo = [i for i in range(5_000) if i % 7]
+    assert [i for b in _serial(todo, 50_000, 1e-4) for i in b] == todo

@@ -25,6 +25,7 @@ from __future__ import annotations
 import functools
 import os
 import random
+import time
 import uuid
 from collections import Counter
 from pathlib import Path
@@ -361,6 +362,9 @@ def _compile_chunk_loop(game) -> None:
 
 PYTHON_CHUNK = 50  # the most games of a chunk in the Python backend (some milliseconds a game)
 NATIVE_CHUNK = 10_000  # in the native backend: microseconds to milliseconds a game, one kernel call a chunk
+# on one worker, where batches are cut by time (`_run_serial`): some MB of columns, a batch of
+# fast games (2 us to 20 us a game) whole
+SERIAL_NATIVE_CHUNK = 50_000
 
 
 def _chunks(indices, workers: int, most: int) -> list:
@@ -429,15 +433,11 @@ def run_study(spec: StudySpec, *, workers: Optional[int] = None, client=None,
     workers = workers or os.cpu_count() or 1
     skip = set(skip)
     todo = [i for i in range(spec.games) if i not in skip] if skip else range(spec.games)
-    chunks = _chunks(todo, workers if client is None else max(1, dask_threads(client)),
-                     NATIVE_CHUNK if spec.backend == "native" else PYTHON_CHUNK)
+    most = NATIVE_CHUNK if spec.backend == "native" else PYTHON_CHUNK
     args = (ref, dict(spec.options), tuple(spec.agents), spec.backend, spec.rollout, uuid.uuid4().hex)
     run = functools.partial(_run_batch, args, spec.seed, spec.max_plies)
-    if spec.backend == "native" and client is None and min(workers, len(chunks)) > 1:
-        _compile_chunk_loop(game)  # here, once: the workers load it from the cache instead of each compiling it
-
     players = len(game.players)
-    made: list = [GameTable.empty(players)] * len(chunks)  # each batch's games, as a table
+    made: dict = {}  # batch number -> its games, as a table
 
     def finished(i, part):
         made[i] = part = part.table() if isinstance(part, NativeChunk) else GameTable.of_records(part, players)
@@ -446,6 +446,36 @@ def run_study(spec: StudySpec, *, workers: Optional[int] = None, client=None,
         if progress is not None:
             progress(len(part))
 
-    run_batches(run, chunks, workers=workers, client=client, progress=finished, notice=notice,
-                worker_timeout=worker_timeout)
-    return GameTable.concat(made, players)
+    if client is None and workers == 1:
+        _STUDY.clear()
+        _STUDY[args[-1]] = (game, {})  # in this process: the game check_spec loaded, not loaded again
+        _run_serial(run, todo, SERIAL_NATIVE_CHUNK if spec.backend == "native" else most, finished)
+    else:
+        chunks = _chunks(todo, workers if client is None else max(1, dask_threads(client)), most)
+        if spec.backend == "native" and client is None and min(workers, len(chunks)) > 1:
+            _compile_chunk_loop(game)  # here, once: the workers load it from the cache instead of each compiling it
+        run_batches(run, chunks, workers=workers, client=client, progress=finished, notice=notice,
+                    worker_timeout=worker_timeout)
+    return GameTable.concat([made[i] for i in sorted(made)], players)
+
+
+BATCH_SECONDS = 0.5  # on one worker, a batch after the first lasts about this long (wall time)
+
+
+def _run_serial(run: Callable, indices, most: int, done: Callable, clock: Callable[[], float] = time.perf_counter):
+    """The games `indices` played in this process (one worker), in batches cut as they go:
+    `done(k, run(batch))` for each. The first batch is at most a Python backend's (the first games
+    come soon); each next one holds what the games so far took BATCH_SECONDS to play, at most
+    `most`. Games of microseconds so come in a few large batches (a native batch costs some
+    tenths of a millisecond of Python besides its games, and the tables are joined once), and slow
+    ones in batches small enough for the progress bar to move and Ctrl-C to lose little."""
+    n, at, k = len(indices), 0, 0
+    size, played, spent = min(PYTHON_CHUNK, most), 0, 0.0
+    while at < n:
+        batch = indices[at:at + size]
+        start = clock()
+        done(k, run(batch))
+        spent += clock() - start
+        played += len(batch)
+        at, k = at + len(batch), k + 1
+        size = max(1, min(most, int(played / max(spent, 1e-9) * BATCH_SECONDS)))
