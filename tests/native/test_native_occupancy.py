@@ -85,3 +85,18 @@ def test_copying_a_position_of_tall_stacks_copies_its_words():
     dst = np.zeros_like(v)
     m["copy_state"](dst, v)
     assert words(layout, dst) == words(layout, v) and any(words(layout, dst))
+
+
+def test_a_large_modules_moves_fix_the_words_of_a_changed_level_inside_change_piece():
+    """What runs once a move in a large module (RGB's do_N, outline.py) changes a level with one
+    call of `change_piece`, which makes the words right itself: no inlined occ_fix after it. That
+    the words stay right is counted by test_native_slots.py's perft of a large module whose moves
+    turn the other's piece (it fails with change_piece's occ_fix left out)."""
+    _, text, layout = written("rgb")
+    assert layout.nw > 0
+    part = text.split("# ---- kernel.py")[0]
+    dos = "".join(part[i:part.index("\n@njit", i)] for i in range(len(part)) if part.startswith("\ndef do_", i))
+    assert "change_piece(s, " in dos and "occ_fix(" not in dos
+    kernel = text.split("# ---- kernel.py")[1]
+    change = kernel[kernel.index("def change_piece("):kernel.index("\n@njit", kernel.index("def change_piece("))]
+    assert "occ_fix(s, c)" in change

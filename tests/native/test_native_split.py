@@ -1,13 +1,16 @@
 """A large game's native `legal` split into functions `legal_K` and its `do_N` called, not inlined
 (`legal.Legal.split`, `apply.Apply.dos`: what a cold compile of the largest shipped rulesets
-costs): the same moves in the same order, the same moves made.
+costs), their bodies written together in functions `dos_K` (`Apply.groups`): the same moves in
+the same order, the same moves made.
 
-The split is forced on the test rulesets (every action its own function) and the module is run as
-plain Python (no Numba: nothing is compiled), beside the Python backend, along random games.
+The split is forced on the test rulesets (every action its own legal_K; the do_N bodies each in a
+function of its own, or all in one) and the module is run as plain Python (no Numba: nothing is
+compiled), beside the Python backend, along random games.
 """
 
 import os
 import random
+import re
 
 import numpy as np
 import pytest
@@ -22,11 +25,13 @@ from native_replay import plain_module
 HERE = os.path.dirname(__file__)
 
 
-@pytest.fixture
-def split_all(monkeypatch):
+@pytest.fixture(params=[1, 10**6], ids=["a group each", "one group"])
+def split_all(monkeypatch, request):
     monkeypatch.setattr(native_legal, "SPLIT_LINES", 0)
     monkeypatch.setattr(native_legal, "PART_LINES", 1)
     monkeypatch.setattr(native_apply, "INLINED_DO_LINES", 0)
+    monkeypatch.setattr(native_apply, "GROUP_STATEMENTS", request.param)
+    return request.param
 
 
 @pytest.mark.parametrize("name", ["fuse.rules", "stages.rules", "after.rules", "chance.rules", "sets.rules"])
@@ -34,7 +39,11 @@ def test_a_split_legal_and_called_do_functions_list_and_make_pythons_moves(split
     game = ziggurat.load(os.path.join(HERE, name))
     text, layout = native_game._write(game)[:2]
     assert "def legal_0(" in text and "= legal_0(s, out, n, mover, ply" in text  # split: legal calls its parts
-    assert 'inline="always", internal=True)\ndef do_' not in text  # do_N called
+    assert "\ndef do_" not in text and "def dos_0(s, m, a):" in text  # do_N called, their bodies in dos_K
+    groups = len(re.findall(r"^def dos_\d+\(", text, re.M))
+    dos = "".join(re.findall(r"^def dos_\d+\(.*?(?=^@njit|^# ----)", text, re.M | re.S))
+    actions = len(re.findall(r"^    (?:el)?if a == \d+:$", dos, re.M))  # their branches, one an action
+    assert groups == (actions if split_all == 1 else 1), (groups, actions)  # a function each, or one for all
     module = plain_module(text, 4096)
     buf = np.empty(4096, np.int64)
     for seed in range(4):

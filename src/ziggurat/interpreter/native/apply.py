@@ -10,6 +10,8 @@ bypass the kept hash; the few that are this room's own (the side, ply and last m
 
 from __future__ import annotations
 
+import ast
+
 from .. import steps as P
 from ..facts import needed_lets
 from .code import Code, fail
@@ -18,6 +20,7 @@ from .sets import turn_end
 
 
 INLINED_DO_LINES = 400  # do_N of more lines than this together are called by apply, not inlined
+GROUP_STATEMENTS = 140  # about the most statements of one function holding called do_N's bodies (`Apply.groups`)
 INLINED = '@njit(cache=True, inline="always", internal=True)'
 CALLED = "@njit(cache=True, internal=True)"
 
@@ -28,6 +31,7 @@ class Apply:
     def __init__(self, w):
         self.w, self.x, self.stmts, self.moves = w, w.x, w.stmts, w.moves
         self.needed: set = set()  # the lets the effects being written read
+        self.grouped: list = []  # (first action, dos_K) of the groups of called do_N (`groups`)
 
     def dos(self) -> list:
         """`do_N` of every action: inlined into `apply` (Numba's inlining) while they are few
@@ -36,9 +40,39 @@ class Apply:
         43 `do_N` of a shipped game (1,400 lines) made `apply` a third of its compile time.
         Called, each is compiled alone (LLVM still inlines the small ones)."""
         texts = [self.do(p) for p in self.w.plans]
+        self.grouped = []
         if sum(t.count("\n") + 1 for t in texts) <= INLINED_DO_LINES:
             return texts
-        return [t.replace(INLINED, CALLED, 1) for t in texts]
+        return self.groups(texts)
+
+    def groups(self, texts: list) -> list:
+        """The called do_N written together, consecutive actions in functions `dos_K(s, m, a)` of
+        about GROUP_STATEMENTS statements (about 150 lines; statements, which a long line broken in
+        two does not change), one branch per action holding its do_N's body: Numba compiles
+        each function with a cost of its own besides its size's (the passes, an LLVM module,
+        its machine code; a 20-line do_N cost as much as 0.09 CPU s cold), which a shipped
+        game's 43 do_N paid 43 times. A body is a do_N's, its lines one level deeper; the
+        bodies share no local but `mover`, `ply` and `nxt`, of the same type in each, and each
+        `return` of a do_N returns from its branch alone (nothing follows the branches).
+        `self.grouped`: (first action, dos_K) of each, the actions in order."""
+        chunks: list = []
+        for p, text in zip(self.w.plans, texts):
+            body = text.split("\n", 2)[2]  # below the decorator and the def
+            size = sum(isinstance(node, ast.stmt) for node in ast.walk(ast.parse(text))) - 1
+            if chunks and chunks[-1][2] + size <= GROUP_STATEMENTS:
+                chunks[-1][0].append((p.index, body))
+                chunks[-1][2] += size
+            else:
+                chunks.append([[(p.index, body)], len(chunks), size])
+        out = []
+        for members, k, _ in chunks:
+            code = [CALLED, f"def dos_{k}(s, m, a):"]
+            for j, (index, body) in enumerate(members):
+                code.append(f"    {'if' if j == 0 else 'elif'} a == {index}:")
+                code += ["    " + line if line else line for line in body.split("\n")]
+            out.append("\n".join(code))
+            self.grouped.append((members[0][0], f"dos_{k}"))
+        return out
 
     def do(self, p) -> str:
         code = Code(self.w.fresh)
@@ -130,6 +164,11 @@ class Apply:
         code("def apply(s, m):")
         code.depth += 1
         code("a = m & AMASK")
+        if self.grouped:  # the actions in order, each group's from its first on
+            for k, (first, fn) in enumerate(reversed(self.grouped)):
+                code(f"{'if' if k == 0 else 'elif'} a >= {first}:")
+                code(f"    {fn}(s, m, a)")
+            return code.text()
         for k, p in enumerate(self.w.plans):
             with code.at(p.pos):
                 code(f"{'if' if k == 0 else 'elif'} a == {p.index}:")

@@ -220,12 +220,12 @@ class Statements:
                 self.call(code, "place_piece", p, c)
             case "change":
                 c, k, p = arg(0, "c"), arg(1, "k"), arg(2, "p")
-                if self.once():
+                if self.once():  # change_piece makes the occupancy words right too
                     self.call(code, "change_piece", c, k, p)
                 else:
                     self.call(code, "put", f"level_slot(s, {c}, {k})", p)
-                if x.nw:  # the top may change hands
-                    self.call(code, "occ_fix", c)
+                    if x.nw:  # the top may change hands
+                        self.call(code, "occ_fix", c)
             case "remove":
                 c, k = arg(0, "c"), arg(1, "k")
                 self.call(code, "remove_piece", c, f"{k} - 1", zone(2))

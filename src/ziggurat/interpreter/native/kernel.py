@@ -263,8 +263,10 @@ def called_remove_piece(s, c, k, z):
 
 @njit(cache=True, internal=True)
 def change_piece(s, c, k, p):
-    """The piece at level k (from 1) of the stack on c made p (`change`)."""
+    """The piece at level k (from 1) of the stack on c made p (`change`), the occupancy words made
+    right (the top may change hands): one call where an inlined occ_fix after it cost Numba's work."""
     put(s, level_slot(s, c, k), p)
+    occ_fix(s, c)
 
 
 @njit(cache=True, inline="always")
