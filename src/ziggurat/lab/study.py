@@ -446,10 +446,10 @@ def run_study(spec: StudySpec, *, workers: Optional[int] = None, client=None,
         if progress is not None:
             progress(len(part))
 
-    if client is None and workers == 1:
+    if client is None and workers == 1 and spec.backend == "native":
         _STUDY.clear()
         _STUDY[args[-1]] = (game, {})  # in this process: the game check_spec loaded, not loaded again
-        _run_serial(run, todo, SERIAL_NATIVE_CHUNK if spec.backend == "native" else most, finished)
+        _run_serial(run, todo, SERIAL_NATIVE_CHUNK, finished)
     else:
         chunks = _chunks(todo, workers if client is None else max(1, dask_threads(client)), most)
         if spec.backend == "native" and client is None and min(workers, len(chunks)) > 1:
@@ -463,14 +463,14 @@ BATCH_SECONDS = 0.5  # on one worker, a batch after the first lasts about this l
 
 
 def _run_serial(run: Callable, indices, most: int, done: Callable, clock: Callable[[], float] = time.perf_counter):
-    """The games `indices` played in this process (one worker), in batches cut as they go:
-    `done(k, run(batch))` for each. The first batch is at most a Python backend's (the first games
-    come soon); each next one holds what the games so far took BATCH_SECONDS to play, at most
-    `most`. Games of microseconds so come in a few large batches (a native batch costs some
+    """The games `indices` played in this process (one worker, the native backend), in batches cut
+    as they go: `done(k, run(batch))` for each. The first batch is `_chunks`' first (at most an
+    eighth of the games and a Python backend's batch: the first games come soon); each next one
+    holds what the games so far took BATCH_SECONDS to play, at most `most`. Games of microseconds so come in a few large batches (a native batch costs some
     tenths of a millisecond of Python besides its games, and the tables are joined once), and slow
     ones in batches small enough for the progress bar to move and Ctrl-C to lose little."""
     n, at, k = len(indices), 0, 0
-    size, played, spent = min(PYTHON_CHUNK, most), 0, 0.0
+    size, played, spent = max(1, min(PYTHON_CHUNK, most, n // 8)), 0, 0.0
     while at < n:
         batch = indices[at:at + size]
         start = clock()
