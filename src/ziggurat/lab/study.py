@@ -466,9 +466,10 @@ def _run_serial(run: Callable, indices, most: int, done: Callable, clock: Callab
     """The games `indices` played in this process (one worker, the native backend), in batches cut
     as they go: `done(k, run(batch))` for each. The first batch is `_chunks`' first (at most an
     eighth of the games and a Python backend's batch: the first games come soon); each next one
-    holds what the games so far took BATCH_SECONDS to play, at most `most`. Games of microseconds so come in a few large batches (a native batch costs some
-    tenths of a millisecond of Python besides its games, and the tables are joined once), and slow
-    ones in batches small enough for the progress bar to move and Ctrl-C to lose little."""
+    holds what the games so far took BATCH_SECONDS to play, at most `most`. Games of microseconds
+    so come in a few large batches (a native batch costs some tenths of a millisecond of Python
+    besides its games, and the tables are joined once), and slow ones in batches small enough for
+    the progress bar to move and Ctrl-C to lose little."""
     n, at, k = len(indices), 0, 0
     size, played, spent = max(1, min(PYTHON_CHUNK, most, n // 8)), 0, 0.0
     while at < n:
