@@ -324,9 +324,7 @@ def _run_chunk(ruleset: str, options: dict, agents: tuple, backend: str, rollout
     first chunk in this process and kept for the others (`token` names the study)."""
     got = _STUDY.get(token)
     if got is None:
-        got = (ziggurat.load(ruleset, options or None), {})
-        _STUDY.clear()  # one study at a time is kept: a game and its start
-        _STUDY[token] = got
+        got = _keep_study(token, ziggurat.load(ruleset, options or None))
     game, memo = got
     if backend == "native":
         return play_native_chunk(game, _native_of(game), agents, indices, seed, max_plies, rollout, memo)
@@ -336,6 +334,14 @@ def _run_chunk(ruleset: str, options: dict, agents: tuple, backend: str, rollout
 # This process's latest study (token -> its game and play_native_chunk's memo): loading a game
 # (reading its files to find it in the cache) and making its start cost ~1.5 ms a chunk.
 _STUDY: dict = {}
+
+
+def _keep_study(token: str, game) -> tuple:
+    """Keep `game` as this process's study `token` (one study at a time: a game and its start);
+    (game, memo)."""
+    _STUDY.clear()
+    _STUDY[token] = got = (game, {})
+    return got
 
 
 def _native_of(game):
@@ -367,6 +373,11 @@ NATIVE_CHUNK = 10_000  # in the native backend: microseconds to milliseconds a g
 SERIAL_NATIVE_CHUNK = 50_000
 
 
+def _full_size(n: int, workers: int, most: int) -> int:
+    """The games of a full batch: about eight a worker, at most `most`."""
+    return max(1, min(most, n // (workers * 8) or 1))
+
+
 def _chunks(indices, workers: int, most: int) -> list:
     """The games `indices` (a list or a range) in batches (slices of it): about eight a worker, of
     at most `most` games; the first one a worker no larger than a Python backend's, so that the
@@ -374,7 +385,7 @@ def _chunks(indices, workers: int, most: int) -> list:
     at most an even share of what is left, down to an eighth of the others), so that the workers
     finish together: one last batch of the full size would leave the others idle for it."""
     n = len(indices)
-    size = max(1, min(most, n // (workers * 8) or 1))
+    size = _full_size(n, workers, most)
     smallest = max(1, size // 8)
     out: list = []
     i = 0
@@ -433,7 +444,6 @@ def run_study(spec: StudySpec, *, workers: Optional[int] = None, client=None,
     workers = workers or os.cpu_count() or 1
     skip = set(skip)
     todo = [i for i in range(spec.games) if i not in skip] if skip else range(spec.games)
-    most = NATIVE_CHUNK if spec.backend == "native" else PYTHON_CHUNK
     args = (ref, dict(spec.options), tuple(spec.agents), spec.backend, spec.rollout, uuid.uuid4().hex)
     run = functools.partial(_run_batch, args, spec.seed, spec.max_plies)
     players = len(game.players)
@@ -447,11 +457,11 @@ def run_study(spec: StudySpec, *, workers: Optional[int] = None, client=None,
             progress(len(part))
 
     if client is None and workers == 1 and spec.backend == "native":
-        _STUDY.clear()
-        _STUDY[args[-1]] = (game, {})  # in this process: the game check_spec loaded, not loaded again
+        _keep_study(args[-1], game)  # in this process: the game check_spec loaded, not loaded again
         _run_serial(run, todo, SERIAL_NATIVE_CHUNK, finished)
     else:
-        chunks = _chunks(todo, workers if client is None else max(1, dask_threads(client)), most)
+        chunks = _chunks(todo, workers if client is None else max(1, dask_threads(client)),
+                         NATIVE_CHUNK if spec.backend == "native" else PYTHON_CHUNK)
         if spec.backend == "native" and client is None and min(workers, len(chunks)) > 1:
             _compile_chunk_loop(game)  # here, once: the workers load it from the cache instead of each compiling it
         run_batches(run, chunks, workers=workers, client=client, progress=finished, notice=notice,
@@ -471,7 +481,7 @@ def _run_serial(run: Callable, indices, most: int, done: Callable, clock: Callab
     besides its games, and the tables are joined once), and slow ones in batches small enough for
     the progress bar to move and Ctrl-C to lose little."""
     n, at, k = len(indices), 0, 0
-    size, played, spent = max(1, min(PYTHON_CHUNK, most, n // 8)), 0, 0.0
+    size, played, spent = min(_full_size(n, 1, most), PYTHON_CHUNK), 0, 0.0
     while at < n:
         batch = indices[at:at + size]
         start = clock()

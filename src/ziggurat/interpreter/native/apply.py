@@ -55,17 +55,17 @@ class Apply:
         bodies share no local but `mover`, `ply` and `nxt`, of the same type in each, and each
         `return` of a do_N returns from its branch alone (nothing follows the branches).
         `self.grouped`: (first action, dos_K) of each, the actions in order."""
-        chunks: list = []
+        groups: list = []  # [[(action, body), ...], statements]
         for p, text in zip(self.w.plans, texts):
             body = text.split("\n", 2)[2]  # below the decorator and the def
             size = sum(isinstance(node, ast.stmt) for node in ast.walk(ast.parse(text))) - 1
-            if chunks and chunks[-1][2] + size <= GROUP_STATEMENTS:
-                chunks[-1][0].append((p.index, body))
-                chunks[-1][2] += size
+            if groups and groups[-1][1] + size <= GROUP_STATEMENTS:
+                groups[-1][0].append((p.index, body))
+                groups[-1][1] += size
             else:
-                chunks.append([[(p.index, body)], len(chunks), size])
+                groups.append([[(p.index, body)], size])
         out = []
-        for members, k, _ in chunks:
+        for k, (members, _) in enumerate(groups):
             code = [CALLED, f"def dos_{k}(s, m, a):"]
             for j, (index, body) in enumerate(members):
                 code.append(f"    {'if' if j == 0 else 'elif'} a == {index}:")
