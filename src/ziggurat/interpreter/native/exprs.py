@@ -20,7 +20,7 @@ from typing import Optional
 
 from ...dsl import ir
 from ...dsl import types as T
-from . import fuse
+from . import fuse, occupancy
 from .code import Code, describe, fail
 from .control import PLACE, TOP, place_call
 from .iteration import Loops
@@ -412,6 +412,8 @@ class Exprs:
             return [[len(line) for line in per_dir] for per_dir in w.LINE1]
         if name == "DS":
             return [list(d) + [0] * (8 - len(d)) for d in w.DIRS] or [[0] * 8]
+        if name == "NBM":  # [set][cell][word]: the bits of the first neighbours (occupancy.flank_probe)
+            return occupancy.near_rows(w, self.nw)
         if name == "DSN":
             return [len(d) for d in w.DIRS] or [0]
         if name == "NB":

@@ -183,11 +183,11 @@ def shared(lg, parts: list, i: int, envs: list, names: list, code) -> None:
     if var in taken or any(env.get(h.name) == var for h, env in zip(heads, envs)):
         var = code.fresh("f")
     one_cond = all(same_choice(heads[0], h, names[0], nm, True) for h, nm in zip(heads[1:], names[1:]))
-    own = occupancy.own_cells(heads[0].domain, heads[0].cond, heads[0].name) if one_cond and lg.x.nw else None
+    own = occupancy.bit_choice(lg.x, heads[0].domain, heads[0].cond, heads[0].name) if one_cond else None
     cond = heads[0].cond if own is None else own[0]
     with code.at(heads[0].pos):
-        if own is not None:  # the mover's own cells: the bits of its occupancy words
-            levels = occupancy.open_own(var, lg.x.nw, code)
+        if own is not None:  # the mover's own (or the empty) cells: the bits of the occupancy words
+            levels = occupancy.open_own(var, lg.x, code, which=own[1])
         else:
             levels = lg.loops.open_loop(heads[0].domain, var, envs[0], code)
     inner = [{**env, h.name: var} for h, env in zip(heads, envs)]

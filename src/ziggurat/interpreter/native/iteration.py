@@ -151,6 +151,7 @@ class Loops:
         return self.fold_fors(fn, elt if elt is not None else local, [f], env, code)
 
     def fold_fors(self, fn: str, elt, fors: list, env, code: Code) -> str:
+        fors, elt = self.bits_first(fn, fors, elt)
         acc = code.fresh("acc")
         stop = None
         if fn in ("any", "all"):
@@ -163,6 +164,12 @@ class Loops:
             code(f"{first} = True")
         else:
             code(f"{acc} = 0")
+        probe = occupancy.flank_probe(self.x, fn, fors, elt)
+        if probe is not None:  # no neighbour another's: no run flanked, the loop skipped
+            self.x.tables["NBM"] = None  # geometry
+            ds, c, p = (self.x.expr(e, env, code) for e in (fors[0].iter, probe[0], probe[1]))
+            code(f"if occ_near(s, {ds}, {c}, {p}):")
+            code.depth += 1
         # a fold over `a + b`: over a, then over b, into the same result (no list made)
         for j, part in enumerate(fuse.joined(fors[0].iter)):
             if stop and j:
@@ -202,7 +209,22 @@ class Loops:
             self.x.forget(hoisted)
             if stop and j:
                 code.depth -= 1
+        if probe is not None:
+            code.depth -= 1
         return acc
+
+    def bits_first(self, fn: str, fors: list, elt) -> tuple:
+        """(fors, elt) of `any(A and B for c in cells)` (or `count`) as `... B for c in cells
+        where A` where A is a test the occupancy words answer (`empty(c)`, `mine(c)`): the loop
+        goes over their bits (open_fors)."""
+        if (fn in ("any", "count") and len(fors) == 1 and fors[0].cond is None
+                and isinstance(elt, ir.BoolOp) and elt.op == "and"):
+            first = elt.values[0]
+            if occupancy.bit_choice(self.x, fors[0].iter, first, fors[0].var) is not None:
+                more = elt.values[1:]
+                rest = more[0] if len(more) == 1 else ir.BoolOp("and", tuple(more), elt.type, elt.pos)
+                return [ir.CompFor(fors[0].var, fors[0].iter, first, fors[0].pos)], rest
+        return fors, elt
 
     def open_fors(self, fors, inner: dict, code: Code, elt=None, hoisted: Optional[list] = None) -> list:
         """Open a comprehension's `for`s (each with its `where`) in code, one inside the other;
@@ -214,7 +236,11 @@ class Loops:
             var = pyname(f.var)
             line = fuse.cells_by_line(f)  # `cells where c.rank == K and ...`: that rank's cells only
             near = fuse.neighbours_by_line(f) if line is None else None  # the same of a cell's neighbours
-            if line is not None:
+            own = occupancy.bit_choice(self.x, f.iter, f.cond, f.var)
+            if own is not None:  # the mover's own (or the empty) cells: the bits of the occupancy words
+                levels = occupancy.open_own(var, self.x, code, which=own[1])
+                f = ir.CompFor(f.var, f.iter, own[0])
+            elif line is not None:
                 attr, key, rest = line
                 levels = self.open_cells_of_line(attr, key, var, inner, code)
                 f = ir.CompFor(f.var, f.iter, rest)
@@ -239,9 +265,9 @@ class Loops:
         """The loop header(s) of a choice `name: domain where cond` binding `var` (open_loop's
         levels), and what is left of cond to test inside: over the cells (or a cell's
         neighbours) of one rank or file only when the where begins by asking for it."""
-        own = occupancy.own_cells(domain, cond, name) if self.x.nw else None
-        if own is not None:  # the mover's own cells: the bits of its occupancy words
-            return occupancy.open_own(var, self.x.nw, code), own[0]
+        own = occupancy.bit_choice(self.x, domain, cond, name)
+        if own is not None:  # the mover's own (or the empty) cells: the bits of the occupancy words
+            return occupancy.open_own(var, self.x, code, which=own[1]), own[0]
         f = ir.CompFor(name, domain, cond)
         line = fuse.cells_by_line(f)
         near = fuse.neighbours_by_line(f) if line is None else None

@@ -23,7 +23,7 @@ from ziggurat.interpreter.native.numbacache import njit
 SIDE = PLY = LAST = OVER = SEATS = NPLAYERS = NC = CAP = ZCAP = ZW = 0
 CNT = ZON = HSH = HGT = STK = OCC = NW = SIZE = FILES = MAXM = AMASK = CELLMASK = NACTIONS = 0
 HASHING = INCREMENTAL = CHANCE = False
-CTRL = CHANCEACT = LASTCELLS = LASTN = LN = LNN = NB = NBN = np.zeros(1, np.int64)
+CTRL = CHANCEACT = LASTCELLS = LASTN = LN = LNN = NB = NBN = NBM = np.zeros(1, np.int64)
 
 # ---- kernel: from here on, the same in every native module ----
 
@@ -33,6 +33,7 @@ U = np.uint64  # U(i): an index known not to be below 0, which Numba reads witho
 # Pieces numbered as the players who control them (a piece of each player, nothing neutral): a
 # top's controller is its number, with no table read waiting on the slot's load.
 CTRL_ID = bool(CTRL.shape[0] > 0 and (CTRL == np.arange(CTRL.shape[0])).all())
+NEUTRAL = bool((CTRL < 0).any())  # some piece nobody controls (a flanked run ends at it)
 
 
 @njit(cache=True, inline="always")
@@ -63,6 +64,20 @@ def occ_fix(s, c):
 
 
 @njit(cache=True, inline="always")
+def occ_near(s, ds, c, p):
+    """Whether a first neighbour of cell c in a direction of set ds has a top another player than p
+    controls (occupancy.flank_probe: the test before the flanked runs)."""
+    for w in range(NW):
+        x = np.uint64(0)
+        for q in range(NPLAYERS):
+            if q != p:
+                x |= np.uint64(s[U(OCC + q * NW + w)])
+        if np.uint64(NBM[U(ds), U(c), w]) & x != np.uint64(0):
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
 def ctrl_of(s, c):
     h = s[U(HGT + c)]  # a cell is -1 at least
     if h == 0:
@@ -85,13 +100,17 @@ def flank_len(s, c, d, p):
             # one piece at most: the slot holds a piece's number even when the cell is empty (its
             # last, or 0), so it is read beside the height, and one branch a cell takes either way out
             # (h * ... is 0 where the cell is empty or p's; most walks end at their first cell)
-            if h * (ctrl_piece(s[U(STK + x)]) - p) == 0:
+            o = ctrl_piece(s[U(STK + x)])
+            if h * (o - p) == 0:
                 return i * h
         else:  # the height first, then the top's controller: no load waits on a branch twice
             if h == 0:
                 return 0
-            if ctrl_piece(s[U(STK + x * CAP + h - 1)]) == p:
+            o = ctrl_piece(s[U(STK + x * CAP + h - 1)])
+            if o == p:
                 return i
+        if NEUTRAL and o < 0:  # a stack nobody controls breaks the run (helpers._flanked)
+            return 0
     return 0
 
 

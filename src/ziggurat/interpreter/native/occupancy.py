@@ -26,44 +26,71 @@ from .. import steps as P
 from .code import Code
 
 
-def own_cells(domain, cond, name: str) -> Optional[tuple]:
-    """(what is left of the where, None for nothing) of a choice `name: cells where mine(name)`,
-    alone or first of an `and`; None for any other choice."""
+def own_cells(domain, cond, name: str, empty: bool = False) -> Optional[tuple]:
+    """(what is left of the where (None for nothing), "mine" or "empty") of a choice `name: cells
+    where mine(name)` (with `empty`, or `where empty(name)`), alone or first of an `and`; None for
+    any other choice."""
     if not (isinstance(domain, ir.Global) and domain.what == "cells") or cond is None:
         return None
     first, rest = cond, None
     if isinstance(cond, ir.BoolOp) and cond.op == "and":
         first, more = cond.values[0], cond.values[1:]
         rest = more[0] if len(more) == 1 else attrs.evolve(cond, values=tuple(more))
-    if (isinstance(first, ir.Call) and first.fn == "mine" and len(first.args) == 1
+    if (isinstance(first, ir.Call) and first.fn in (("mine", "empty") if empty else ("mine",)) and len(first.args) == 1
             and isinstance(first.args[0], ir.Local) and first.args[0].name == name
             and first.args[0].type == T.CELL):
-        return (rest,)
+        return rest, first.fn
     return None
+
+
+def owned(folded) -> bool:
+    """Whether a stack's top always has a player controlling it (no piece without one, control not
+    by place): then the cells in no player's word are the empty ones."""
+    return folded.ctrl_at is None and bool(folded.ctrl) and all(c >= 0 for c in folded.ctrl)
+
+
+def bit_choice(x, domain, cond, name: str) -> Optional[tuple]:
+    """own_cells of a choice where the module `x` (Exprs) holds words that answer it."""
+    return own_cells(domain, cond, name, owned(x.game)) if x.nw else None
 
 
 def wanted(plans: list, folded) -> bool:
     """Whether a game's positions hold the occupancy words: some choice of its moves goes over the
-    mover's own cells, and control does not depend on the cell."""
+    mover's own cells (or over the empty ones, where every top has a controller), and control does
+    not depend on the cell."""
     if folded.ctrl_at is not None or not folded.plan.players:
         return False
-    return any(_choice_of_own(step) for plan in plans for step in plan.steps)
+    empty = owned(folded)
+    return any(_choice_of(step, empty) for plan in plans for step in plan.steps)
 
 
-def _choice_of_own(step) -> bool:
+def _choice_of(step, empty: bool) -> bool:
     if isinstance(step, P.Choose):
-        return own_cells(step.domain, step.cond, step.name) is not None
-    return any(_choice_of_own(s) for s in getattr(step, "steps", ()) or ())
+        return own_cells(step.domain, step.cond, step.name, empty) is not None
+    return any(_choice_of(s, empty) for s in getattr(step, "steps", ()) or ())
 
 
-def open_own(var: str, nw: int, code: Code, only: Optional[tuple] = None) -> list:
-    """The loop binding `var` to each cell whose top the mover controls, lowest first (open_loop's
-    levels). One loop, so that a `break` of the body leaves it all. `only`: (a test, a cell) where
-    the loop keeps that cell's bit alone while the test holds (a part already drawn, parts.py)."""
+def open_own(var: str, x, code: Code, only: Optional[tuple] = None, which: str = "mine") -> list:
+    """The loop binding `var` to each cell whose top the mover controls (`which` "empty": each
+    empty cell), lowest first (open_loop's levels), in module `x` (Exprs). One loop, so that a
+    `break` of the body leaves it all. `only`: (a test, a cell) where the loop keeps that cell's
+    bit alone while the test holds (a part already drawn, parts.py)."""
     b = code.fresh("bits")
+    nw = x.nw
+
+    def word_of(p: str, word: str) -> str:
+        return f"np.uint64(s[U(OCC + {p} * NW + {word})])" if nw > 1 else f"np.uint64(s[U(OCC + {p})])"
 
     def read(word: str) -> None:
-        code(f"{b} = np.uint64(s[U(OCC + mover * NW + {word})])" if nw > 1 else f"{b} = np.uint64(s[U(OCC + mover)])")
+        if which == "mine":
+            code(f"{b} = {word_of('mover', word)}")
+        else:  # in no player's word; of the last word, the bits of cells on the board only
+            taken = " | ".join(word_of(str(p), word) for p in range(len(x.game.plan.players)))
+            tail = x.world.ncells - 64 * (nw - 1)
+            mask = f"((np.uint64(1) << np.uint64({tail})) - np.uint64(1))"
+            board = "" if tail == 64 else f" & {mask}" if nw == 1 else (
+                f" & ({mask} if {word} == NW - 1 else ~np.uint64(0))")
+            code(f"{b} = ~({taken}){board}")
         if only is not None:
             test, cell = only
             code(f"if {test}:")
@@ -90,3 +117,46 @@ def open_own(var: str, nw: int, code: Code, only: Optional[tuple] = None) -> lis
         code(f"{var} = {w} * 64 + low_bit({b})")
     code(f"{b} &= {b} - np.uint64(1)")
     return [[]]
+
+
+def flank_probe(x, fn: str, fors: list, elt) -> Optional[tuple]:
+    """(cell, player) of a fold `any(count(flanked(cell, d, player)) > 0 for d in ds)` (or
+    `len`, `!= 0`, `>= 1`) whose cell and player do not read d, in a module `x` that keeps the
+    words: no run is flanked in a direction whose first cell is empty, the player's or nobody's
+    (helpers._flanked), so the fold is False unless one of those first cells is in another
+    player's word. None otherwise."""
+    if fn != "any" or len(fors) != 1 or fors[0].cond is not None or fors[0].iter.type != T.DIRSET:
+        return None
+    if not x.nw or not isinstance(elt, ir.Compare):
+        return None
+    flip = {">": "<", "<": ">", "!=": "!=", ">=": "<=", "<=": ">="}
+    for n, op, k in ((elt.left, elt.op, elt.right), (elt.right, flip.get(elt.op), elt.left)):
+        if not (isinstance(k, ir.Const) and type(k.value) is int and (op, k.value) in ((">", 0), ("!=", 0), (">=", 1))):
+            continue
+        if isinstance(n, ir.Call) and n.fn in ("len", "count") and len(n.args) == 1:
+            n = n.args[0]
+        if not (isinstance(n, ir.Call) and n.fn == "flanked" and isinstance(n.args[1], ir.Local)
+                and n.args[1].name == fors[0].var):
+            continue
+        cell, player = n.args[0], n.args[2]
+        if any(isinstance(v, ir.Local) and v.name == fors[0].var for a in (cell, player) for v in ir.walk(a)):
+            continue
+        return cell, player
+    return None
+
+
+def near_rows(world, nw: int) -> list:
+    """NBM[set][cell][word]: the bits of the first cell of each line from the cell in a
+    direction of the set (flank_probe's test), as int64."""
+    rows = []
+    for dirs in world.DIRS:
+        per_cell = []
+        for c in range(world.ncells):
+            words = [0] * max(1, nw)
+            for d in dirs:
+                line = world.LINE1[d][c]
+                if line:
+                    words[line[0] >> 6] |= 1 << (line[0] & 63)
+            per_cell.append([v - (1 << 64) if v >= 1 << 63 else v for v in words])
+        rows.append(per_cell)
+    return rows or [[[0]]]

@@ -134,9 +134,9 @@ class PartsLegal(Legal):
         k, value = fixing
         lo = code.fresh("lo")
         code(f"{lo} = {value} if depth > {k} else 0")
-        own = occupancy.own_cells(s.domain, s.cond, s.name) if self.x.nw else None
+        own = occupancy.bit_choice(self.x, s.domain, s.cond, s.name)
         if own is not None:  # the mover's own cells (their bits), or the drawn one's bit alone
-            return occupancy.open_own(var, self.x.nw, code, (f"depth > {k}", lo)), own[0]
+            return occupancy.open_own(var, self.x, code, (f"depth > {k}", lo), own[1]), own[0]
         code(f"for {var} in range({lo}, {lo} + 1 if depth > {k} else NC):")
         code.depth += 1
         return [[]], s.cond
