@@ -2,7 +2,8 @@
 (ziggurat.interpreter.native.narrow): the loop goes over the members of the ray, line or
 neighbours it is tested against (a bit mask, lowest cell first), the moves stay in the Python
 backend's order; where the set reads the choice, a value bound after it, or a position an effect
-changed in between, or where the board has more than 64 cells, the loop over every cell stays.
+changed in between, or where the board has more than 64 cells, the loop over every cell (every
+empty cell, where the occupancy words give them) stays.
 
 The game is written here; its text tests compile nothing, and one module of it (6 x 6) is compiled
 once for the listings.
@@ -122,9 +123,10 @@ def test_a_choice_followed_by_a_test_of_membership_goes_over_the_sets_members_on
 def test_a_set_reading_a_later_value_or_walked_after_an_effect_is_not_narrowed():
     legal = legal_text()
     hop, wall = action(legal, "hop"), action(legal, "wall")
-    assert "BITIDX[" not in hop and len(re.findall(r"range\(NC\)", hop)) == 1  # from: the mover's bits
-    # wall: `to`, whose test follows the wall's placement, goes over every cell
-    assert "for v_to in range(NC):" in wall and "BITIDX[" not in wall
+    # from: the mover's bits; to: every empty cell, the bits in no player's word (occupancy.py)
+    assert "BITIDX[" not in hop and "range(NC)" not in hop and "v_to = low_bit(" in hop
+    # wall: `to`, whose test follows the wall's placement, goes over every empty cell
+    assert "v_to = low_bit(" in wall and "BITIDX[" not in wall
 
 
 def test_a_board_of_more_than_64_cells_is_not_narrowed():
