@@ -71,6 +71,18 @@ generated code like ours, each keeping the code it makes the same.
   its templates, the typing context and the target are part of the key), so it is kept and given
   again. Only operators (the `operator` module's functions) on numbers and booleans are kept;
   a refusal is not kept (it is raised again each time).
+- **A function's variable liveness is computed when something asks for it.** After most passes
+  Numba post-processes the IR (`PostProcessor.run`): it canonicalises the CFG and computes every
+  variable's liveness at once (a fixpoint over the blocks: their uses and definitions, the live
+  and dead variables of each block, and the variables live on entry to each). In our pipeline
+  nothing reads it unless `del`s are to be emitted (when Numba's own runs, and computes it), or
+  for a generator's state (Numba's own again), or object mode's lowering (which no native
+  function uses): a shipped ruleset's compile computed it 707 times, 504 never read. Here, for a
+  function of a native module (marked `OURS` by `numbacache.njit`: any other function, Numba's
+  own among them, gets Numba's own), the CFG is canonicalised and the IR given Numba's own lazy
+  `VariableLifetime`, which computes what is asked of it, when asked, from the blocks as they
+  are then (nothing in our pipeline asks). The final LLVM IR
+  of every function of five shipped rulesets is the same but for the names Numba numbers.
 """
 
 from __future__ import annotations
@@ -82,7 +94,7 @@ import types as pytypes
 import weakref
 from collections import defaultdict
 
-from numba.core import base, compiler, errors, ir, ssa, target_extension, types
+from numba.core import base, compiler, errors, ir, postproc, ssa, target_extension, transforms, types
 from numba.core import untyped_passes as up
 from numba.core.compiler_machinery import PassManager
 from numba.core.typing.templates import RegistryLoader
@@ -276,6 +288,23 @@ def _get_call_type_once(self, context, args, kws):
     return sig
 
 
+NUMBAS_POSTPROCESS = postproc.PostProcessor.run  # Numba's own, kept for the tests that compare the two
+OURS = "_ziggurat_trimmed"  # the attribute marking a Python function as a native module's (numbacache.njit)
+
+
+def _postprocess(self, emit_dels: bool = False, extend_lifetimes: bool = False):
+    """`PostProcessor.run`, its variables' liveness left to be computed when asked for: for a
+    function of a native module's (marked `OURS`), not a generator, without `del`s to emit (above)."""
+    func_ir = self.func_ir
+    func = getattr(getattr(func_ir, "func_id", None), "func", None)
+    if emit_dels or not getattr(func, OURS, False) or func_ir.is_generator:
+        return NUMBAS_POSTPROCESS(self, emit_dels, extend_lifetimes)
+    func_ir.blocks = transforms.canonicalize_cfg(func_ir.blocks)
+    func_ir.variable_lifetime = postproc.VariableLifetime(func_ir.blocks)
+    func_ir.generator_info = None
+    return None
+
+
 TESTED = ((0, 68),)  # the Numba releases whose internals the changes above were read from and checked on
 
 
@@ -309,3 +338,4 @@ def install() -> None:
         ir.Loc.__deepcopy__ = _copy_loc  # type: ignore[attr-defined]  # Numba's Loc has none: copy's default
         base.BaseContext.refresh = _refresh_when_registered  # type: ignore[method-assign]
         base._has_loc = _has_loc  # _wrap_missing_loc's, its only caller
+        postproc.PostProcessor.run = _postprocess  # type: ignore[method-assign]
