@@ -83,11 +83,21 @@ generated code like ours, each keeping the code it makes the same.
   `VariableLifetime`, which computes what is asked of it, when asked, from the blocks as they
   are then (nothing in our pipeline asks). The final LLVM IR
   of every function of five shipped rulesets is the same but for the names Numba numbers.
+- **The garbage collector runs less often during a compile.** Python collects its youngest
+  generation once 700 more objects were made than freed, every tenth time the next one too, and
+  the whole heap once enough objects have survived: a compile makes and keeps so many (Numba's IR,
+  types and llvmlite's IR of every function) that a shipped ruleset's cold compile collected its
+  whole heap 16 times, 3.2 CPU s in the collector, 2.5 of them in those 16. While a native
+  function compiles (`Trimmed.compile_extra`, and every compile inside it), the youngest
+  generation's threshold is YOUNG, and the thresholds it had are put back after: 6 full
+  collections, 1.7 CPU s in the collector in all, the peak memory 12 MB higher (272 MB). The
+  final LLVM IR of every function of five shipped rulesets is the same.
 """
 
 from __future__ import annotations
 
 import copy
+import gc
 import inspect
 import operator
 import types as pytypes
@@ -269,6 +279,23 @@ class Trimmed(compiler.Compiler):
                 pm.add_pass(pss, what)
         pm.finalize()
         return [pm]
+
+    def compile_extra(self, func):
+        return _collecting_less(super().compile_extra, func)
+
+
+YOUNG = 10_000  # the youngest generation's threshold while a native function compiles (Python's: 700)
+
+
+def _collecting_less(compile_extra, func):
+    """`compile_extra(func)`, the garbage collector's youngest generation collected after YOUNG
+    objects, not Python's 700; the thresholds it had are put back after (see above)."""
+    thresholds = gc.get_threshold()
+    gc.set_threshold(max(thresholds[0], YOUNG), *thresholds[1:])
+    try:
+        return compile_extra(func)
+    finally:
+        gc.set_threshold(*thresholds)
 
 
 _OPERATORS = frozenset(f for f in vars(operator).values() if callable(f))
