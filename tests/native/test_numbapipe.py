@@ -197,7 +197,9 @@ def test_a_warm_start_imports_no_lowering_and_the_first_compile_installs_the_cha
         "from numba.core import base, ir\n"
         "assert ir.Loc.__deepcopy__ is numbapipe._copy_loc\n"
         "assert base.BaseContext.refresh is numbapipe._refresh_when_registered\n"
-        "assert base._has_loc is numbapipe._has_loc\n")
+        "assert base._has_loc is numbapipe._has_loc\n"
+        "from numba.core import postproc\n"
+        "assert postproc.PostProcessor.run is numbapipe._postprocess\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
 

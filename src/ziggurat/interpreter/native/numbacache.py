@@ -304,6 +304,7 @@ def njit(*args, cache: bool = False, internal: bool = False, inlines: bool = Tru
         options["pipeline_class"] = _LinkedOnlyCompiler
 
     def wrap(func):
+        setattr(func, numbapipe.OURS, True)
         if options.get("inline") is inline_unless_big:
             func._ziggurat_sized = True
         if not inlines:

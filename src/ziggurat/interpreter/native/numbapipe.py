@@ -71,18 +71,40 @@ generated code like ours, each keeping the code it makes the same.
   its templates, the typing context and the target are part of the key), so it is kept and given
   again. Only operators (the `operator` module's functions) on numbers and booleans are kept;
   a refusal is not kept (it is raised again each time).
+- **A function's variable liveness is computed when something asks for it.** After most passes
+  Numba post-processes the IR (`PostProcessor.run`): it canonicalises the CFG and computes every
+  variable's liveness at once (a fixpoint over the blocks: their uses and definitions, the live
+  and dead variables of each block, and the variables live on entry to each). In our pipeline
+  nothing reads it unless `del`s are to be emitted (when Numba's own runs, and computes it), or
+  for a generator's state (Numba's own again), or object mode's lowering (which no native
+  function uses): a shipped ruleset's compile computed it 455 times, 246 never read. Here, for a
+  function of a native module (marked `OURS` by `numbacache.njit`: any other function, Numba's
+  own among them, gets Numba's own), the CFG is canonicalised and the IR given Numba's own lazy
+  `VariableLifetime`, which computes what is asked of it, when asked, from the blocks as they
+  are then (nothing in our pipeline asks). The final LLVM IR
+  of every function of five shipped rulesets is the same but for the names Numba numbers.
+- **The garbage collector runs less often during a compile.** Python collects its youngest
+  generation once 700 more objects were made than freed, every tenth time the next one too, and
+  the whole heap once enough objects have survived: a compile makes and keeps so many (Numba's IR,
+  types and llvmlite's IR of every function) that a shipped ruleset's cold compile collected its
+  whole heap 16 times, 3.2 CPU s in the collector, 2.5 of them in those 16. While a native
+  function compiles (`Trimmed.compile_extra`, and every compile inside it), the youngest
+  generation's threshold is YOUNG, and the thresholds it had are put back after: 6 full
+  collections, 1.7 CPU s in the collector in all, the peak memory 12 MB higher (272 MB). The
+  final LLVM IR of every function of five shipped rulesets is the same.
 """
 
 from __future__ import annotations
 
 import copy
+import gc
 import inspect
 import operator
 import types as pytypes
 import weakref
 from collections import defaultdict
 
-from numba.core import base, compiler, errors, ir, ssa, target_extension, types
+from numba.core import base, compiler, errors, ir, postproc, ssa, target_extension, transforms, types
 from numba.core import untyped_passes as up
 from numba.core.compiler_machinery import PassManager
 from numba.core.typing.templates import RegistryLoader
@@ -258,6 +280,23 @@ class Trimmed(compiler.Compiler):
         pm.finalize()
         return [pm]
 
+    def compile_extra(self, func):
+        return _collecting_less(super().compile_extra, func)
+
+
+YOUNG = 10_000  # the youngest generation's threshold while a native function compiles (Python's: 700)
+
+
+def _collecting_less(compile_extra, func):
+    """`compile_extra(func)`, the garbage collector's youngest generation collected after YOUNG
+    objects, not Python's 700; the thresholds it had are put back after (see above)."""
+    thresholds = gc.get_threshold()
+    gc.set_threshold(max(thresholds[0], YOUNG), *thresholds[1:])
+    try:
+        return compile_extra(func)
+    finally:
+        gc.set_threshold(*thresholds)
+
 
 _OPERATORS = frozenset(f for f in vars(operator).values() if callable(f))
 _get_call_type = types.functions.BaseFunction.get_call_type
@@ -274,6 +313,23 @@ def _get_call_type_once(self, context, args, kws):
     if sig is None:
         sig = _TYPED[key] = _get_call_type(self, context, args, kws)
     return sig
+
+
+NUMBAS_POSTPROCESS = postproc.PostProcessor.run  # Numba's own, kept for the tests that compare the two
+OURS = "_ziggurat_trimmed"  # the attribute marking a Python function as a native module's (numbacache.njit)
+
+
+def _postprocess(self, emit_dels: bool = False, extend_lifetimes: bool = False):
+    """`PostProcessor.run`, its variables' liveness left to be computed when asked for: for a
+    function of a native module's (marked `OURS`), not a generator, without `del`s to emit (above)."""
+    func_ir = self.func_ir
+    func = getattr(getattr(func_ir, "func_id", None), "func", None)
+    if emit_dels or not getattr(func, OURS, False) or func_ir.is_generator:
+        return NUMBAS_POSTPROCESS(self, emit_dels, extend_lifetimes)
+    func_ir.blocks = transforms.canonicalize_cfg(func_ir.blocks)
+    func_ir.variable_lifetime = postproc.VariableLifetime(func_ir.blocks)
+    func_ir.generator_info = None
+    return None
 
 
 TESTED = ((0, 68),)  # the Numba releases whose internals the changes above were read from and checked on
@@ -309,3 +365,4 @@ def install() -> None:
         ir.Loc.__deepcopy__ = _copy_loc  # type: ignore[attr-defined]  # Numba's Loc has none: copy's default
         base.BaseContext.refresh = _refresh_when_registered  # type: ignore[method-assign]
         base._has_loc = _has_loc  # _wrap_missing_loc's, its only caller
+        postproc.PostProcessor.run = _postprocess  # type: ignore[method-assign]
