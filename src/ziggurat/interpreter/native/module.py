@@ -51,7 +51,8 @@ CAP_MADE = 16  # the same when moves make pieces (no supply bounds the stacks)
 KERNEL = ("kernel.py", "kernel_loops.py", "search_kernel.py", "search_ismcts.py")  # the searches: search_eval
 # The game's functions the kernel's loops call: each compiled once, with machine code of its own, and
 # when large called by its symbol (`numbacache.Shared`), not linked into (and optimised again in) every loop.
-SHARED = ("legal", "legal_parts", "apply", "outcome", "pick_chance")
+# `legal_turns` (turns_kernel.py): the whole turns' listing both loops of such a game call.
+SHARED = ("legal", "legal_parts", "apply", "outcome", "pick_chance", "legal_turns")
 KERNEL_MARK = "# ---- kernel: from here on, the same in every native module ----"
 PLAIN_NJIT = "def njit(*a, **k):\n    return a[0] if a and callable(a[0]) else (lambda f: f)"
 
