@@ -42,7 +42,7 @@ XBITS = 15  # the table of positions explored within a turn: 2**XBITS slots, hal
 EBITS = 15  # the table of the positions turns end at (more than MAXM turns: the loop stops)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", internal=True)
 def turn_key(s, depth):
     """The hash of a position (and of the last move, where the rules read it), mixed with a depth."""
     h = np.uint64(hash_state(s))
@@ -51,7 +51,7 @@ def turn_key(s, depth):
     return np.int64(h ^ (np.uint64(depth) * np.uint64(0xD6E8FEB86659FD93)))
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def same_position(a, b):
     """Whether two vectors hold the same position (what the hash covers: not the ply)."""
     if a[SIDE] != b[SIDE]:
@@ -71,7 +71,7 @@ def same_position(a, b):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def reached_by(s0, parts, n, t, scratch):
     """Whether the n parts played from s0 reach t's position (a hash's confirmation)."""
     copy_state(scratch, s0)
@@ -80,7 +80,7 @@ def reached_by(s0, parts, n, t, scratch):
     return same_position(scratch, t)
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def turn_space():
     """The work arrays of `legal_turns`, allocated once a loop: positions and parts a depth, the
     parts played, the tables of explored and ending positions (stamped), the generation numbers."""
