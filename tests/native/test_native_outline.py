@@ -142,3 +142,13 @@ def test_the_module_with_a_fold_given_its_buffer_counts_pythons_perft(outline_al
     assert re.search(r"\ndef fold_\d+\(s, mover, a0, _l\d+\)", text)
     assert_plain_perft(text, layout, game.new(), 4)
 
+
+def test_the_after_blocks_effects_call_the_helpers_a_large_module_runs_once_a_move():
+    """`after_do_K` is written with `after_K`, while `legal` is (in the listing), but runs once a
+    move, from `apply`: as the `do_N` of a large module, it calls the helpers that write the
+    position (`change_piece`, `called_remove_piece`) instead of inlining them (`once_a_move`)."""
+    text = written(ziggurat.load("rgb"))
+    body = function(text, "after_do_0")
+    assert "change_piece(s, " in body and "called_remove_piece(s, " in body
+    assert not re.search(r"(?<![\w.])(put|occ_fix|remove_piece)\(s, ", body)
+    assert re.search(r"(?<![\w.])remove_piece\(s, ", function(text, "legal"))  # the listing: inlined helpers

@@ -35,7 +35,7 @@ from .legal import Legal
 from .apply import Apply
 from .moves import Moves
 from . import occupancy
-from .outline import listing
+from .outline import listing, once_a_move
 from .parts import parts_function
 from .search_eval import search_functions
 
@@ -159,7 +159,8 @@ class NativeWriter:
         if key not in self.afters:
             k = self.afters[key] = len(self.afters)
             self.after_texts.append(self.legal.after_function(k, part, plan))
-            self.after_texts.append(self.apply.after_function(k, part, plan))
+            with once_a_move(self.x.outline):
+                self.after_texts.append(self.apply.after_function(k, part, plan))
         return self.afters[key]
 
     def outcome(self) -> str:

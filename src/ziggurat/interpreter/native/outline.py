@@ -136,6 +136,21 @@ def listing(outline: Optional["Outline"]):
         outline.paused -= 1
 
 
+@contextmanager
+def once_a_move(outline: Optional["Outline"]):
+    """While code run once a move is written from inside the listing (`after_do_K`, written with
+    the `after_K` that `legal` asks for): as outside it, folds outlined and the helpers that write
+    the position called (`Statements.once`)."""
+    if outline is None:
+        yield
+        return
+    saved, outline.paused = outline.paused, 0
+    try:
+        yield
+    finally:
+        outline.paused = saved
+
+
 def extra(e) -> tuple:
     """`ply` and `nxt` when e reads them: locals of the caller, given to the function by name."""
     reads = {n.what for n in ir.walk(e) if isinstance(n, ir.Global)}
