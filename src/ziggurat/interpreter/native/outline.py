@@ -21,6 +21,7 @@ every call.
 
 from __future__ import annotations
 
+import re
 from contextlib import contextmanager
 from typing import Optional
 
@@ -205,7 +206,7 @@ class Outline:
         calls them: cheaper in place than as one more function (Numba compiles each function
         through its whole pipeline, and LLVM optimises again the folds linked into it, a chain
         of such functions at every level of it)."""
-        return "fold_" in value and len(value) <= WIDTH
+        return len(value) <= WIDTH and re.search(r"\bfold_\d+\(", value) is not None
 
     def repeated(self) -> frozenset:
         return frozenset(k for k, n in self.counts.items() if n > 1)
