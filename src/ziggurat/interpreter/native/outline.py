@@ -40,6 +40,7 @@ HISTORY = ("repeated", "repeated_board")  # read `hist`, a parameter of the end 
 
 
 _FIELDS: dict = {}  # a node's class -> the fields a shape reads (a comprehension's `fors` first)
+_READ: dict = {}  # a class -> whether a shape reads its instances field by field (an IR node)
 
 
 def fields(cls) -> tuple:
@@ -91,7 +92,11 @@ def _shape(e, env: dict) -> tuple:
             raise Refused()
         if isinstance(node, ir.Call) and node.fn in HISTORY:
             raise Refused()
-        if attrs.has(type(node)) and not isinstance(node, T.Type) and hasattr(node, "pos"):
+        read = _READ.get(type(node))
+        if read is None:  # the first node of its class: whether a shape reads it field by field
+            read = _READ[type(node)] = (attrs.has(type(node)) and not isinstance(node, T.Type)
+                                        and hasattr(node, "pos"))
+        if read:
             return (type(node).__name__,) + tuple(
                 dump(getattr(node, f)) if f != "type" else node.type for f in fields(type(node)))
         return node
