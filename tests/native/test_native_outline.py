@@ -98,3 +98,57 @@ def test_the_module_with_its_folds_outlined_counts_pythons_perft(outline_all, na
     text, layout = native_game._write(game)[:2]
     assert re.search(r"\ndef fold_\d+\(", text)  # something was outlined
     assert_plain_perft(text, layout, game.new(), depth)
+
+
+# `least(c)` builds a list (a buffer), `settled(c)` is two folds joined: one short line of calls
+LISTS = (HERE / "outline.rules").read_text().replace(
+    "def lonely(c):",
+    "def least(c): min(list(d.rank for d in neighbours(c, orthogonal) where mine(d)) + [9])\n"
+    "def settled(c): friends(c) > 1 and boxed(c)\n"
+    "def lonely(c):").replace("        crowd = friends(to)\n", "        crowd = least(to)\n        if settled(to):\n"
+                              "            crowd += 1\n")
+
+
+def test_a_fold_building_a_list_is_outlined_with_the_callers_buffer(outline_all):
+    """A fold whose code fills a buffer (`least`, a list's minimum) is a function all the same:
+    the buffer is its parameter, which each caller allocates once at its top (as the fold written
+    in place would), not the function at every call."""
+    game = ziggurat.load(str(HERE / "outline.rules"), text=LISTS)
+    text = written(game)
+    calls = [re.findall(r"(fold_\d+)\(s, mover, v_to, (_l\d+)\)", function(text, f)) for f in ("do_0", "do_1")]
+    assert len(calls[0]) == 1 and calls[0] == calls[1]
+    fold, buf = calls[0][0]
+    body = function(text, fold)
+    assert body.startswith(f"def {fold}(s, mover, a0, {buf}):") and f"{buf}[" in body and "np.empty" not in body
+    for f in ("do_0", "do_1"):
+        assert re.search(rf"\n    {buf} = (np.empty\(|_pool\[)", function(text, f)), f  # at the caller's top
+
+
+def test_a_fold_of_one_short_line_of_calls_stays_in_place(outline_all):
+    """`settled(c)`, used twice, is `friends(c) > 1 and boxed(c)`: with its two folds called, one
+    short line, written where it is used rather than as one more function (`Outline.wraps`)."""
+    text = written(ziggurat.load(str(HERE / "outline.rules"), text=LISTS))
+    for f in re.findall(r"\ndef (fold_\d+)\(", text):
+        lines = [ln for ln in function(text, f).splitlines()[1:] if ln.strip()]
+        assert not (len(lines) == 1 and "fold_" in lines[0]), function(text, f)
+    for f in ("do_0", "do_1"):
+        assert re.search(r"\n    if \(\(fold_\d+\(s, mover, v_to\) > 1\) and \(not fold_\d+\(s, mover, v_to\)\)\):",
+                         function(text, f)), function(text, f)
+
+
+def test_the_module_with_a_fold_given_its_buffer_counts_pythons_perft(outline_all):
+    game = ziggurat.load(str(HERE / "outline.rules"), text=LISTS)
+    text, layout = native_game._write(game)[:2]
+    assert re.search(r"\ndef fold_\d+\(s, mover, a0, _l\d+\)", text)
+    assert_plain_perft(text, layout, game.new(), 4)
+
+
+def test_the_after_blocks_effects_call_the_helpers_a_large_module_runs_once_a_move():
+    """`after_do_K` is written with `after_K`, while `legal` is (in the listing), but runs once a
+    move, from `apply`: as the `do_N` of a large module, it calls the helpers that write the
+    position (`change_piece`, `called_remove_piece`) instead of inlining them (`once_a_move`)."""
+    text = written(ziggurat.load("rgb"))
+    body = function(text, "after_do_0")
+    assert "change_piece(s, " in body and "called_remove_piece(s, " in body
+    assert not re.search(r"(?<![\w.])(put|occ_fix|remove_piece)\(s, ", body)
+    assert re.search(r"(?<![\w.])remove_piece\(s, ", function(text, "legal"))  # the listing: inlined helpers

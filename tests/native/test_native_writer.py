@@ -313,3 +313,39 @@ def test_the_writer_needs_no_numba():
                          env={**os.environ, "ZIGGURAT_CACHE_DIR": "off"})
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip() == "written"
+
+
+def _split_by_scan(inner: str) -> list:
+    """code._split as a scan a character at a time, each kind of separator in turn (the oracle)."""
+    for seps in native_code.SEPARATORS:
+        cuts, depth, i = [], 0, 0
+        while i < len(inner):
+            ch = inner[i]
+            if ch in native_code.OPEN:
+                depth += 1
+            elif ch in native_code.CLOSE:
+                depth -= 1
+            elif depth == 0 and (sep := next((x for x in seps if inner.startswith(x, i)), None)) is not None:
+                cuts.append(i)
+                i += len(sep)
+                continue
+            i += 1
+        if cuts:  # a comma stays at the end of its part, an operator starts its part
+            comma = seps == (", ",)
+            ends = [c + 1 if comma else c for c in cuts] + [len(inner)]
+            starts = [0] + [c + 2 if comma else c + 1 for c in cuts]
+            return [inner[s:e] for s, e in zip(starts, ends)]
+    return []
+
+
+def test_a_brackets_contents_are_split_where_a_scan_a_character_at_a_time_splits_them():
+    """`code._split` (the depth counted once, separators found by str.find) cuts where a scan from
+    the left would: random texts of names, brackets and every separator, runs of them too."""
+    import random
+
+    rng = random.Random(40)
+    tokens = ["a", "b1", "(", ")", "[", "]", "{", "}"] + [s for seps in native_code.SEPARATORS for s in seps]
+    tokens += [" - - ", " <  <= ", " if  else ", ",  , "]
+    for _ in range(3000):
+        text = "".join(rng.choice(tokens) for _ in range(rng.randint(0, 14)))
+        assert native_code._split(text) == _split_by_scan(text), repr(text)

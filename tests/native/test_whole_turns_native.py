@@ -137,6 +137,23 @@ def test_a_study_chunk_draws_uniformly_over_whole_turns(game, fast):
     assert len(counts) == 2 and 190 <= counts[0] <= counts[1] <= 310
 
 
+def test_the_loops_call_the_whole_turns_listing_by_its_symbol(game, fast):
+    """`legal_turns` is one of the functions the loops share (`module.SHARED`): compiled once,
+    with machine code of its own, and called by its symbol from perft's loop and the study's,
+    not linked into (and optimised again in) each. The loop is compiled again here (the one
+    `fast` holds may come from the cache, as machine code only)."""
+    from ziggurat.interpreter.native.numbacache import njit
+
+    module = fast.module
+    loop = njit(module.turn_perft.py_func)
+    assert loop(fast.start(game.new())[0], 2) == perft(game.new(), 2)
+    listing = module.legal_turns.overloads[module.legal_turns.signatures[0]]
+    library = loop.overloads[loop.signatures[0]].library
+    declared = {f.name for f in library._final_module.functions if f.is_declaration}
+    defined = {f.name for f in library.get_defined_functions()}
+    assert listing.fndesc.mangled_name in declared and listing.fndesc.mangled_name not in defined
+
+
 def test_the_parts_policy_is_refused_in_a_game_of_whole_turns(game, fast):
     with pytest.raises(Unsupported, match="rollout policy 'parts' in a game of whole turns"):
         fast.playout(game.new(), 0, 10, parts=True)

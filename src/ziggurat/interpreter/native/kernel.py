@@ -7,7 +7,10 @@ generated part above it has defined the names declared here (the layout's consta
 tables), which are left out. The whole loops are part 2, `kernel_loops.py`.
 
 The small helpers are inlined where they are called (`inline="always"`, at Numba's level: a call
-between compiled functions costs a call and the reference counts of its arrays).
+between compiled functions costs a call and the reference counts of its arrays). Every helper but
+`hash_state` (which Python calls too) is `internal=True`: only compiled code calls it, so where it
+is not inlined (into a function too large to inline into, `numbacache.BIG`) it is compiled without
+Python's wrappers and linked into its callers, with no machine code of its own (`numbacache.njit`).
 
 Where the rules ask about repetition, each position's hash goes into a history; moves keep it up
 to date in the slot HSH as they write (`put` and the stack helpers), so that the loops read it
@@ -36,7 +39,7 @@ CTRL_ID = bool(CTRL.shape[0] > 0 and (CTRL == np.arange(CTRL.shape[0])).all())
 NEUTRAL = bool((CTRL < 0).any())  # some piece nobody controls (a flanked run ends at it)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", internal=True)
 def ctrl_piece(p):
     """The controller of piece p (not below 0)."""
     if CTRL_ID:
@@ -44,7 +47,7 @@ def ctrl_piece(p):
     return CTRL[U(p)]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", internal=True)
 def occ_fix(s, c):
     """Cell c's bit in the occupancy words (occupancy.py) made right after its stack changed: set
     in the word of its top's controller, clear in the others'. Nothing where there are none."""
@@ -63,7 +66,7 @@ def occ_fix(s, c):
             s[OCC + p * NW + w] &= ~bit
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", internal=True)
 def occ_near(s, ds, c, p):
     """Whether a first neighbour of cell c in a direction of set ds has a top another player than p
     controls (occupancy.flank_probe: the test before the flanked runs)."""
@@ -77,7 +80,7 @@ def occ_near(s, ds, c, p):
     return False
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", internal=True)
 def ctrl_of(s, c):
     h = s[U(HGT + c)]  # a cell is -1 at least
     if h == 0:
@@ -85,13 +88,13 @@ def ctrl_of(s, c):
     return ctrl_piece(s[U(STK + c * CAP + (h - 1 if CAP > 1 else 0))])  # one piece at most: its slot, read beside h
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", internal=True)
 def theirs(s, c, mover):
     o = ctrl_of(s, c)
     return o != -1 and o != mover
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", internal=True)
 def flank_len(s, c, d, p):
     for i in range(LNN[d, c]):
         x = LN[d, c, U(i)]  # a cell of the board: no index below is below 0
@@ -114,7 +117,7 @@ def flank_len(s, c, d, p):
     return 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", internal=True)
 def run_of(s, c, d, p):
     n = 0
     for i in range(LNN[d, c]):
@@ -124,12 +127,12 @@ def run_of(s, c, d, p):
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", internal=True)
 def zone_len(s, z):
     return s[ZON + z * ZW]
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def zone_add(s, z, p):
     n = s[ZON + z * ZW]
     if n >= ZCAP:
@@ -139,7 +142,7 @@ def zone_add(s, z, p):
     put(s, ZON + z * ZW, n + 1)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", internal=True)
 def last_count(s):
     """How many cells `last` holds: the cell choices of the last move, every cell before any."""
     m = s[LAST]
@@ -148,7 +151,7 @@ def last_count(s):
     return LASTN[m & AMASK]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", internal=True)
 def last_cell(s, j):
     """Cell j of `last`."""
     m = s[LAST]
@@ -157,7 +160,7 @@ def last_cell(s, j):
     return (m >> LASTCELLS[m & AMASK, j]) & CELLMASK
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", internal=True)
 def off_level(s, k, h, into):
     """Whether level index k (from 0) is not one of a stack of height h (`into`: a level to slip
     a piece in at, h the top); then the OVER flag is 3, and Python runs the position and names the
@@ -168,7 +171,7 @@ def off_level(s, k, h, into):
     return False
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", internal=True)
 def move_stack(s, a, k, b):
     n = s[HGT + a] - k
     hb = s[HGT + b]
@@ -193,7 +196,7 @@ def move_stack(s, a, k, b):
         s[HSH] = np.int64(h)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", internal=True)
 def take_stack(s, c, z):
     for i in range(s[HGT + c]):
         p = s[STK + c * CAP + i]
@@ -204,7 +207,7 @@ def take_stack(s, c, z):
     occ_fix(s, c)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", internal=True)
 def place_piece(s, p, c):
     h = s[HGT + c]
     if h >= CAP:
@@ -217,7 +220,7 @@ def place_piece(s, p, c):
         s[HSH] = np.int64(np.uint64(s[HSH]) + np.uint64(p + 1) * ZK[STK + c * CAP + h])
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", internal=True)
 def level_slot(s, c, k):
     """The slot of level k (from 1) of the stack on c; a level the stack does not have (`off_level`)
     gives the stack's first slot, which the abandoned position may take."""
@@ -226,7 +229,7 @@ def level_slot(s, c, k):
     return STK + c * CAP + k - 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", internal=True)
 def remove_piece(s, c, k, z):
     h = s[HGT + c]
     if off_level(s, k, h, False):
@@ -244,7 +247,7 @@ def remove_piece(s, c, k, z):
         s[HSH] = np.int64(hs)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", internal=True)
 def put(s, i, v):
     """s[i] = v, keeping the hash: the effects' writes outside the stacks go through here."""
     if HASHING:
@@ -288,7 +291,7 @@ def change_piece(s, c, k, p):
     occ_fix(s, c)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", internal=True)
 def copy_into(dst, src, n):
     """dst[:n] = src[:n], as a loop: Numba compiles an array-to-array slice assignment (with its
     broadcasting and its error messages) to several CPU seconds of work in each function that
@@ -297,7 +300,7 @@ def copy_into(dst, src, n):
         dst[i] = src[i]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", internal=True)
 def copy_state(dst, src):
     """dst = src, but for the slots above each stack's height (nothing reads them) when stacks
     may be tall; loops, which Numba compiles to much less than a slice assignment."""
@@ -316,7 +319,7 @@ def copy_state(dst, src):
         dst[i] = src[i]
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def rank_results(keys, res):
     best = 0
     for q in range(1, NPLAYERS):
@@ -360,7 +363,7 @@ def hash_state(s):
     return np.int64(h)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", internal=True)
 def repeats(hist, nhist):
     n = 0
     if nhist == 0:
@@ -382,7 +385,7 @@ _z = (_z ^ (_z >> S27)) * MIX2
 ZK = _z ^ (_z >> S31)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", internal=True)
 def next_word(x):
     x = x + GOLDEN
     z = x
@@ -391,7 +394,7 @@ def next_word(x):
     return x, z ^ (z >> S31)
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def insert_piece(s, p, c, k):
     """Slip piece p into the stack on c so that it stands at level k + 1 (k = height: on top);
     the hash kept (the stack's slots from level k + 1 taken out of it, then put back)."""
@@ -411,7 +414,7 @@ def insert_piece(s, p, c, k):
     stack_rehash(s, b, k, h + 1, hs)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", internal=True)
 def stack_unhash(s, b, k, h):
     """The hash without the stack slots b + k .. b + h - 1 (before they are rewritten)."""
     hs = np.uint64(s[HSH])
@@ -421,7 +424,7 @@ def stack_unhash(s, b, k, h):
     return hs
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", internal=True)
 def stack_rehash(s, b, k, h, hs):
     """Put the stack slots b + k .. b + h - 1 (rewritten) back into the hash hs, and keep it."""
     if HASHING:
@@ -430,7 +433,7 @@ def stack_rehash(s, b, k, h, hs):
         s[HSH] = np.int64(hs)
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def step_k(s, c, d, k):
     """The cell k steps from c along direction d; -1 (off the board) past the edge."""
     if k == 0:
@@ -440,7 +443,7 @@ def step_k(s, c, d, k):
     return LN[d, c, k - 1]
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def between_n(a, b):
     """How many cells lie strictly between a and b on one file, rank or diagonal (0: none)."""
     if a < 0 or b < 0:
@@ -451,7 +454,7 @@ def between_n(a, b):
     return max(abs(df), abs(dr)) - 1
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def between_at(a, b, k):
     """The k-th cell (from 1, nearest a first) strictly between a and b."""
     df, dr = b % FILES - a % FILES, b // FILES - a // FILES
@@ -460,7 +463,7 @@ def between_at(a, b, k):
     return a + k * (sf + sr * FILES)
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def connected_cells(cells, n, ds, mark, todo):
     """Whether cells[:n] form one group through steps in the directions of ds (none: they do)."""
     if n == 0:
@@ -489,7 +492,7 @@ def connected_cells(cells, n, ds, mark, todo):
     return seen == members
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def repeats_board(hist, nhist, s):
     """How many of the positions so far (this one included) match this one whoever is to move."""
     if nhist == 0:
@@ -505,7 +508,7 @@ def repeats_board(hist, nhist, s):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def zone_drop(s, z, p):
     """Take the first piece p out of zone z (those after it move up; the slot freed is 0)."""
     b = ZON + z * ZW
@@ -519,7 +522,7 @@ def zone_drop(s, z, p):
             return
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def zone_has(s, z, p):
     b = ZON + z * ZW
     for i in range(s[b]):
@@ -528,7 +531,7 @@ def zone_has(s, z, p):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def dice_ways(n, faces, total):
     """How many throws of n dice numbered 1..faces add up to total (as dsl.dice.ways)."""
     if n < 0 or faces < 1:
@@ -550,7 +553,7 @@ def dice_ways(n, faces, total):
     return row[total]
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def dice_showing(n, faces, k):
     """How many throws of n dice show one chosen face on exactly k of them (dsl.dice.showing)."""
     if faces < 1 or not 0 <= k <= n:
@@ -563,7 +566,7 @@ def dice_showing(n, faces, k):
     return c
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def lift_piece(s, c, k):
     """Take the piece at level k + 1 out of the stack on c (those above drop down); the hash kept."""
     h = s[HGT + c]

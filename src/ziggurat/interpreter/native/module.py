@@ -35,7 +35,7 @@ from .legal import Legal
 from .apply import Apply
 from .moves import Moves
 from . import occupancy
-from .outline import listing
+from .outline import listing, once_a_move
 from .parts import parts_function
 from .search_eval import search_functions
 
@@ -51,7 +51,8 @@ CAP_MADE = 16  # the same when moves make pieces (no supply bounds the stacks)
 KERNEL = ("kernel.py", "kernel_loops.py", "search_kernel.py", "search_ismcts.py")  # the searches: search_eval
 # The game's functions the kernel's loops call: each compiled once, with machine code of its own, and
 # when large called by its symbol (`numbacache.Shared`), not linked into (and optimised again in) every loop.
-SHARED = ("legal", "legal_parts", "apply", "outcome", "pick_chance")
+# `legal_turns` (turns_kernel.py): the whole turns' listing both loops of such a game call.
+SHARED = ("legal", "legal_parts", "apply", "outcome", "pick_chance", "legal_turns")
 KERNEL_MARK = "# ---- kernel: from here on, the same in every native module ----"
 PLAIN_NJIT = "def njit(*a, **k):\n    return a[0] if a and callable(a[0]) else (lambda f: f)"
 
@@ -158,7 +159,8 @@ class NativeWriter:
         if key not in self.afters:
             k = self.afters[key] = len(self.afters)
             self.after_texts.append(self.legal.after_function(k, part, plan))
-            self.after_texts.append(self.apply.after_function(k, part, plan))
+            with once_a_move(self.x.outline):
+                self.after_texts.append(self.apply.after_function(k, part, plan))
         return self.afters[key]
 
     def outcome(self) -> str:

@@ -14,12 +14,14 @@ out, so that two uses of one def with different arguments have one shape. The se
 shape counted at least twice becomes a function; the others stay written in place. A fold is
 left in place when it reads anything but the position (`s`), the mover, `ply`, `nxt` and scalar
 values (numbers, cells, pieces, players, directions): a list or a zone bound outside it, the
-history, the number of moves; and when its code would allocate a buffer (a call would allocate
-it at every call).
+history, the number of moves. A buffer the fold fills (a list it builds) is the caller's, given
+to the function: allocated at the caller's top as the fold written in place would be, not at
+every call.
 """
 
 from __future__ import annotations
 
+import re
 from contextlib import contextmanager
 from typing import Optional
 
@@ -28,7 +30,7 @@ import attrs
 from ...dsl import ir
 from ...dsl import types as T
 from . import fuse
-from .code import Code
+from .code import WIDTH, Code
 
 SCALAR = ("int", "bool", "cell", "piece", "player", "direction", "direction set", "enum")
 GLOBALS = ("mover", "ply", "nxt", "cells", "players", "files", "ranks", "last")
@@ -38,6 +40,7 @@ HISTORY = ("repeated", "repeated_board")  # read `hist`, a parameter of the end 
 
 
 _FIELDS: dict = {}  # a node's class -> the fields a shape reads (a comprehension's `fors` first)
+_READ: dict = {}  # a class -> whether a shape reads its instances field by field (an IR node)
 
 
 def fields(cls) -> tuple:
@@ -89,7 +92,11 @@ def _shape(e, env: dict) -> tuple:
             raise Refused()
         if isinstance(node, ir.Call) and node.fn in HISTORY:
             raise Refused()
-        if attrs.has(type(node)) and not isinstance(node, T.Type) and hasattr(node, "pos"):
+        read = _READ.get(type(node))
+        if read is None:  # the first node of its class: whether a shape reads it field by field
+            read = _READ[type(node)] = (attrs.has(type(node)) and not isinstance(node, T.Type)
+                                        and hasattr(node, "pos"))
+        if read:
             return (type(node).__name__,) + tuple(
                 dump(getattr(node, f)) if f != "type" else node.type for f in fields(type(node)))
         return node
@@ -133,6 +140,21 @@ def listing(outline: Optional["Outline"]):
         yield
     finally:
         outline.paused -= 1
+
+
+@contextmanager
+def once_a_move(outline: Optional["Outline"]):
+    """While code run once a move is written from inside the listing (`after_do_K`, written with
+    the `after_K` that `legal` asks for): as outside it, folds outlined and the helpers that write
+    the position called (`Statements.once`)."""
+    if outline is None:
+        yield
+        return
+    saved, outline.paused = outline.paused, 0
+    try:
+        yield
+    finally:
+        outline.paused = saved
 
 
 def extra(e) -> tuple:
@@ -183,6 +205,14 @@ class Outline:
                 return True
         return False
 
+    @staticmethod
+    def wraps(value: str) -> bool:
+        """Whether a fold's code, written with the folds inside it called, is one short line that
+        calls them: cheaper in place than as one more function (Numba compiles each function
+        through its whole pipeline, and LLVM optimises again the folds linked into it, a chain
+        of such functions at every level of it)."""
+        return len(value) <= WIDTH and re.search(r"\bfold_\d+\(", value) is not None
+
     def repeated(self) -> frozenset:
         return frozenset(k for k, n in self.counts.items() if n > 1)
 
@@ -207,8 +237,10 @@ class Outline:
         made = self.names[key]
         if made is None:
             return None
-        name, more = made
-        return f"{name}({', '.join(['s', 'mover'] + [env[p] for p in params] + more)})"
+        name, more, buffers = made
+        for buf, size in buffers:  # the caller's buffers, allocated once at its top as in place
+            code.buffer(buf, *size)
+        return f"{name}({', '.join(['s', 'mover'] + [env[p] for p in params] + more + [b for b, _ in buffers])})"
 
     def folds_in(self, e) -> list:
         """The folds inside e (e left out), kept by e's identity."""
@@ -218,8 +250,11 @@ class Outline:
         return kept[1]
 
     def write(self, x, e, params: list, env: dict, code: Code) -> Optional[tuple]:
-        """(fold_K, the caller's names it is given after the params) with fold_K's text put in
-        self.texts; or None when it would allocate a buffer."""
+        """(fold_K, the caller's names it is given after the params, its buffers: (name, shape)
+        each) with fold_K's text put in self.texts; or None for a fold of no lines, or of one
+        short line of calls of other folds (`wraps`). A buffer the
+        fold's code fills (a list it builds) is a parameter: each caller allocates it at its top,
+        with its own, once a call of the caller, as the fold written in place would."""
         name = f"fold_{self.made}"  # numbered before its body is written: a fold inside it comes after
         self.made += 1
         fn = Code(code._fresh)
@@ -227,15 +262,19 @@ class Outline:
         fn("@njit(cache=True, internal=True)")  # only compiled code calls it: no wrappers (numbacache.njit)
         names = [f"a{i}" for i in range(len(params))]
         more = list(extra(e))
-        fn(f"def {name}({', '.join(['s', 'mover'] + names + more)}):")
+        fn("def")  # the def line, once the buffers are known
         fn.depth += 1
         saved, x.memo = x.memo, {}  # the caller's hoisted folds are its locals, not this function's
         try:
             value = x.expr(e, dict(zip(params, names)), fn, outline=False)
         finally:
             x.memo = saved
-        if fn.top or (len(fn.lines) == 2 and not self.large(e)):  # a buffer a call would allocate; a fold of no lines
+        if len(fn.lines) == 2 and (not self.large(e) or self.wraps(value)):
             return None
+        buffers = sorted(fn.top.items())
+        fn.top = {}
+        fn.lines[1] = (0, f"def {name}({', '.join(['s', 'mover'] + names + more + [b for b, _ in buffers])}):",
+                       fn.lines[1][2])
         fn(f"return {value}")
         self.texts.append(fn.text())
-        return name, more
+        return name, more, buffers

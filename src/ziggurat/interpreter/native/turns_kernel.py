@@ -42,7 +42,7 @@ XBITS = 15  # the table of positions explored within a turn: 2**XBITS slots, hal
 EBITS = 15  # the table of the positions turns end at (more than MAXM turns: the loop stops)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", internal=True)
 def turn_key(s, depth):
     """The hash of a position (and of the last move, where the rules read it), mixed with a depth."""
     h = np.uint64(hash_state(s))
@@ -51,7 +51,7 @@ def turn_key(s, depth):
     return np.int64(h ^ (np.uint64(depth) * np.uint64(0xD6E8FEB86659FD93)))
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def same_position(a, b):
     """Whether two vectors hold the same position (what the hash covers: not the ply)."""
     if a[SIDE] != b[SIDE]:
@@ -71,7 +71,7 @@ def same_position(a, b):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
 def reached_by(s0, parts, n, t, scratch):
     """Whether the n parts played from s0 reach t's position (a hash's confirmation)."""
     copy_state(scratch, s0)
@@ -80,17 +80,29 @@ def reached_by(s0, parts, n, t, scratch):
     return same_position(scratch, t)
 
 
-@njit(cache=True)
+@njit(cache=True, internal=True)
+def zeroed(n):
+    """np.zeros(n, np.int64), zeroed by a loop: np.zeros costs a compile of its own implementation
+    (and of the functions it calls) per shape and type."""
+    a = np.empty(n, np.int64)
+    for i in range(n):
+        a[i] = 0
+    return a
+
+
+@njit(cache=True, internal=True)
 def turn_space():
     """The work arrays of `legal_turns`, allocated once a loop: positions and parts a depth, the
     parts played, the tables of explored and ending positions (stamped), the generation numbers."""
     n = TURNPARTS
-    return (np.empty((n + 1, SIZE), np.int64), np.empty((n + 1, MAXM), np.int64), np.zeros(n + 1, np.int64),
-            np.zeros(n + 1, np.int64), np.zeros(n, np.int64),
-            np.zeros(1 << XBITS, np.int64), np.zeros(1 << XBITS, np.int64), np.zeros((1 << XBITS, n + 1), np.int64),
-            np.zeros(1 << EBITS, np.int64), np.zeros(1 << EBITS, np.int64), np.zeros(1 << EBITS, np.int64),
-            np.zeros(3, np.int64), np.empty(SIZE, np.int64), np.empty(NPLAYERS + 1, np.float64),
-            np.zeros(1, np.int64))
+    xpath = np.empty((1 << XBITS, n + 1), np.int64)
+    for i in range(1 << XBITS):
+        for k in range(n + 1):
+            xpath[i, k] = 0
+    return (np.empty((n + 1, SIZE), np.int64), np.empty((n + 1, MAXM), np.int64), zeroed(n + 1),
+            zeroed(n + 1), zeroed(n), zeroed(1 << XBITS), zeroed(1 << XBITS), xpath,
+            zeroed(1 << EBITS), zeroed(1 << EBITS), zeroed(1 << EBITS),
+            zeroed(3), np.empty(SIZE, np.int64), np.empty(NPLAYERS + 1, np.float64), zeroed(1))
 
 
 @njit(cache=True)
@@ -227,8 +239,8 @@ def turn_perft(s0, depth):
     states = np.empty((depth + 1, SIZE), np.int64)
     turns = np.empty((depth, MAXM, TURNPARTS), np.int64)
     lens = np.empty((depth, MAXM), np.int64)
-    counts = np.zeros(depth, np.int64)
-    idx = np.zeros(depth, np.int64)
+    counts = zeroed(depth)
+    idx = zeroed(depth)
     copy_state(states[0], s0)
     total = 0
     d = 0
