@@ -18,7 +18,7 @@ from ...errors import Unsupported
 from .. import steps as P
 from ..names import pyname
 from ..facts import MAX_PASSES
-from . import after_cells, fuse, narrow
+from . import after_cells, fuse, lets, narrow
 from .code import Code, fail
 from .layout import MOVE_BITS
 from .moves import Offset
@@ -180,6 +180,8 @@ class Legal:
                     code.depth += 1
                     self.gen(steps, i + 1, env, code)
                     code.depth -= 1
+                case P.Bind() if not lets.needed(s, steps, i, self.plan):
+                    self.gen(steps, i + 1, env, code)  # read by no later step of the listing
                 case P.Bind():
                     self.gen(steps, i + 1, self.stmts.bind(s.var, s.value, env, code), code)
                 case P.AfterPart():
