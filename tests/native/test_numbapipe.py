@@ -12,10 +12,7 @@ from numba.core import compiler, inline_closurecall, ir  # noqa: E402
 from ziggurat.interpreter.native import numbapipe  # noqa: E402
 from ziggurat.interpreter.native.numbacache import njit  # noqa: E402
 
-numbapipe.install()  # (a native module's first compile does it; the tests below call the parts directly)
-# The changes are made under a Numba release they were checked on only (numbapipe.TESTED)
-checked = pytest.mark.skipif(not numbapipe.tested(numba.__version__),
-                             reason=f"numbapipe leaves Numba {numba.__version__} as it is (not in numbapipe.TESTED)")
+from numbapipe_checked import checked  # noqa: E402  # numbapipe installed, the mark of a tested Numba
 
 
 def reassigning(a, n):

@@ -13,9 +13,7 @@ from numba.core import postproc  # noqa: E402
 from ziggurat.interpreter.native import numbapipe  # noqa: E402
 from ziggurat.interpreter.native.numbacache import njit  # noqa: E402
 
-numbapipe.install()  # (a native module's first compile does it)
-checked = pytest.mark.skipif(not numbapipe.tested(numba.__version__),
-                             reason=f"numbapipe leaves Numba {numba.__version__} as it is (not in numbapipe.TESTED)")
+from numbapipe_checked import checked  # noqa: E402  # numbapipe installed, the mark of a tested Numba
 
 
 def branching(a, n):

@@ -311,7 +311,8 @@ def _abi_once(numbas):
     """`BaseContext.get_abi_sizeof` or `get_abi_alignment` (`numbas`), kept per LLVM type while a
     native function compiles: Numba finds each (a named variable's stack slot asks its size, among
     others) by writing a module holding the type and parsing it with LLVM, 822 + 184 times for
-    RYB's 9 types (0.34 CPU s). A named struct's text (`%"name"`) does not say its body: not kept."""
+    the largest shipped module's 9 types (0.34 CPU s). A named struct's text (`%"name"`) does not
+    say its body: not kept."""
 
     def once(self, ty):
         if not _compiling:
