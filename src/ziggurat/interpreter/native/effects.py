@@ -13,6 +13,7 @@ from __future__ import annotations
 from ...dsl import ir
 from ...dsl import types as T
 from ..names import pyname
+from . import table
 from .code import Code, fail
 
 # The kernel's helpers (kernel.py) that the moves' code calls and that keep the hash slot up to
@@ -261,6 +262,8 @@ class Statements:
                 code(f"{sa}, {sb} = s[SEATS + {a}], s[SEATS + {b}]")
                 self.call(code, "put", f"SEATS + {a}", sb)
                 self.call(code, "put", f"SEATS + {b}", sa)
+            case "put_table":  # onto the open table (table.py)
+                table.put_effect(self, st, env, code)
             case "extra_turn":
                 code("nxt = mover")
             case "turn_to":

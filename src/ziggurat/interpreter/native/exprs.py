@@ -21,6 +21,7 @@ from typing import Optional
 from ...dsl import ir
 from ...dsl import types as T
 from . import fuse, occupancy
+from . import table as open_table
 from .code import Code, describe, fail
 from .control import PLACE, TOP, place_call
 from .iteration import Loops
@@ -42,6 +43,7 @@ class Exprs:
         self.loops = Loops(self)
         self.memo: dict = {}  # a fold (fuse.memo_key) -> the local holding it, where it is hoisted
         self.outline = None  # an outline.Outline: folds written once, as functions
+        self.tcap = 0  # the pieces the open table holds (the writer sets the layout's; 0: no table)
 
     def hoist(self, var: str, cond, later: list, env: dict, code: Code) -> list:
         """Folds computed once where `var` is bound (see fuse.hoist); the keys to forget."""
@@ -331,6 +333,10 @@ class Exprs:
 
     def x_Call(self, e, env, code):
         fn, args = e.fn, e.args
+        if self.tcap:  # the open table's built-ins (table.py)
+            on_table = open_table.value(self, e, env, code)
+            if on_table is not None:
+                return on_table
         if fn in self.STACK:
             c = self.cell(args[0], env, code)
             if fn in PLACE and self.game.ctrl_at is not None:  # control by place (native/control.py)
@@ -444,6 +450,8 @@ class Exprs:
             return f"s[ZON + {z if z.isdigit() else f'({z})'} * ZW]"  # zone_len's body: no call inlined to pay for
         if isinstance(e, ir.Local) and T.is_list(e.type):
             return f"{self.expr(e, env, code)}_n"
+        if open_table.is_placed(e) and self.tcap:
+            return "s[TBL]"
         if isinstance(e, ir.Global) and e.what in ("cells", "players"):  # no loop to count them
             return "NC" if e.what == "cells" else "NPLAYERS"
         return self.loops.fold_loop("count", ir.Const(True, T.BOOL), "_", e, None, env, code, whole)

@@ -108,6 +108,8 @@ class NativeGame:
         st.seats = self.seats(v)
         st.counters = [int(x) for x in v[lay.cnt:lay.cnt + lay.ncounters]]
         st.zones = lay.zones(v)
+        if lay.tcap:
+            st.table = [lay.table(v)]
         st.reset_history()
         return st
 
@@ -145,7 +147,9 @@ class NativeGame:
         if code == -1:  # the loop stops; Python, which holds any number, runs it
             raise Unsupported(f"a position of more than {self.module.MAXM} moves")
         if code == -2:
-            raise Unsupported(f"a stack deeper than {self.layout.cap} pieces or a zone of more than {self.layout.zcap}")
+            raise Unsupported(f"a stack deeper than {self.layout.cap} pieces or a zone of more than {self.layout.zcap}"
+                              + (f", or the table past {self.layout.tcap} pieces or a list of its lattice too long"
+                                 if self.layout.tcap else ""))
         if code == -3:
             raise self.too_long()
         if code == -4:  # the Python backend runs it, and stops at the rule with its line
@@ -365,21 +369,36 @@ def _write(game) -> tuple:
     except (RulesetError, GameError):
         raise Unsupported("a ruleset with mistakes") from None
     folded = ruleset.folded
-    if folded.world.surface is not None:
-        raise Unsupported("the open table (pieces at spots, not on cells)", folded.plan.surface_pos)
     supply = game.piece_supply()
     layout = plan_layout(folded, supply.total if supply is not None else 0, list(ruleset.steps))
+    surface = folded.world.surface  # the open table: (pitch, width, length of each piece), or None
+    if surface is not None:
+        if uses_repetition(folded.plan):
+            raise Unsupported("repetition on the open table (the position's hash leaves the table out)",
+                              folded.plan.surface_pos)
+        layout.add_table(layout.zcap, surface[0])  # the table holds at most every piece there is
     from .outline import Outline, second
 
+    def writer_of(outline) -> NativeWriter:
+        w = NativeWriter(folded, list(ruleset.steps), layout, uses_repetition(folded.plan), outline)
+        if surface is not None:  # the pieces' half extents come from these (table_kernel)
+            w.x.tcap = layout.tcap
+            w.tables["TWIDTH"], w.tables["TLENGTH"] = list(surface[1]), list(surface[2])
+        return w
+
     counted = Outline()  # written twice: the folds used more than once, counted, become functions
-    first = NativeWriter(folded, list(ruleset.steps), layout, uses_repetition(folded.plan), counted).write("")
-    writer = NativeWriter(folded, list(ruleset.steps), layout, uses_repetition(folded.plan), second(counted, first))
+    first = writer_of(counted).write("")
+    writer = writer_of(second(counted, first))
     if game.spec.turn_parts and writer.hashing:  # whole turns: turns.py
         raise Unsupported(f"whole turns ({game.spec.turn_at}) in a game whose rules ask about repetition: the native "
                           "listing keeps no history within a turn")
     from .turns import turns_text
 
     text = writer.write(Path(ruleset.files[-1]).name) + turns_text(game)
+    if surface is not None:
+        from .table import kernel_text
+
+        text += kernel_text()
     return text, layout, writer.outcomes, writer.hashing
 
 

@@ -16,7 +16,7 @@ from typing import Optional
 from ...dsl import ir
 from ...dsl import types as T
 from ..names import pyname
-from . import fuse, occupancy
+from . import fuse, occupancy, table
 from .code import Code, describe, fail
 
 
@@ -29,6 +29,8 @@ class Loops:
     def iter_cap(self, it, env) -> Optional[int]:
         """The most values a loop over `it` binds (None: not known before the game runs)."""
         w = self.x.world
+        if self.x.tcap and table.iter_cap(self.x, it) is not None:  # the open table's lists (table.py)
+            return table.iter_cap(self.x, it)
         if isinstance(it, ir.Global):
             return {"cells": w.ncells, "players": len(self.x.game.plan.players)}.get(it.what)
         if isinstance(it, ir.Local) and T.is_list(it.type):
@@ -315,6 +317,9 @@ class Loops:
     def open_loop(self, it, var: str, env: dict, code: Code) -> list:
         """Write the loop header(s) binding `var` to each value of `it`; a list with, per level
         opened, the lines that end that level's body (innermost last)."""
+        on_table = table.open_loop(self.x, it, var, env, code) if self.x.tcap else None
+        if on_table is not None:  # the open table's lists (table.py)
+            return on_table
         if isinstance(it, ir.Global):
             if it.what == "cells":
                 code(f"for {var} in range(NC):")

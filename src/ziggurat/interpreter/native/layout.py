@@ -13,6 +13,8 @@ A position is a vector of fixed length (numpy int64), laid out as
 | `HGT + c` | the height of the stack on cell c |
 | `STK + c * CAP + k` | the piece at level k + 1 of cell c (bottom first) |
 | `OCC + p * NW + w` | bit i: cell 64 w + i has a top piece p controls (`occupancy.py`; NW = 0: none) |
+| `TBL` | a game on the open table only (`add_table`): how many pieces lie on it |
+| `TBL + 1 + 2 i`, `TBL + 2 + 2 i` | the spot and the piece code of its i-th piece, in placing order |
 
 where a stack's slots above its height are left as they were (nothing reads them: copying a
 position and its hash skip them; perft copies, playouts write in place). A move is one
@@ -21,7 +23,8 @@ many bits as its type needs (a cell: enough for the board's cells; a number: 16,
 `BIAS`); a list (a repeat's passes, a choice of a list) is its length then its items; the choices
 of the `after` block follow one bit saying whether the move holds them. A move whose fields pass
 63 bits cannot be held: the native loop stops (the position's OVER flag, 2) and Python runs it.
-The OVER flag: 1 a stack past `CAP` or a zone past `ZCAP`, 2 a move too long to pack, 3 an effect
+The OVER flag: 1 a stack past `CAP`, a zone past `ZCAP` or the table past `TCAP` pieces (or
+more lattice points than a list of the table's holds, `table_kernel`), 2 a move too long to pack, 3 an effect
 at a level its stack does not have (Python runs the position and stops at the rule).
 Conversions between this and the Python backend's `State` and move tuples are here too, so that
 both backends can be checked against each other.
@@ -34,6 +37,7 @@ from typing import Callable, Optional
 import numpy as np
 
 from ...dsl import types as T
+from ..geometry import CODE_BITS, CODE_MASK
 
 SIDE, PLY, LAST, OVER, SEATS = 0, 1, 2, 3, 4
 BIAS = 1 << 15  # a number's value v is stored as v + BIAS in its 16 bits
@@ -60,6 +64,13 @@ class Layout:
         self.size = self.occ + nplayers * self.nw
         self.codec: Optional["Codec"] = None  # how its moves are packed (the writer sets it)
         self.growing: list = []  # (name, rules position) of the actions whose moves may grow too long to pack
+        self.tcap = self.tbl = self.pitch = 0  # the open table (add_table): none
+
+    def add_table(self, tcap: int, pitch: int) -> None:
+        """The open table's region, at the end of the vector: its count, then `tcap` entries of
+        a spot and a piece code; `pitch`: the surface's lattice, in units."""
+        self.tcap, self.tbl, self.pitch = tcap, self.size, pitch
+        self.size += 1 + 2 * tcap
 
     def __eq__(self, other) -> bool:
         return isinstance(other, Layout) and self.constants() == other.constants()
@@ -67,13 +78,15 @@ class Layout:
     def constants(self) -> dict:
         return {"NPLAYERS": self.nplayers, "NC": self.ncells, "CAP": self.cap, "NPIECES": self.npieces,
                 "ZCAP": self.zcap, "ZW": self.zcap + 1, "CNT": self.cnt, "ZON": self.zon, "HSH": self.hsh,
-                "HGT": self.hgt, "STK": self.stk, "OCC": self.occ, "NW": self.nw, "SIZE": self.size}
+                "HGT": self.hgt, "STK": self.stk, "OCC": self.occ, "NW": self.nw, "SIZE": self.size,
+                **({"TBL": self.tbl, "TCAP": self.tcap, "PITCH": self.pitch} if self.tcap else {})}
 
     # ---- positions ------------------------------------------------------------------------------
 
     def vector(self, st) -> Optional[np.ndarray]:
         """The vector of a Python backend State (its hash slot 0: `NativeGame.start` fills it);
-        None when a stack is deeper than `cap` or a zone holds more than `zcap` pieces."""
+        None when a stack is deeper than `cap`, a zone holds more than `zcap` pieces or the
+        table more than `tcap`."""
         v = np.zeros(self.size, dtype=np.int64)
         v[SIDE], v[PLY], v[LAST] = st.side, st.ply, -1
         v[SEATS:SEATS + self.nplayers] = st.seats
@@ -96,7 +109,22 @@ class Layout:
                 if owner >= 0:  # a word's bit 63 makes it negative: the bits as an int64
                     w = self.occ + owner * self.nw + c // 64
                     v[w] = np.int64(np.uint64(v[w]) | np.uint64(1 << (c % 64)))
+        if self.tcap:
+            entries = st.table[0]
+            if len(entries) > self.tcap:
+                return None
+            v[self.tbl] = len(entries)
+            for i, e in enumerate(entries):
+                v[self.tbl + 1 + 2 * i], v[self.tbl + 2 + 2 * i] = e >> CODE_BITS, e & CODE_MASK
         return v
+
+    def table(self, v: np.ndarray) -> tuple:
+        """The open table of a vector as the Python backend holds it: (spot << 12) | piece, in
+        placing order (() for a game without one)."""
+        if not self.tcap:
+            return ()
+        n = int(v[self.tbl])
+        return tuple((int(v[self.tbl + 1 + 2 * i]) << CODE_BITS) | int(v[self.tbl + 2 + 2 * i]) for i in range(n))
 
     def zones(self, v: np.ndarray) -> list:
         """The zones of a vector, as the Python backend holds them (tuples, in order)."""

@@ -62,6 +62,8 @@ class Moves:
             return max(1, (lay.nplayers - 1).bit_length()), 0
         if typ == T.BOOL:
             return 1, 0
+        if typ == T.SPOT:  # the open table's (dsl.surface): x and y in 26 bits each, a pose in 3
+            return 55, 0
         attr = self.game.plan.attributes.get(typ.attr) if typ.name == "enum" else None
         if attr is not None and attr.numbers and min(attr.numbers) >= 0:
             return max(1, max(attr.numbers).bit_length()), 0
