@@ -45,6 +45,11 @@ LONG = [
      "a second Clobber board at depth 5; 6x5 at depth 3 stays (5x3 at depth 5 is long too, below)"),
     ("tests/lab/test_agents.py::TestLegal::test_agents_pick_legal_moves[[]chaos-mcts:iterations=20[]]",
      "MCTS on Chaos (5 CPU s); Chaos with every other agent and MCTS on every other game stay"),
+    ("tests/native/test_native_table.py::test_compiled_perft_and_playouts_are_pythons[[]*",
+     "the open table's module compiled (11-14 CPU s an option set); the same module run as plain Python stays "
+     "(moves, positions, ends and perft against Python's)"),
+    ("tests/native/test_native_table.py::test_native_mcts_searches_the_table_in_its_own_tree",
+     "native MCTS on the open table (a compile, 5 CPU s); the plain-Python tests of its module stay"),
     ("tests/lab/test_agents.py::TestLegal::test_agents_pick_legal_moves[[]ryb-mcts:iterations=20[]]",
      "MCTS on RYB (4.5 CPU s); RYB with every other agent and MCTS on every other game stay"),
     ("tests/language/test_fuzz.py::TestMutationFuzz::test_mutated_checkers_loads_and_plays_or_refuses",

@@ -8,8 +8,9 @@ disc, column by column (a point kept where it is first seen), less those strictl
 gap to a spot to avoid; the flush places side by side, end, middle, other end; the first piece
 a point meets. All of it exact, in whole units: an integer square root, never a float. What the
 vector cannot hold (a table past TCAP, more lattice points than a buffer holds) sets the OVER
-flag (1): the loop stops and Python runs the position. A question Python answers with an error
-(a spot where no piece lies, a place past the engine's table) raises one here too.
+flag (1): the loop stops and Python runs the position (a question about a piece the table could
+not hold, asked before the loop sees the flag, is answered with none). A question Python answers
+with an error (a spot where no piece lies, a place past the engine's table) raises one here too.
 """
 
 import numpy as np
@@ -89,6 +90,8 @@ def tb_find(s, sp):
 def tb_piece_at(s, sp):
     i = tb_find(s, sp)
     if i < 0:
+        if s[OVER] != 0:  # the loop stops: a piece the table could not hold is not asked for
+            return 0
         raise LookupError("piece_at(): no piece lies on that spot of the table")
     return s[TBL + 2 + 2 * i]
 
@@ -149,6 +152,8 @@ def tb_hit(s, sp, reach):
             me = i
             break
     if me < 0:
+        if s[OVER] != 0:  # the loop stops: a piece the table could not hold is not asked for
+            return -1
         raise LookupError("hit(): no piece lies on that spot of the table")
     d = (sp & 7) - 1
     if d < 0:
@@ -185,6 +190,8 @@ def tb_flush(s, anchor, code, offsets, out):
     out (at most 12); their count (geometry._flush, in its order)."""
     i = tb_find(s, anchor)
     if i < 0:
+        if s[OVER] != 0:  # the loop stops: a piece the table could not hold is not asked for
+            return 0
         raise LookupError("flush(): no piece lies on that spot of the table")
     if offsets < 1 or offsets > 3:
         raise LookupError("flush(): the offsets along a side are 1, 2 or 3")
