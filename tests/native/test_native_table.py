@@ -186,3 +186,22 @@ def test_native_mcts_searches_the_table_in_its_own_tree():
     m = agent.choose(state)
     assert m in state.moves()
     assert agent.reason.endswith("(native search)"), agent.reason
+
+
+def test_the_written_heuristic_and_cut_playouts_score_as_python():
+    """The search's cut-off (`rollout=10`) scores a position by the ruleset's heuristic: written
+    natively, it equals the Python one for every side, along seeded games."""
+    from ziggurat.agents.base import Evaluator
+    from ziggurat.agents.rollouts import cut_short
+
+    game, _text, _layout = written({"colours": "four", "players": 3})
+    ev = Evaluator(game)
+    seen = set()
+    for state, v, module, _layout in plain_games({"colours": "four", "players": 3}, range(2)):
+        sides = [module["heuristic"](v, p) for p in range(3)]
+        assert sides == list(ev.for_each_side(state, game.heuristic)), state.text()
+        out = np.zeros(3)
+        module["cut_result"](v, out)
+        assert tuple(out) == cut_short(state, ev, 3)
+        seen.add(tuple(sides))
+    assert len(seen) > 1  # captures were made: the heuristic moved
