@@ -48,6 +48,8 @@ LONG = [
     ("tests/native/test_native_table.py::test_compiled_perft_and_playouts_are_pythons[[]*",
      "the open table's module compiled (11-14 CPU s an option set); the same module run as plain Python stays "
      "(moves, positions, ends and perft against Python's)"),
+    ("tests/native/test_native_table.py::test_native_alphabeta_on_the_table_agrees_with_python",
+     "native alpha-beta on the open table (a compile); the plain test of the hash it keys positions by stays"),
     ("tests/native/test_native_table.py::test_native_mcts_searches_the_table_in_its_own_tree",
      "native MCTS on the open table (a compile, 5 CPU s); the plain-Python tests of its module stay"),
     ("tests/lab/test_agents.py::TestLegal::test_agents_pick_legal_moves[[]ryb-mcts:iterations=20[]]",

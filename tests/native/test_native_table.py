@@ -205,3 +205,44 @@ def test_the_written_heuristic_and_cut_playouts_score_as_python():
         assert tuple(out) == cut_short(state, ev, 3)
         seen.add(tuple(sides))
     assert len(seen) > 1  # captures were made: the heuristic moved
+
+
+def test_the_hash_tells_apart_positions_that_differ_only_in_where_pieces_lie():
+    """Alpha-beta's transposition table keys a position by its hash: the table's slots are in it."""
+    game, text, layout = written({"colours": "four"})
+    module = plain_module(text)
+    hashes = set()
+    for place in ("red@0,0", "blue@0,0"):
+        state = game.new()
+        for move in ("red+blue", place, "red@6,0" if place == "blue@0,0" else "blue@6,0"):
+            state.play(move)
+        hashes.add(int(module["hash_state"](layout.vector(state))))
+    assert len(hashes) == 2  # the same supply, dice and side; red and blue swapped on the table
+
+
+def test_native_alphabeta_on_the_table_agrees_with_python():
+    """The same best value and the same moves tied best as the Python negamax (its transposition
+    table keyed by the hash, the table in it), from positions of seeded random play."""
+    from ziggurat.agents.alphabeta import AlphaBetaAgent
+    from ziggurat.agents.base import WIN, Evaluator
+    from ziggurat.interpreter.native.search import NativeSearch
+
+    game = ziggurat.load("chaos", {"colours": "four"})
+    search = NativeSearch(native_game.native(game, ()))
+    python, ev = AlphaBetaAgent(seed=0), Evaluator(game)
+    rng, state, checked = random.Random(7), game.new(), 0
+    while checked < 4:
+        for _ in range(rng.randrange(3, 12)):
+            if state.outcome() is not None:
+                state = game.new()
+            state.push(rng.choice(state.moves()))
+        if state.outcome() is not None or state.is_chance or len(state.moves()) < 2:
+            continue
+        checked += 1
+        moves = state.moves()
+        value, best = python._root(state.copy(), ev, list(moves), 2, None)
+        run = search.alphabeta(state, list(moves), 2, WIN)
+        assert run.run()
+        values = run.result()
+        assert max(values) == pytest.approx(value, abs=1e-9), state.text()
+        assert sorted(m for m, v in zip(moves, values) if v == max(values)) == sorted(best)

@@ -376,6 +376,8 @@ def _write(game) -> tuple:
         if uses_repetition(folded.plan):
             raise Unsupported("repetition on the open table (the position's hash leaves the table out)",
                               folded.plan.surface_pos)
+        if game.spec.turn_parts:  # turns.py tells the positions a turn reaches apart by slots the table is not in
+            raise Unsupported(f"whole turns ({game.spec.turn_at}) on the open table", folded.plan.surface_pos)
         layout.add_table(layout.zcap, surface[0])  # the table holds at most every piece there is
     from .outline import Outline, second
 

@@ -121,7 +121,7 @@ def put_effect(stmts, st, env: dict, code) -> None:
     code(f"{p} = {x.expr(st.args[1], env, code)}")
     code(f"{c} = {x.expr(st.args[2], env, code)}")
     stmts.call(code, "zone_drop", z, p)
-    code(f"tb_put(s, {c}, {p})")
+    stmts.call(code, "tb_put", c, p)  # not one of the helpers that keep the hash: it is made from scratch
 
 
 def kernel_text() -> str:

@@ -11,17 +11,36 @@ vector cannot hold (a table past TCAP, more lattice points than a buffer holds) 
 flag (1): the loop stops and Python runs the position (a question about a piece the table could
 not hold, asked before the loop sees the flag, is answered with none). A question Python answers
 with an error (a spot where no piece lies, a place past the engine's table) raises one here too.
+The position's hash (`hash_state`, defined again here) covers the table's slots as well.
 """
 
 import numpy as np
 
 from ziggurat.interpreter.native.numbacache import njit
 
-# The generated part's names, declared for linters (their values here are placeholders).
+# The generated part's and kernel.py's names, declared for linters (placeholders here).
 OVER = TBL = TCAP = PITCH = 0
-TWIDTH = TLENGTH = np.zeros(1, np.int64)
+TWIDTH = TLENGTH = ZK = np.zeros(1, np.int64)
+
+
+def hash_state(s):
+    return 0
+
 
 # ---- kernel: from here on, the same in every native module ----
+
+kernel_hash_state = hash_state  # kernel.py's, of everything but the table
+
+
+@njit(cache=True)
+def hash_state(s):  # noqa: F811 (this name, rebound, is what every function of the module calls)
+    """The position's hash (kernel.py's), the table's pieces too: two positions that differ only
+    in where the pieces lie are told apart (alpha-beta's transposition table reads it)."""
+    h = np.uint64(kernel_hash_state(s))
+    for i in range(TBL, TBL + 1 + 2 * s[TBL]):
+        h += np.uint64(s[i] + 1) * ZK[i]
+    return np.int64(h)
+
 
 TB_BIAS = 1 << 25  # dsl.surface.BIAS: coordinates from -TB_BIAS to TB_BIAS - 1 units
 TB_YMASK = (1 << 26) - 1
