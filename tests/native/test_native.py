@@ -40,9 +40,9 @@ DEPTH = {"clobber": 3, "tic-tac-toe": 4, "stacktics": 3, "breakthrough": 3, "oth
          "leduc-poker": 8, "ryb": 4}
 
 # A ruleset the backend cannot compile (every shipped one compiles): an open-table game asking
-# about repetition (the position's hash leaves the table out). (path, its file's stem, what it names)
+# about repetition (not yet checked against the Python backend). (path, its file's stem, what it names)
 FALLS_BACK = (os.path.join(os.path.dirname(__file__), "table_repeat.rules"), "table_repeat",
-              "repetition on the open table (the position's hash leaves the table out)")
+              "repetition on the open table (not yet checked against the Python backend)")
 
 _compiled: dict = {}
 

@@ -374,7 +374,7 @@ def _write(game) -> tuple:
     surface = folded.world.surface  # the open table: (pitch, width, length of each piece), or None
     if surface is not None:
         if uses_repetition(folded.plan):
-            raise Unsupported("repetition on the open table (the position's hash leaves the table out)",
+            raise Unsupported("repetition on the open table (not yet checked against the Python backend)",
                               folded.plan.surface_pos)
         if game.spec.turn_parts:  # turns.py tells the positions a turn reaches apart by slots the table is not in
             raise Unsupported(f"whole turns ({game.spec.turn_at}) on the open table", folded.plan.surface_pos)
