@@ -32,8 +32,8 @@ def hash_state(s):
 kernel_hash_state = hash_state  # kernel.py's, of everything but the table
 
 
-@njit(cache=True)
-def hash_state(s):  # noqa: F811 (this name, rebound, is what every function of the module calls)
+@njit(cache=True)  # type: ignore[no-redef]  # kernel.py's name, defined again
+def hash_state(s):  # noqa: F811 (rebound: what every function of the module calls)
     """The position's hash (kernel.py's), the table's pieces too: two positions that differ only
     in where the pieces lie are told apart (alpha-beta's transposition table reads it)."""
     h = np.uint64(kernel_hash_state(s))
