@@ -24,6 +24,9 @@ from native_replay import plain_module, replay
 
 SLOW = os.environ.get("ZIGGURAT_SLOW") == "1"
 TABLE_REPEAT = os.path.join(os.path.dirname(__file__), "table_repeat.rules")
+# Every other built-in of the table (one-argument lattice, two-argument flush, distance to the
+# nearest spot, on_table, pointing, hit read in the end block): a small game of its own.
+TABLE_CALLS = os.path.join(os.path.dirname(__file__), "table_calls.rules")
 
 # Every option of the table game: its colours, players, lattice pitch, offsets, scoring and cap.
 PLAIN = [{"colours": "ten"}, {"colours": "four", "players": 5, "offsets": "centred"},
@@ -52,22 +55,22 @@ POSITIONS = [
 _games: dict = {}
 
 
-def written(options: dict) -> tuple:
-    """(game, module text, layout) of the table game at these options (written once)."""
-    key = tuple(sorted(options.items()))
+def written(options: dict, ruleset: str = "chaos") -> tuple:
+    """(game, module text, layout) of a table game at these options (written once)."""
+    key = (ruleset,) + tuple(sorted(options.items()))
     if key not in _games:
-        game = ziggurat.load("chaos", options)
+        game = ziggurat.load(ruleset, options)
         text, layout = native_game._write(game)[:2]
         _games[key] = (game, text, layout)
     return _games[key]
 
 
-def plain_games(options: dict, seeds: range, plies: int = 10_000):
+def plain_games(options: dict, seeds: range, plies: int = 10_000, ruleset: str = "chaos"):
     """Seeded random games of the Python backend, with the plain module beside it: yields (state,
     vector, module, layout) before each move and checks, at each position, that the module lists
     Python's moves in Python's order, that it ends where Python ends, and that each move reaches
     Python's position."""
-    game, text, layout = written(options)
+    game, text, layout = written(options, ruleset)
     module = plain_module(text)
     buf = np.empty(module["MAXM"] + 1, np.int64)
     res = np.empty(layout.nplayers + 1, np.float64)
@@ -96,6 +99,15 @@ def plain_games(options: dict, seeds: range, plies: int = 10_000):
 def test_the_written_module_lists_pythons_moves_and_reaches_its_positions(options):
     plies = sum(1 for _ in plain_games(options, range(2)))
     assert plies > 40  # whole games, defenders and attackers on the table
+
+
+def test_every_table_built_in_lists_pythons_moves_and_reaches_its_positions():
+    ended = set()
+    for reach, seeds in ((2, range(12)), (5, range(4))):
+        for state, *_rest in plain_games({"reach": reach}, seeds, ruleset=TABLE_CALLS):
+            if state.outcome() is not None:
+                ended.add(state.outcome().reason)
+    assert ended == {"no moves", "pointed at an enemy", "two laid east"}  # hit() and pointing() decided games
 
 
 def test_table_positions_and_spot_moves_convert_both_ways():
