@@ -530,8 +530,9 @@ class Legal:
             levels = self.loops.open_loop(f.iter, v, env, code)
             inner = {**env, f.var: v}
             width = self.loops.list_cap(dom.elt, inner)
-            code.buffer(opts, rows, width)
-            self.loops.fill(dom.elt, inner, code, lambda k: f"{opts}[{rn}, {k}]", f"{optn}[{rn}]")
+            code.buffer(opts, rows * width)  # row r at r * width: one dimension (a 2-D view of a pool is a reshape,
+            # which Numba compiles for a quarter of a CPU second)
+            self.loops.fill(dom.elt, inner, code, lambda k: f"{opts}[{rn} * {width} + {k}]", f"{optn}[{rn}]")
             code(f"{idx}[{rn}] = 0")
             code(f"{rn} += 1")
             self.loops.close_loop(levels, code)
@@ -542,7 +543,7 @@ class Legal:
             code(f"while {ok}:")
             code.depth += 1
             code(f"for {i} in range({rn}):")
-            code(f"    {var}[{i}] = {opts}[{i}, {idx}[{i}]]")
+            code(f"    {var}[{i}] = {opts}[{i} * {width} + {idx}[{i}]]")
             code(f"{var}_n = {rn}")
             # after the rest of the move: the next combination (the last item turns fastest)
             step = [f"{q} = {rn} - 1", f"while {q} >= 0:", f"    {idx}[{q}] += 1",
