@@ -14,7 +14,8 @@ aside), and the same games: RGB's playouts measured at the same speed (1.01x, wa
   the array's value, the index wrapped as Numba wraps it (a signed index below 0 counts from the
   end; an unsigned one as it is), and one load or store as Numba makes it (`load_item`,
   `store_item`): 8. Any other array, index or value is Numba's own. Only while a native function
-  compiles (`numbapipe._compiling`); any other compile in the process is Numba's own.
+  compiles (`numbapipe._compiling`, Numba's implementations it compiles meanwhile included); a
+  compile outside one is Numba's own.
 - **No `del` of a value without a reference count** (`DropPlainDels`, just before lowering):
   Numba ends each variable's life with a `del` (half of the statements lowered), which for a
   number, a boolean, a tuple of them or a function type decrements nothing but still writes a
