@@ -61,3 +61,26 @@ def test_a_split_legal_and_called_do_functions_list_and_make_pythons_moves(split
             module["apply"](v, layout.codec.pack(m))
             assert np.array_equal(v[4:layout.hsh], layout.vector(state)[4:layout.hsh]), f"seed {seed}: {m}"
 
+
+
+def test_a_split_legals_parts_and_dos_k_compile_as_shared_parts_and_count_pythons_perft(monkeypatch):
+    """Compiled, each legal_K and dos_K is a function of its own with machine code (`legal.PART`:
+    `numbacache.Shared`, called by its symbol when large), not linked into `legal` and `apply`."""
+    pytest.importorskip("numba")
+    from ziggurat.interpreter.native.numbacache import Shared
+
+    monkeypatch.setattr(native_legal, "SPLIT_LINES", 0)
+    monkeypatch.setattr(native_legal, "PART_LINES", 1)
+    monkeypatch.setattr(native_apply, "INLINED_DO_LINES", 0)
+    monkeypatch.setattr(native_apply, "GROUP_STATEMENTS", 1)
+    for name, value in (("_written_before", lambda game: None), ("_keep_written", lambda game, written: None),
+                        ("_NATIVE", {}), ("_LOADED", {})):
+        monkeypatch.setattr(native_game, name, value)
+    game = ziggurat.load(os.path.join(HERE, "stages.rules"))
+    made = native_game.native(game, ("perft",))
+    with open(made.path) as f:
+        text = f.read()
+    assert f"@njit(cache=True, inlines=False, {native_legal.PART})\ndef legal_0(" in text
+    assert f"@njit(cache=True, {native_legal.PART})\ndef dos_0(" in text
+    assert isinstance(made.module.legal_0, Shared) and isinstance(made.module.dos_0, Shared)
+    assert made.perft(game.new(), 3) == ziggurat.perft(game.new(), 3)

@@ -349,3 +349,12 @@ def test_a_brackets_contents_are_split_where_a_scan_a_character_at_a_time_splits
     for _ in range(3000):
         text = "".join(rng.choice(tokens) for _ in range(rng.randint(0, 14)))
         assert native_code._split(text) == _split_by_scan(text), repr(text)
+
+
+def test_a_product_choices_options_are_rows_of_one_dimension_not_a_reshaped_view():
+    """A choice of `product(...)` keeps each item's options as row r of one flat buffer, at
+    r * width: a 2-D buffer in the function's pool would be a `.reshape` view, which Numba compiles
+    for a quarter of a CPU second. (Its moves against Python's: test_native_split, after.rules.)"""
+    text = generated_part(text_of(str(Path(__file__).parent / "after.rules")))
+    assert ".reshape(" not in text
+    assert re.search(r"_opts\d+\[_rn\d+ \* \d+ \+ ", text) and re.search(r"_opts\d+\[_i\d+ \* \d+ \+ _idx\d+", text)

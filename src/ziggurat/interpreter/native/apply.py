@@ -15,6 +15,7 @@ import ast
 from .. import steps as P
 from ..facts import needed_lets
 from .code import Code, fail
+from .legal import PART
 from .moves import Offset
 from .sets import turn_end
 
@@ -22,7 +23,6 @@ from .sets import turn_end
 INLINED_DO_LINES = 400  # do_N of more lines than this together are called by apply, not inlined
 GROUP_STATEMENTS = 140  # about the most statements of one function holding called do_N's bodies (`Apply.groups`)
 INLINED = '@njit(cache=True, inline="always", internal=True)'
-CALLED = "@njit(cache=True, internal=True)"
 
 
 class Apply:
@@ -66,7 +66,7 @@ class Apply:
                 groups.append([[(p.index, body)], size])
         out = []
         for k, (members, _) in enumerate(groups):
-            code = [CALLED, f"def dos_{k}(s, m, a):"]
+            code = [f"@njit(cache=True, {PART})", f"def dos_{k}(s, m, a):"]
             for j, (index, body) in enumerate(members):
                 code.append(f"    {'if' if j == 0 else 'elif'} a == {index}:")
                 code += ["    " + line if line else line for line in body.split("\n")]

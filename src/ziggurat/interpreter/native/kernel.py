@@ -258,27 +258,29 @@ def put(s, i, v):
 # The helpers that write a stack or a slot, called instead of inlined: what a large module's
 # functions run once a move (do_N, the end block) call (`Statements.call`). Numba inlines an
 # inline="always" helper at every call, cold, for about 30 ms of CPU each; a call costs a few ns.
-@njit(cache=True, internal=True)
+# Each calls its helper (inlines=False): the helper's one compiled copy, which a large `legal`
+# (numbacache.BIG) calling the same helper shares, where inlined here it was compiled twice.
+@njit(cache=True, internal=True, inlines=False)
 def called_put(s, i, v):
     put(s, i, v)
 
 
-@njit(cache=True, internal=True)
+@njit(cache=True, internal=True, inlines=False)
 def called_move_stack(s, a, k, b):
     move_stack(s, a, k, b)
 
 
-@njit(cache=True, internal=True)
+@njit(cache=True, internal=True, inlines=False)
 def called_take_stack(s, c, z):
     take_stack(s, c, z)
 
 
-@njit(cache=True, internal=True)
+@njit(cache=True, internal=True, inlines=False)
 def called_place_piece(s, p, c):
     place_piece(s, p, c)
 
 
-@njit(cache=True, internal=True)
+@njit(cache=True, internal=True, inlines=False)
 def called_remove_piece(s, c, k, z):
     remove_piece(s, c, k, z)
 

@@ -325,11 +325,12 @@ def njit(*args, cache: bool = False, internal: bool = False, inlines: bool = Tru
 
 def sharing(names: tuple):
     """`njit`, where a function of one of these names is `shared=True`: a native module's
-    decorator, the names its loops call (`module.SHARED`)."""
+    decorator, the names its loops call (`module.SHARED`); a function whose decorator says
+    `shared=` is as it says (`legal.PART`)."""
 
     def decorator(*args, **options):
         def wrap(func):
-            return njit(shared=func.__name__ in names, **options)(func)
+            return njit(**{"shared": func.__name__ in names, **options})(func)  # or as the decorator says
 
         return wrap(args[0]) if args else wrap
 
