@@ -44,6 +44,7 @@ class Exprs:
         self.memo: dict = {}  # a fold (fuse.memo_key) -> the local holding it, where it is hoisted
         self.outline = None  # an outline.Outline: folds written once, as functions
         self.tcap = 0  # the pieces the open table holds (the writer sets the layout's; 0: no table)
+        self.tlist = 0  # the points a list of the open table's lattice holds (the module's MAXM)
 
     def hoist(self, var: str, cond, later: list, env: dict, code: Code) -> list:
         """Folds computed once where `var` is bound (see fuse.hoist); the keys to forget."""

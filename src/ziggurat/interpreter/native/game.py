@@ -39,7 +39,7 @@ from ..facts import uses_repetition
 from ..pipeline import lowered_rules, options_key
 from .code import numba_refusal
 from .layout import Codec, Layout, TooLong
-from .module import NativeWriter, plan_layout
+from .module import KERNEL_MARK, NativeWriter, plan_layout
 from .playout import Playout
 
 _LOADED: dict = {}  # module key -> NativeGame: compiled once per process
@@ -379,12 +379,14 @@ def _write(game) -> tuple:
         if game.spec.turn_parts:  # turns.py tells the positions a turn reaches apart by slots the table is not in
             raise Unsupported(f"whole turns ({game.spec.turn_at}) on the open table", folded.plan.surface_pos)
         layout.add_table(layout.zcap, surface[0])  # the table holds at most every piece there is
+    from . import module as writer_module
     from .outline import Outline, second
 
     def writer_of(outline) -> NativeWriter:
         w = NativeWriter(folded, list(ruleset.steps), layout, uses_repetition(folded.plan), outline)
         if surface is not None:  # the pieces' half extents come from these (table_kernel)
             w.x.tcap = layout.tcap
+            w.x.tlist = writer_module.MAXM  # read now: a test lowers it
             w.tables["TWIDTH"], w.tables["TLENGTH"] = list(surface[1]), list(surface[2])
         return w
 
@@ -400,7 +402,7 @@ def _write(game) -> tuple:
     if surface is not None:
         from .table import kernel_text
 
-        text += kernel_text()
+        text += kernel_text(KERNEL_MARK)
     return text, layout, writer.outcomes, writer.hashing
 
 

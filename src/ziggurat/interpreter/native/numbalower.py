@@ -32,6 +32,7 @@ aside), and the same games: RGB's playouts measured at the same speed (1.01x, wa
 from __future__ import annotations
 
 import operator
+from typing import Callable
 
 from llvmlite import ir as llvm_ir  # type: ignore[import-untyped]
 from numba.core import base, cgutils, ir, types
@@ -39,14 +40,23 @@ from numba.core.compiler_machinery import LoweringPass, register_pass
 from numba.core.imputils import lower_builtin
 from numba.np import arrayobj
 
-from . import numbapipe
-
 PLAIN = (types.Integer, types.Float, types.Boolean)  # element types read and written with one load or store
+
+# What numbapipe tells this module when it installs it (`install`; this module does not import it):
+# how many native functions' compiles are under way, and the attribute marking a native module's function.
+
+
+def _none_compiling() -> int:
+    return 0
+
+
+_compiling: Callable[[], int] = _none_compiling
+_ours = "_ziggurat_trimmed"
 
 
 def _plain(context, aryty, idxty) -> bool:
     """Whether aryty[idxty] is one element read the short way (see the module's docstring)."""
-    return (numbapipe._compiling > 0 and isinstance(aryty, types.Array) and aryty.ndim == 1
+    return (_compiling() > 0 and isinstance(aryty, types.Array) and aryty.ndim == 1
             and aryty.layout == "C" and isinstance(idxty, types.Integer) and isinstance(aryty.dtype, PLAIN)
             and not context.enable_boundscheck)
 
@@ -91,7 +101,7 @@ class DropPlainDels(LoweringPass):  # (a FunctionPass may leave no del: Numba ch
         LoweringPass.__init__(self)
 
     def run_pass(self, state):
-        if not getattr(state.func_id.func, numbapipe.OURS, False) or state.func_ir.is_generator:
+        if not getattr(state.func_id.func, _ours, False) or state.func_ir.is_generator:
             return False
         models, typemap, counted = state.targetctx.data_model_manager, state.typemap, {}
         for block in state.func_ir.blocks.values():
@@ -117,7 +127,7 @@ def _tables(self, builder, typ, ary):
     new global of the module at every mention and builds the array's structure on the stack from it
     (15 instructions); the data, shape, strides and sizes are the same each time, and a constant is
     the same value wherever it is used. Numba's own for anything else (see `_plain`'s conditions)."""
-    if not (numbapipe._compiling > 0 and typ.layout in "CF" and ary.nbytes <= 10**6):
+    if not (_compiling() > 0 and typ.layout in "CF" and ary.nbytes <= 10**6):
         return _make_constant_array(self, builder, typ, ary)
     module = builder.module
     kept = module.__dict__.setdefault("_ziggurat_tables", {})
@@ -155,9 +165,12 @@ def pipeline(passes: list) -> list:
 _INSTALLED: list = []
 
 
-def install() -> None:
+def install(compiling: Callable[[], int], ours: str) -> None:
     """Register the short element access (Numba's lowering registry: more specific than its own
-    `Buffer` signatures, so chosen first, and handing back to them whatever is not plain)."""
+    `Buffer` signatures, so chosen first, and handing back to them whatever is not plain);
+    `compiling`: how many native compiles are under way (numbapipe's count), `ours`: the mark."""
+    global _compiling, _ours
+    _compiling, _ours = compiling, ours
     if not _INSTALLED:
         lower_builtin(operator.getitem, types.Array, types.Integer)(getitem)
         lower_builtin(operator.setitem, types.Array, types.Integer, types.Any)(setitem)

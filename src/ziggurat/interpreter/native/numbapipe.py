@@ -275,7 +275,7 @@ class Trimmed(compiler.Compiler):
         install()
         if self.state.flags.force_pyobject:
             return super().define_pipelines()
-        from . import numbalower  # (imports this module)
+        from . import numbalower
 
         full = compiler.DefaultPassBuilder.define_nopython_pipeline(self.state)
         pm = PassManager(full.pipeline_name)
@@ -399,7 +399,7 @@ def install() -> None:
         return
     from . import numbalower
 
-    numbalower.install()
+    numbalower.install(lambda: _compiling, OURS)
     if inline_closurecall.copy is not _COPY:
         _inline_ir = inline_closurecall.InlineWorker.inline_ir
         inline_closurecall.copy = _COPY  # type: ignore[assignment]  # its only use of the module: deepcopy of a block

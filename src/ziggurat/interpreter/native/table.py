@@ -55,10 +55,9 @@ def value(x, e, env, code) -> Optional[str]:
 
 
 def lattice_cap(x) -> int:
-    """The most points a lattice list of the module holds: the moves a position may have."""
-    from .module import MAXM
-
-    return MAXM
+    """The most points a lattice list of the module holds: the moves a position may have (the
+    module's MAXM, which the writer's maker sets, `Exprs.tlist`)."""
+    return x.tlist
 
 
 def iter_cap(x, it) -> Optional[int]:
@@ -124,12 +123,11 @@ def put_effect(stmts, st, env: dict, code) -> None:
     stmts.call(code, "tb_put", c, p)  # not one of the helpers that keep the hash: it is made from scratch
 
 
-def kernel_text() -> str:
-    """table_kernel.py below its mark, for the end of a module of a game on the table."""
-    from .module import KERNEL_MARK
-
+def kernel_text(mark: str) -> str:
+    """table_kernel.py below its line `mark` (module.KERNEL_MARK), for the end of a module of a
+    game on the table."""
     text = resources.files(__package__).joinpath("table_kernel.py").read_text(encoding="utf-8")
-    head, mark, body = text.partition(KERNEL_MARK + "\n")
-    if not mark:
-        raise AssertionError(f"table_kernel.py has no line {KERNEL_MARK!r}")
+    head, found, body = text.partition(mark + "\n")
+    if not found:
+        raise AssertionError(f"table_kernel.py has no line {mark!r}")
     return "\n\n# ---- table_kernel.py " + "-" * 82 + "\n" + body
