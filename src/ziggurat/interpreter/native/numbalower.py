@@ -1,10 +1,11 @@
 """Less for LLVM to read: what a native module's functions are lowered to, made smaller where
 Numba writes much more than the operation needs. What that costs is Numba writing it (Python) and
-LLVM reading and optimising it, in proportion to its instructions (RGB's module: 79,000 LLVM
-instructions before optimisation, 55,000 with the three changes below; RYB's 106,000 and 71,000).
+LLVM reading and optimising it, in proportion to its instructions (the two largest shipped
+modules: 79,000 and 106,000 LLVM instructions before optimisation, 55,000 and 71,000 with the
+three changes below).
 LLVM's optimiser makes the same code of both forms but for the order of some address arithmetic
-(RGB's optimised `legal`, `apply`, `perft` and `study_chunk`: within 0.6% of the lines, names
-aside), and the same games: RGB's playouts measured at the same speed (1.01x, warm, interleaved).
+(the optimised `legal`, `apply`, `perft` and `study_chunk` of one: within 0.6% of the lines,
+names aside), and the same games: its playouts measured at the same speed (1.01x, warm, interleaved).
 
 - **An element of a one-dimensional array, read or written by an integer index** (`s[i]`, `T[i]`,
   `s[i] = v`; every position slot and table lookup of the generated code): Numba's lowering goes
@@ -14,7 +15,8 @@ aside), and the same games: RGB's playouts measured at the same speed (1.01x, wa
   the array's value, the index wrapped as Numba wraps it (a signed index below 0 counts from the
   end; an unsigned one as it is), and one load or store as Numba makes it (`load_item`,
   `store_item`): 8. Any other array, index or value is Numba's own. Only while a native function
-  compiles (`numbapipe._compiling`, Numba's implementations it compiles meanwhile included); a
+  compiles (numbapipe's count, handed over by `install`; Numba's implementations it compiles meanwhile
+  included); a
   compile outside one is Numba's own.
 - **No `del` of a value without a reference count** (`DropPlainDels`, just before lowering):
   Numba ends each variable's life with a `del` (half of the statements lowered), which for a
@@ -25,8 +27,8 @@ aside), and the same games: RGB's playouts measured at the same speed (1.01x, wa
   `NB[d, c, k]`) is lowered by Numba as a new global holding the table's bytes and the array's
   structure built on the stack from it (15 instructions); here it is one constant of LLVM's per
   function's module and table, given at every mention. (Moving each table's `global` statement to
-  the entry block instead, one variable for every mention, compiled about as fast but made RGB's
-  playouts about 10% slower: left out.)
+  the entry block instead, one variable for every mention, compiled about as fast but made one
+  game's playouts about 10% slower: left out.)
 """
 
 from __future__ import annotations

@@ -392,10 +392,9 @@ def install() -> None:
     so they are made only under a Numba release they were checked on (TESTED); another compiles
     with Numba's own (slower to compile, the same code), the pipeline's left-out passes aside."""
     global _inline_ir
-    import numba
     from numba.core import inline_closurecall
 
-    if not tested(numba.__version__):
+    if not tested(numba_version()):
         return
     from . import numbalower
 

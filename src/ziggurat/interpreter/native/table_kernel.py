@@ -254,6 +254,16 @@ def tb_flush(s, anchor, code, offsets, out):
     return n
 
 
+@njit(cache=True, inline="always", internal=True)
+def tb_any_within(spots, n, x, y, r2):
+    """Whether a centre of spots[:n] is at most sqrt(r2) from (x, y)."""
+    for i in range(n):
+        dx, dy = tb_x(spots[i]) - x, tb_y(spots[i]) - y
+        if dx * dx + dy * dy <= r2:
+            return True
+    return False
+
+
 @njit(cache=True, internal=True)
 def tb_lattice(s, reach, avoid, navoid, gap, out):
     """The standing lattice spots within `reach` of a piece on the table (centre to centre), at
@@ -291,22 +301,10 @@ def tb_lattice(s, reach, avoid, navoid, gap, out):
             dy = tb_isqrt(rest)
             for j in range(-((dy - cy) // PITCH), (cy + dy) // PITCH + 1):
                 y = j * PITCH
-                seen = False
-                for f in range(nn):
-                    fx, fy = tb_x(near[f]) - x, tb_y(near[f]) - y
-                    if fx * fx + fy * fy <= r2:
-                        seen = True
-                        break
-                if seen:
-                    continue
-                if g2 >= 0:
-                    for a in range(navoid):
-                        ax, ay = tb_x(avoid[a]) - x, tb_y(avoid[a]) - y
-                        if ax * ax + ay * ay <= g2:
-                            seen = True
-                            break
-                    if seen:
-                        continue
+                if tb_any_within(near, nn, x, y, r2):
+                    continue  # seen in an earlier piece's disc
+                if g2 >= 0 and tb_any_within(avoid, navoid, x, y, g2):
+                    continue  # nearer than the gap to a spot to avoid
                 if n >= cap:
                     s[OVER] = 1
                     return n
