@@ -13,6 +13,7 @@ import re
 import pytest
 
 import ziggurat
+from ziggurat.agents import make_agent
 
 CODES = {"white": "wh", "clear": "cl", "red": "rd", "orange": "or", "yellow": "ye", "green": "gn",
          "cyan": "cy", "blue": "bl", "purple": "pu", "black": "bk"}
@@ -281,6 +282,21 @@ class TestCapture:
         table = [("rd3", "0,0"), ("rd3", "0,-12"), ("or3", "8,0"), ("or3", "4.625,0>e")]
         assert after_attack(position(g, table, pending=["red"])) == ""
         assert after_attack(position(g, table[:3], pending=["red"])) == "or3"
+
+
+class TestHeuristic:
+    @pytest.mark.parametrize("depth", [1, 2])
+    def test_a_search_sees_its_capture_when_the_next_player_is_to_roll(self, depth):
+        """The heuristic is a seat's colours against the best other collection, so a line that ends
+        with the next player to roll still counts the capture made on the way (a count of the
+        mover's own colours scored it as the next player's nothing, and alpha-beta took the capture
+        only by chance): with one red to place, red takes yellow, and alpha-beta sees that."""
+        st = capture_position(game(colours="four"), "red", "yellow")
+        agent = make_agent(f"alphabeta:depth={depth}", seed=1)
+        move = agent.choose(st)
+        assert "value 1" in agent.reason
+        st.push(move)
+        assert re.search(r"captured\.first=(\S*)", st.text()).group(1) == "ye3"
 
 
 class TestEnd:
