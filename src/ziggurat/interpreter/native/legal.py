@@ -182,7 +182,10 @@ class Legal:
         with code.at(getattr(s, "pos", None)):
             match s:
                 case P.Guard():
-                    code(f"if {x.expr(s.cond, env, code)}:")
+                    test = x.expr(s.cond, env, code)
+                    if test == "False":  # never holds (an option's constant): the steps after it not written
+                        return
+                    code(f"if {test}:")
                     code.depth += 1
                     self.gen(steps, i + 1, env, code)
                     code.depth -= 1
