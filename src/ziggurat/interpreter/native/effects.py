@@ -10,6 +10,8 @@ position from scratch (`INCREMENTAL = False`), which is slower but never wrong.
 
 from __future__ import annotations
 
+import re
+
 from ...dsl import ir
 from ...dsl import types as T
 from ..names import pyname
@@ -45,6 +47,16 @@ class HashRecord:
     def keeps_hash(self) -> bool:
         """Whether every write the moves make keeps the hash slot up to date."""
         return not self.bypass
+
+
+SETTLED = re.compile(r"[\w\s+\-*()]*")  # numbers, names, arithmetic: no read of the position, no call
+
+
+def settled(text: str) -> bool:
+    """Whether an argument's text is numbers and names only (`4`, `v_card`, `(1 + mover)`): no
+    read of the position (`s[...]`, a table) nor a call, so nothing a helper writes changes it and
+    it needs no local of its own (a local is two more statements for Numba to type and lower)."""
+    return SETTLED.fullmatch(text) is not None and re.search(r"\w\(", text) is None
 
 
 class Statements:
@@ -197,15 +209,18 @@ class Statements:
     def effect(self, st: ir.Effect, env: dict, code: Code) -> None:
         x = self.x
 
-        def arg(i, stem):
+        def kept(text, stem):  # a value read before the effect writes anything: a local, unless it cannot change
+            if settled(text):
+                return text
             t = code.fresh(stem)
-            code(f"{t} = {x.expr(st.args[i], env, code)}")
+            code(f"{t} = {text}")
             return t
 
+        def arg(i, stem):
+            return kept(x.expr(st.args[i], env, code), stem)
+
         def zone(i):
-            z = code.fresh("z")
-            code(f"{z} = {x.zone(st.args[i], env, code)}")
-            return z
+            return kept(x.zone(st.args[i], env, code), "z")
 
         match st.fn:
             case "move":
@@ -244,10 +259,9 @@ class Statements:
                 self.call(code, "zone_drop", z, p)
                 self.call(code, "insert_piece", p, c, level)
             case "transfer":  # one such piece from a zone to another
-                z, y = code.fresh("z"), code.fresh("y")
-                code(f"{z} = {x.zone(st.args[0], env, code)}")
+                z = zone(0)
                 p = arg(1, "p")
-                code(f"{y} = {x.zone(st.args[2], env, code)}")
+                y = kept(x.zone(st.args[2], env, code), "y")
                 self.call(code, "zone_drop", z, p)
                 self.call(code, "zone_add", y, p)
             case "insert_stack":  # the piece at level j of a leaves it and is slipped into c at level k
