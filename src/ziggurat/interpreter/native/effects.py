@@ -10,13 +10,11 @@ position from scratch (`INCREMENTAL = False`), which is slower but never wrong.
 
 from __future__ import annotations
 
-import re
-
 from ...dsl import ir
 from ...dsl import types as T
 from ..names import pyname
 from . import table
-from .code import Code, fail
+from .code import Code, fail, settled
 
 # The kernel's helpers (kernel.py) that the moves' code calls and that keep the hash slot up to
 # date as they write (or write nothing the hash covers). tests/native/test_native_writer.py checks this
@@ -47,16 +45,6 @@ class HashRecord:
     def keeps_hash(self) -> bool:
         """Whether every write the moves make keeps the hash slot up to date."""
         return not self.bypass
-
-
-SETTLED = re.compile(r"[\w\s+\-*()]*")  # numbers, names, arithmetic: no read of the position, no call
-
-
-def settled(text: str) -> bool:
-    """Whether an argument's text is numbers and names only (`4`, `v_card`, `(1 + mover)`): no
-    read of the position (`s[...]`, a table) nor a call, so nothing a helper writes changes it and
-    it needs no local of its own (a local is two more statements for Numba to type and lower)."""
-    return SETTLED.fullmatch(text) is not None and re.search(r"\w\(", text) is None
 
 
 class Statements:
