@@ -136,7 +136,7 @@ class Moves:
                 else:
                     code(f"{m} |= {value} << {off.at()}")
                 off.advance(f.width)
-        if terms is not None:  # used once, where it is made: no local (each costs Numba statements)
+        if terms is not None:  # the expression itself, where the move is used: no local (Numba statements)
             terms = terms[1:] if terms[0] == "0" and len(terms) > 1 else terms
             return (terms[0] if len(terms) == 1 else f"({' | '.join(terms)})"), off
         return m, off
