@@ -274,19 +274,23 @@ def test_after_parts_differing_only_in_names_share_their_functions():
 
 def test_only_a_large_legal_is_split_and_only_many_do_functions_are_called(texts):
     """The split of `legal` and the calls of `do_N` (tests/native/test_native_split.py checks
-    their moves) are written for the largest shipped modules only: `legal` split for RYB's alone,
-    and `do_N` called, not inlined, exactly where they are more than INLINED_DO_LINES lines (their
-    bodies then in functions `dos_K`, a few actions each)."""
+    their moves) are written for the largest shipped modules only: `legal` split exactly where
+    it is more than SPLIT_LINES lines (RYB's alone at the default options; RGB's, the next
+    largest, is whole), and `do_N` called, not inlined, exactly
+    where they are more than INLINED_DO_LINES lines (their bodies then in functions `dos_K`, a
+    few actions each)."""
     from ziggurat.interpreter.native.apply import INLINED_DO_LINES
+    from ziggurat.interpreter.native.legal import SPLIT_LINES
 
-    called = set()
+    called, split = set(), set()
     for name, text in texts.items():
         body = text[text.index("def legal(s, out):"):]
         body = body[:body.index("\n\n\n")]
-        if name == "ryb":
-            assert "def legal_1(" in text and body.count("\n") < 40  # legal: the calls, group by group
-        else:
-            assert "def legal_0(" not in text, name
+        if "def legal_0(" in text:
+            parts = re.findall(r"\ndef legal_\d+\(.*?(?=\n\n\n)", text, flags=re.S)
+            assert body.count("\n") < 40, name  # legal: the calls, group by group
+            assert sum(p.count("\n") for p in parts) + body.count("\n") > SPLIT_LINES, name
+            split.add(name)
         dos = re.findall(r"\ndef dos?_\d+\(.*?(?=\n\n\n|\n@njit)", text, flags=re.S)
         assert dos, name
         if sum(d.count("\n") for d in dos) > INLINED_DO_LINES:
@@ -295,6 +299,7 @@ def test_only_a_large_legal_is_split_and_only_many_do_functions_are_called(texts
         else:
             assert 'inline="always", internal=True)\ndef do_0(' in text, name
     assert "ryb" in called and "breakthrough" not in called
+    assert split == {"ryb"}
 
 
 def test_the_writer_needs_no_numba():

@@ -32,6 +32,16 @@ CONTINUATION = 8  # the indent of a broken statement's continuation lines, past 
 NESTED = 4  # the same for the parts of a part
 
 
+SETTLED = re.compile(r"[\w\s+\-*()]*")  # numbers, names, arithmetic: no read of the position, no call
+
+
+def settled(text: str) -> bool:
+    """Whether an argument's text is numbers and names only (`4`, `v_card`, `(1 + mover)`): no
+    read of the position (`s[...]`, a table) nor a call, so nothing a helper writes changes it and
+    it needs no local of its own (a local is two more statements for Numba to type and lower)."""
+    return SETTLED.fullmatch(text) is not None and re.search(r"\w\(", text) is None
+
+
 def label(pos) -> Optional[str]:
     """`file.rules:LINE` of a rules position (its file's name), or None when it has none."""
     if pos is None or not getattr(pos, "line", 0):

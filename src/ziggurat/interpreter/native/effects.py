@@ -14,7 +14,7 @@ from ...dsl import ir
 from ...dsl import types as T
 from ..names import pyname
 from . import table
-from .code import Code, fail
+from .code import Code, fail, settled
 
 # The kernel's helpers (kernel.py) that the moves' code calls and that keep the hash slot up to
 # date as they write (or write nothing the hash covers). tests/native/test_native_writer.py checks this
@@ -197,15 +197,18 @@ class Statements:
     def effect(self, st: ir.Effect, env: dict, code: Code) -> None:
         x = self.x
 
-        def arg(i, stem):
+        def kept(text, stem):  # a value read before the effect writes anything: a local, unless it cannot change
+            if settled(text):
+                return text
             t = code.fresh(stem)
-            code(f"{t} = {x.expr(st.args[i], env, code)}")
+            code(f"{t} = {text}")
             return t
 
+        def arg(i, stem):
+            return kept(x.expr(st.args[i], env, code), stem)
+
         def zone(i):
-            z = code.fresh("z")
-            code(f"{z} = {x.zone(st.args[i], env, code)}")
-            return z
+            return kept(x.zone(st.args[i], env, code), "z")
 
         match st.fn:
             case "move":
@@ -244,10 +247,9 @@ class Statements:
                 self.call(code, "zone_drop", z, p)
                 self.call(code, "insert_piece", p, c, level)
             case "transfer":  # one such piece from a zone to another
-                z, y = code.fresh("z"), code.fresh("y")
-                code(f"{z} = {x.zone(st.args[0], env, code)}")
+                z = zone(0)
                 p = arg(1, "p")
-                code(f"{y} = {x.zone(st.args[2], env, code)}")
+                y = kept(x.zone(st.args[2], env, code), "y")
                 self.call(code, "zone_drop", z, p)
                 self.call(code, "zone_add", y, p)
             case "insert_stack":  # the piece at level j of a leaves it and is slipped into c at level k

@@ -156,6 +156,7 @@ class Loops:
         fors, elt = self.bits_first(fn, fors, elt)
         acc = code.fresh("acc")
         stop = None
+        start = len(code.lines)
         if fn in ("any", "all"):
             code(f"{acc} = {'False' if fn == 'any' else 'True'}")
             stop = code.fresh("stop")
@@ -213,6 +214,8 @@ class Loops:
                 code.depth -= 1
         if probe is not None:
             code.depth -= 1
+        if stop:
+            unread(stop, code, start)
         return acc
 
     def bits_first(self, fn: str, fors: list, elt) -> tuple:
@@ -484,3 +487,14 @@ class Loops:
             if stop and i < len(levels) - 1:
                 code(f"if {stop}:")
                 code("    break")
+
+
+def unread(flag: str, code: Code, start: int) -> None:
+    """Leave out the lines from `start` on that only set `flag` when no line reads it: an `any`'s
+    or `all`'s stop flag is read only where its loop nests or goes over joined parts, and a
+    variable set and never read still costs Numba's typing and lowering two statements."""
+    sets = (f"{flag} = True", f"{flag} = False")
+    mine = code.lines[start:]
+    if any(flag in text and text.strip() not in sets for _, text, _ in mine):
+        return
+    code.lines[start:] = [line for line in mine if line[1].strip() not in sets]

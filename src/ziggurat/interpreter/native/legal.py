@@ -25,7 +25,9 @@ from .moves import Offset
 from .undo import Undo, invertible
 
 
-SPLIT_LINES = 1000  # a `legal` of more lines than this is split into functions (`Legal.split`)
+SPLIT_LINES = 650  # a `legal` of more lines than this (as written, before long ones are broken) is split into
+# functions (`Legal.split`). RYB's, 738 once its never-run actions are left out: whole, the same CPU s
+# cold (three interleaved runs each), but a peak of 324 MB against 259 split. RGB's, 568: whole.
 PART_LINES = 150  # about the most lines of one of them (an action longer than this: its own)
 # A part of a large function (a split `legal`'s `legal_K`, `apply`'s `dos_K`): compiled on its own,
 # with machine code, and called by its symbol when large (`numbacache.Shared`), without Python's wrapper. Linked
@@ -71,12 +73,13 @@ class Legal:
         self.masks: dict = {}  # K -> after_cells.find's answer, for an after_K whose first list is kept
         self.base_at = None  # (code, line) where legal computes after_list_K's mask once, else None
         self.bases: dict = {}  # K -> the local holding that mask in the function written
+        self.statements = 0  # the lines of the whole `legal` last written, before long ones are broken
         self.written: list = []  # per Stage open around the code written: the cells it wrote, None unknown
 
     def legal(self) -> str:
         """`legal(s, out)`: one function, or, past SPLIT_LINES, one calling `legal_K` (see split)."""
         text = self.whole(lambda plans, code: fuse.write_group(self, plans, code))  # some sharing a loop
-        if text.count("\n") < SPLIT_LINES:
+        if self.statements < SPLIT_LINES:  # its lines as written, before long ones are broken
             return text
         parts: list = []
         text = self.whole(lambda plans, code: self.split(plans, code, parts), kept=False)
@@ -96,6 +99,7 @@ class Legal:
             self.by_priority(code, lambda plans: write_group(plans, code))
         finally:
             self.base_at = None
+        self.statements = len(code.lines)
         return code.text()
 
     def split(self, plans: list, code: Code, parts: list) -> None:
@@ -182,7 +186,10 @@ class Legal:
         with code.at(getattr(s, "pos", None)):
             match s:
                 case P.Guard():
-                    code(f"if {x.expr(s.cond, env, code)}:")
+                    test = x.expr(s.cond, env, code)
+                    if test == "False":  # never holds (an option's constant): the steps after it not written
+                        return
+                    code(f"if {test}:")
                     code.depth += 1
                     self.gen(steps, i + 1, env, code)
                     code.depth -= 1

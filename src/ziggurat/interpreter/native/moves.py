@@ -93,15 +93,26 @@ class Moves:
         the bit saying the move holds them."""
         a = plan.index
         fields = self.codec.fields[a]
+        terms: Optional[list] = None  # the move as one expression while every field is at a fixed offset
         if m is None:
-            m = code.fresh("m")
-            code(f"{m} = {a}")
+            terms = [str(a)]
             off = Offset(code, self.codec.abits)
         for k in range(lo, hi):
             name, f = plan.spec.choices[k][0], fields[k]
             if name not in env:
                 raise Unsupported(f"a move without its choice {name}", plan.pos)
             v = env[name]
+            if terms is not None and not f.is_list:
+                value = f"({v} - {f.bias})" if f.bias else v
+                if off.static + f.width > MOVE_BITS:
+                    raise Unsupported(f"a move of more than {MOVE_BITS} bits ({plan.spec.name})", plan.pos)
+                terms.append(f"({value} << {off.at()})")
+                off.advance(f.width)
+                continue
+            if terms is not None:  # a list: the move so far into a local, the list's items added to it
+                m = code.fresh("m")
+                code(f"{m} = {' | '.join(terms)}")
+                terms = None
             if f.is_list:
                 off.dynamic()
                 o, ln, i = off.var, code.fresh("ln"), code.fresh("i")
@@ -125,6 +136,9 @@ class Moves:
                 else:
                     code(f"{m} |= {value} << {off.at()}")
                 off.advance(f.width)
+        if terms is not None:  # the expression itself, where the move is used: no local (Numba statements)
+            terms = terms[1:] if terms[0] == "0" and len(terms) > 1 else terms
+            return (terms[0] if len(terms) == 1 else f"({' | '.join(terms)})"), off
         return m, off
 
     def unpack(self, p, lo: int, hi: int, off: Offset, env: dict, code: Code) -> dict:
