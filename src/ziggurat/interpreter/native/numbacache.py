@@ -331,7 +331,8 @@ def njit(*args, cache: bool = False, internal: bool = False, inlines: bool = Tru
     code is only linked into its callers, never made machine code of its own (`LinkedOnly`).
     `inlines=False`: the function calls its helpers, as a function of more than BIG blocks does.
     `shared=True`: compiled code calls it by its symbol when it is large, its code not linked in
-    (`Shared`)."""
+    (`Shared`); and it calls a `Shared` callee of more than INTO_SHARED_UP_TO instructions by its
+    symbol too (`SharedLibrary`)."""
 
     if options.get("inline") == "always":
         options["inline"] = inline_unless_big
