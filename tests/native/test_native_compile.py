@@ -233,6 +233,47 @@ def test_a_small_shared_function_stays_linked_into_its_callers(tmp_path, monkeyp
     assert legal.fndesc.mangled_name not in {f.name for f in loop._final_module.functions if f.is_declaration}
 
 
+PARTS = '''
+from ziggurat.interpreter.native.numbacache import njit, sharing
+
+njit_shared = sharing(("legal", "part"))
+
+@njit_shared(cache=True)
+def part(a):
+    return 3 * a + 1
+
+@njit_shared(cache=True)
+def legal(a):
+    return part(a) + 1
+
+@njit(cache=True)
+def loop(a):
+    return legal(a) + part(a + 1)
+'''
+
+
+def test_a_shared_function_calls_a_shared_callee_over_into_shared_up_to_by_its_symbol(tmp_path, monkeypatch):
+    """A `Shared` function (`legal`) calls a `Shared` callee of more than
+    `numbacache.INTO_SHARED_UP_TO` LLVM instructions (here: whatever its size) by its symbol, its
+    code not linked in; a function that is not `Shared` (a loop) still links it (up to
+    `LINKED_UP_TO`); the results are the Python functions'."""
+    from ziggurat.interpreter.native import numbacache
+
+    monkeypatch.setattr(numbacache, "INTO_SHARED_UP_TO", 0)
+    monkeypatch.setenv("ZIGGURAT_CACHE_DIR", str(tmp_path / "cache"))
+    path = tmp_path / "parts.py"
+    path.write_text(PARTS)
+    one = _linked_module(path, "ziggurat_shared_parts")
+    monkeypatch.setitem(sys.modules, one.__name__, one)
+    assert one.loop(5) == one.loop.py_func(5) == (3 * 5 + 1 + 1) + (3 * 6 + 1)
+    part = one.part.overloads[one.part.signatures[0]].fndesc.mangled_name
+    legal = one.legal.overloads[one.legal.signatures[0]].library
+    loop = one.loop.overloads[one.loop.signatures[0]].library
+    assert isinstance(legal, numbacache.SharedLibrary)
+    assert part in {f.name for f in legal._final_module.functions if f.is_declaration}  # called by symbol
+    assert part not in {f.name for f in loop._final_module.functions if f.is_declaration}  # linked in
+
+
 WARM = """
 import sys, ziggurat
 from numba.core import event

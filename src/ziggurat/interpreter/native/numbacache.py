@@ -196,16 +196,44 @@ class Shared(OneOverload):
         _SYMBOLS[symbol] = (self.py_func.__name__, tuple(cres.signature.args))
         linked = (f for f in cres.library._get_module_for_linking().functions if not f.is_declaration
                   and not f.name.startswith(("_ZN7cpython", "cfunc.")))  # (Python's wrappers are not linked in)
-        if _more_than(LINKED_UP_TO, (i for f in linked for block in f.blocks for i in block.instructions)):
+        size = _up_to(LINKED_UP_TO + 1, (i for f in linked for block in f.blocks for i in block.instructions))
+        if size > LINKED_UP_TO:
             context = self.targetctx
             context.remove_user_function(cres.entry_point)  # Numba's: a call linking cres.library in
             context.insert_user_function(cres.entry_point, cres.fndesc, libs=())
+        elif size > INTO_SHARED_UP_TO:
+            setattr(cres.library, BY_SYMBOL_FROM_SHARED, True)
+
+
+def _up_to(n: int, items) -> int:
+    """How many items there are, counted up to n at most (counting a large function's LLVM
+    instructions one by one through LLVM's C API cost a tenth of a second)."""
+    return sum(1 for _ in itertools.islice(items, n))
 
 
 def _more_than(n: int, items) -> bool:
-    """Whether there are more than n items; it stops at the first one past n (counting a large
-    function's LLVM instructions one by one through LLVM's C API cost a tenth of a second)."""
-    return next(itertools.islice(items, n, None), None) is not None
+    """Whether there are more than n items; it stops at the first one past n."""
+    return _up_to(n + 1, items) > n
+
+
+INTO_SHARED_UP_TO = 500  # LLVM instructions: a larger `Shared` function is called by symbol from another one
+BY_SYMBOL_FROM_SHARED = "_ziggurat_by_symbol_from_shared"  # the mark of such a function's code library
+
+
+class SharedLibrary(JITCodeLibrary):
+    """The code library of a `Shared` function: the code of a `Shared` callee of more than
+    INTO_SHARED_UP_TO LLVM instructions (marked BY_SYMBOL_FROM_SHARED) is not linked in, it is
+    called by its symbol (the callee has machine code of its own). A `Shared` function is one
+    the loops call (`legal`, `apply`) or a part of one (`legal_K`, `dos_K`); a large caller is
+    itself called by symbol, so a callee linked into it was optimised and made machine code
+    once more there, for nothing LLVM does with code this size (it inlines a call to code of
+    about 50 instructions at most, and infers nothing across a `linkonce_odr` definition, which
+    another copy may replace). A small caller (a dispatch over its parts) is linked into the
+    loops, declaring its large callees. The loops link smaller `Shared` functions as before."""
+
+    def add_linking_library(self, library):
+        if not getattr(library, BY_SYMBOL_FROM_SHARED, False):
+            super().add_linking_library(library)
 
 
 BIG = 300  # a function of more blocks than this (Numba's IR, before inlining) inlines no helper
@@ -270,6 +298,16 @@ class LinkedOnly(JITCodeLibrary):
         return self.serialize_using_bitcode()
 
 
+class _SharedCompiler(numbapipe.Trimmed):
+    """The native modules' compiler (`numbapipe.Trimmed`), the function's code library a `SharedLibrary`."""
+
+    def compile_extra(self, func):
+        if self.state.library is None:
+            self.state.library = SharedLibrary(self.state.targetctx.codegen(), func.__qualname__)
+            self.state.library.enable_object_caching()
+        return super().compile_extra(func)
+
+
 class _LinkedOnlyCompiler(numbapipe.Trimmed):
     """The native modules' compiler (`numbapipe.Trimmed`), the function's code library a `LinkedOnly`."""
 
@@ -293,7 +331,8 @@ def njit(*args, cache: bool = False, internal: bool = False, inlines: bool = Tru
     code is only linked into its callers, never made machine code of its own (`LinkedOnly`).
     `inlines=False`: the function calls its helpers, as a function of more than BIG blocks does.
     `shared=True`: compiled code calls it by its symbol when it is large, its code not linked in
-    (`Shared`)."""
+    (`Shared`); and it calls a `Shared` callee of more than INTO_SHARED_UP_TO instructions by its
+    symbol too (`SharedLibrary`)."""
 
     if options.get("inline") == "always":
         options["inline"] = inline_unless_big
@@ -302,6 +341,8 @@ def njit(*args, cache: bool = False, internal: bool = False, inlines: bool = Tru
     if internal:
         options.update(no_cpython_wrapper=True, no_cfunc_wrapper=True)
         options["pipeline_class"] = _LinkedOnlyCompiler
+    elif shared:
+        options["pipeline_class"] = _SharedCompiler
 
     def wrap(func):
         setattr(func, numbapipe.OURS, True)
