@@ -298,24 +298,23 @@ class LinkedOnly(JITCodeLibrary):
         return self.serialize_using_bitcode()
 
 
-class _SharedCompiler(numbapipe.Trimmed):
-    """The native modules' compiler (`numbapipe.Trimmed`), the function's code library a `SharedLibrary`."""
+def _compiler_into(library_class, doc: str):
+    """The native modules' compiler (`numbapipe.Trimmed`), the function's code library a `library_class`."""
 
-    def compile_extra(self, func):
-        if self.state.library is None:
-            self.state.library = SharedLibrary(self.state.targetctx.codegen(), func.__qualname__)
-            self.state.library.enable_object_caching()
-        return super().compile_extra(func)
+    class Compiler(numbapipe.Trimmed):
+        __doc__ = doc
+
+        def compile_extra(self, func):
+            if self.state.library is None:
+                self.state.library = library_class(self.state.targetctx.codegen(), func.__qualname__)
+                self.state.library.enable_object_caching()
+            return super().compile_extra(func)
+
+    return Compiler
 
 
-class _LinkedOnlyCompiler(numbapipe.Trimmed):
-    """The native modules' compiler (`numbapipe.Trimmed`), the function's code library a `LinkedOnly`."""
-
-    def compile_extra(self, func):
-        if self.state.library is None:
-            self.state.library = LinkedOnly(self.state.targetctx.codegen(), func.__qualname__)
-            self.state.library.enable_object_caching()
-        return super().compile_extra(func)
+_SharedCompiler = _compiler_into(SharedLibrary, "Compiles a function into a `SharedLibrary`.")
+_LinkedOnlyCompiler = _compiler_into(LinkedOnly, "Compiles a function into a `LinkedOnly` library.")
 
 
 def njit(*args, cache: bool = False, internal: bool = False, inlines: bool = True, shared: bool = False,
