@@ -2,7 +2,7 @@
 
     python benchmarks/native_bench.py [--quick]
     python benchmarks/native_bench.py --profile RULESET
-    python benchmarks/native_bench.py --startup [--loops LOOP,...] [--against SRC] [RULESET ...]
+    python benchmarks/native_bench.py --startup [--loops LOOP,...] [--against SRC] [--repeat K] [RULESET ...]
 
 `--profile RULESET`: where the ruleset's cold compile spends its CPU (`compile_profile`; the
 listener it installs adds to the total, so compare profiles with profiles, not with `--startup`).
@@ -11,7 +11,9 @@ when none is); `--loops`: the loops `native(game, loops)` makes ready (default: 
 `native(game)`, perft and the study loop; a command asks for one: `perft` for perft,
 `study_chunk` for simulate and studies, `playout` for MCTS's rollouts); `--against SRC`: each
 ruleset measured twice in turn, with the package at SRC (another checkout's `src`, say main's)
-and with this one, and the ratios printed (`compare_rows`): a before and after in one batch.
+and with this one, and the ratios printed (`compare_rows`): a before and after in one batch;
+`--repeat K`: each side K times, alternated, the medians printed (single runs differ by 10-40% on
+a shared machine).
 
 `rows(quick)` gives one row per game the native backend compiles: perft leaves/s and random
 playouts/s of both backends in the same run, their ratios, and the native start-up: compiled cold
@@ -31,6 +33,7 @@ warm <= 1 CPU s). CPU seconds, not wall time: on a loaded machine a compile wait
 from __future__ import annotations
 
 import json
+import statistics
 import os
 import random
 import subprocess
@@ -143,11 +146,13 @@ def shipped() -> list:
     return out
 
 
-def startup_rows(quick: bool = False, loops=None, names=(), against=None) -> list:
+def startup_rows(quick: bool = False, loops=None, names=(), against=None, repeat: int = 1) -> list:
     """Cold and warm start-up of each shipped ruleset (see the module's text), of those `names`
     (a ruleset's name, or its label: "stacktics size 2") when given; `loops`: what
     `native(game, loops)` makes ready (None: `native(game)`). [] without Numba. `against`:
-    another checkout's `src`, measured first for each ruleset (its row's "before")."""
+    another checkout's `src`, measured first for each ruleset (its row's "before"). `repeat`: each
+    side measured that many times, the sides alternated, and each figure the median of its runs
+    (single cold compiles on a shared machine differ by 10-40% with nothing changed)."""
     if not available():
         return []
     out = []
@@ -156,17 +161,23 @@ def startup_rows(quick: bool = False, loops=None, names=(), against=None) -> lis
         if names and label not in names and not (ruleset in names and not options):
             continue
         row: dict = {"game": label}
-        for key, src in (("before", against), ("", None)) if against else (("", None),):
-            with tempfile.TemporaryDirectory(prefix="ziggurat-bench-cache-") as folder:
-                cold = startup_measures(ruleset, options, folder, loops, src)
-                if "unsupported" in cold:
-                    row["unsupported"] = cold["unsupported"]
-                    break
-                warm = startup_measures(ruleset, options, folder, loops, src)
-            measured = {"cold_cpu_s": cold["native_cpu"], "cold_maxrss_mb": cold["maxrss_mb"],
-                        "warm_cpu_s": warm["native_cpu"], "warm_process_cpu_s": warm["process_cpu"],
-                        "warm_maxrss_mb": warm["maxrss_mb"]}
-            row.update({f"{key}_{k}" if key else k: v for k, v in measured.items()})
+        runs: dict = {}
+        for _ in range(repeat):
+            for key, src in (("before", against), ("", None)) if against else (("", None),):
+                with tempfile.TemporaryDirectory(prefix="ziggurat-bench-cache-") as folder:
+                    cold = startup_measures(ruleset, options, folder, loops, src)
+                    if "unsupported" in cold:
+                        row["unsupported"] = cold["unsupported"]
+                        break
+                    warm = startup_measures(ruleset, options, folder, loops, src)
+                measured = {"cold_cpu_s": cold["native_cpu"], "cold_maxrss_mb": cold["maxrss_mb"],
+                            "warm_cpu_s": warm["native_cpu"], "warm_process_cpu_s": warm["process_cpu"],
+                            "warm_maxrss_mb": warm["maxrss_mb"]}
+                for k, v in measured.items():
+                    runs.setdefault(f"{key}_{k}" if key else k, []).append(v)
+            if "unsupported" in row:
+                break
+        row.update({k: statistics.median(v) for k, v in runs.items()})
         out.append(row)
     return out
 
@@ -339,11 +350,21 @@ if __name__ == "__main__":
                 at = args.index("--loops")
                 loops = tuple(x for x in args[at + 1].split(",") if x)
                 del args[at:at + 2]
+            repeat = 1
+            if "--repeat" in args:
+                at = args.index("--repeat")
+                repeat = int(args[at + 1]) if args[at + 1:] and args[at + 1].isdigit() else 0
+                if repeat < 1:
+                    sys.exit("--repeat takes a whole number of runs, 1 or more")
+                del args[at:at + 2]
             if "--against" in args:
                 at = args.index("--against")
-                against = args[at + 1]
+                against = args[at + 1] if args[at + 1:] else ""
+                if not os.path.isfile(os.path.join(against, "ziggurat", "__init__.py")):
+                    sys.exit(f"--against {against!r}: not a checkout's src folder (no ziggurat/__init__.py in it); "
+                             "without it the installed package would be measured on both sides")
                 del args[at:at + 2]
-            measured = startup_rows(quick, loops, tuple(args), against)
+            measured = startup_rows(quick, loops, tuple(args), against, repeat)
             Console().print(compare_table(measured, against) if against else startup_table(measured, loops))
             sys.exit(0)
         Console().print(table(rows(quick)))
