@@ -42,6 +42,19 @@ def settled(text: str) -> bool:
     return SETTLED.fullmatch(text) is not None and re.search(r"\w\(", text) is None
 
 
+def kept(text: str, stem: str, code, constants_only: bool = False) -> str:
+    """An argument's value, read once before an effect writes anything: its text itself when it is
+    `settled`, else a new local holding it. `constants_only`: settled and no name but the mover and
+    the module's constants (the lines that take an effect back run after the steps below it, where
+    a name may be bound again, an item of a `for` written out)."""
+    if settled(text) and (not constants_only or all(w == "mover" or w.isupper()
+                                                    for w in re.findall(r"[A-Za-z_]\w*", text))):
+        return text
+    t = code.fresh(stem)
+    code(f"{t} = {text}")
+    return t
+
+
 def label(pos) -> Optional[str]:
     """`file.rules:LINE` of a rules position (its file's name), or None when it has none."""
     if pos is None or not getattr(pos, "line", 0):

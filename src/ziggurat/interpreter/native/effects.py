@@ -14,7 +14,7 @@ from ...dsl import ir
 from ...dsl import types as T
 from ..names import pyname
 from . import table
-from .code import Code, fail, settled
+from .code import Code, fail, kept
 
 # The kernel's helpers (kernel.py) that the moves' code calls and that keep the hash slot up to
 # date as they write (or write nothing the hash covers). tests/native/test_native_writer.py checks this
@@ -197,18 +197,11 @@ class Statements:
     def effect(self, st: ir.Effect, env: dict, code: Code) -> None:
         x = self.x
 
-        def kept(text, stem):  # a value read before the effect writes anything: a local, unless it cannot change
-            if settled(text):
-                return text
-            t = code.fresh(stem)
-            code(f"{t} = {text}")
-            return t
-
         def arg(i, stem):
-            return kept(x.expr(st.args[i], env, code), stem)
+            return kept(x.expr(st.args[i], env, code), stem, code)
 
         def zone(i):
-            return kept(x.zone(st.args[i], env, code), "z")
+            return kept(x.zone(st.args[i], env, code), "z", code)
 
         match st.fn:
             case "move":
@@ -249,7 +242,7 @@ class Statements:
             case "transfer":  # one such piece from a zone to another
                 z = zone(0)
                 p = arg(1, "p")
-                y = kept(x.zone(st.args[2], env, code), "y")
+                y = kept(x.zone(st.args[2], env, code), "y", code)
                 self.call(code, "zone_drop", z, p)
                 self.call(code, "zone_add", y, p)
             case "insert_stack":  # the piece at level j of a leaves it and is slipped into c at level k

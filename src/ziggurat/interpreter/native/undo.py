@@ -25,12 +25,10 @@ stack's height may then hold other stale values than after a copy; nothing reads
 
 from __future__ import annotations
 
-import re
-
 from ...dsl import ir
 from ...dsl import types as T
 from ..names import pyname
-from .code import settled
+from .code import kept
 
 INVERTIBLE = frozenset({"move", "place", "change", "swap_seats", "put", "insert", "remove"})
 UNROLL = 8  # a `for` over a list literal of at most this many items is written out, item by item
@@ -109,7 +107,7 @@ class Undo:
         x = self.x
 
         def arg(k, stem):
-            return kept(x.expr(st.args[k], env, code), stem, code)
+            return kept(x.expr(st.args[k], env, code), stem, code, constants_only=True)
 
         if isinstance(st, ir.SetCounter):
             slot = x.counter_slot(st.target, env, code)
@@ -158,7 +156,7 @@ class Undo:
 
     def zone(self, st, k: int, env: dict, code) -> str:
         """The zone of argument k, its number in a local."""
-        return kept(self.x.zone(st.args[k], env, code), "z", code)
+        return kept(self.x.zone(st.args[k], env, code), "z", code, constants_only=True)
 
     def helpers(self) -> None:
         """The helpers the inverses call, once in the module (with the after functions)."""
@@ -173,8 +171,8 @@ class Undo:
         x = self.x
         self.helpers()
         z = self.zone(st, 0, env, code)
-        p = kept(x.expr(st.args[1], env, code), "p", code)
-        c = kept(x.expr(st.args[2], env, code), "c", code)
+        p = kept(x.expr(st.args[1], env, code), "p", code, constants_only=True)
+        c = kept(x.expr(st.args[2], env, code), "c", code, constants_only=True)
         zi, h = code.fresh("zi"), code.fresh("h")
         code(f"{zi} = zone_take(s, {z}, {p})")  # keeps the hash, as zone_drop
         code(f"{h} = s[HGT + {c}]")
@@ -192,8 +190,8 @@ class Undo:
         back in at level k (where the stack lost it)."""
         x = self.x
         self.helpers()
-        c = kept(x.expr(st.args[0], env, code), "c", code)
-        k = kept(x.expr(st.args[1], env, code), "k", code)
+        c = kept(x.expr(st.args[0], env, code), "c", code, constants_only=True)
+        k = kept(x.expr(st.args[1], env, code), "k", code, constants_only=True)
         z = self.zone(st, 2, env, code)
         zn, h, p, old = code.fresh("zn"), code.fresh("h"), code.fresh("p"), code.fresh("old")
         code(f"{zn} = s[ZON + {z} * ZW]")
@@ -205,18 +203,6 @@ class Undo:
         return [f"zone_unadd(s, {z}, {zn}, {old})",
                 f"if s[HGT + {c}] < {h}:",
                 f"    insert_piece(s, {p}, {c}, {k} - 1)"]
-
-
-def kept(text: str, stem: str, code) -> str:
-    """An argument's value, read once before the effect writes anything: its text itself when it
-    is numbers, the mover and the module's constants only (`code.settled`, no other name: the
-    lines that take the effect back run after the steps listed below it, and a name may be
-    bound again there, an item of a `for` written out), else a local."""
-    if settled(text) and all(w == "mover" or w.isupper() for w in re.findall(r"[A-Za-z_]\w*", text)):
-        return text
-    t = code.fresh(stem)
-    code(f"{t} = {text}")
-    return t
 
 
 # The inverses' helpers (each slot written back as it was, the hash kept as `put` keeps it).
