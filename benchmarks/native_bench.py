@@ -178,6 +178,7 @@ def startup_rows(quick: bool = False, loops=None, names=(), against=None, repeat
             if "unsupported" in row:
                 break
         row.update({k: statistics.median(v) for k, v in runs.items()})
+        row["runs"] = len(runs.get("cold_cpu_s", ()))
         out.append(row)
     return out
 
@@ -207,6 +208,8 @@ def startup_table(rows: list, loops=None):
     from rich.table import Table
 
     what = "native(game)" if loops is None else f"native(game, {tuple(loops)!r})"
+    runs = max((r.get("runs", 1) for r in rows), default=1)
+    what += f", the median of {runs} runs" if runs > 1 else ""
     t = Table(title=f"Native start-up per shipped ruleset: CPU s of {what} in a fresh process, cold (empty "
                     f"cache) and warm (goals: cold <= {COLD_GOAL:g}, warm <= {WARM_GOAL:g}); peak memory (MB)")
     for col in ("game", "cold CPU s", "goal", "warm CPU s", "goal", "warm process CPU s", "peak MB cold",

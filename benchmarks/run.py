@@ -1,24 +1,25 @@
 """Ziggurat benchmarks: one command, one table.
 
-    python benchmarks/run.py [--quick] [--json] [--no-agents] [--rbg [PATH]]
+    python benchmarks/run.py [--quick] [--json] [--no-agents] [--rbg [PATH]] [--startup-repeat K]
 
-For every shipped ruleset (and every Stacktics size and board) it measures perft leaves per
-second and random playouts per second of the compiled engine. Where a hand-written plain-Python
-generator exists for the same game (benchmarks/handwritten_stacktics.py), it is measured in the
-same run, interleaved with the engine, and the table gives the ratio compiled / hand-written
-(above 1.0: the specialised code is faster). Each number is the best of several repetitions,
-which keeps out most of the noise of a shared machine. A second table (benchmarks/agents.py)
-gives the speed of the AI agents and the simulator: games and decisions per second; a third
-(benchmarks/openspiel_bench.py) sets the classic games beside OpenSpiel's, when pyspiel is there,
-with the native backend's numbers beside both; a fourth (benchmarks/native_bench.py) sets the
-native backend beside the Python one, with its compile time cold and from the cache, when Numba
-is there; a fifth (benchmarks/table_geometry.py) the open table's geometry against plain scans; a
-sixth (benchmarks/study_bench.py) a native study's games per CPU second beside its kernel's, and
-the study on two workers beside one, when Numba is there; a seventh (benchmarks/search_bench.py)
-the native search's MCTS iterations per CPU second beside OpenSpiel's C++ MCTSBot and alpha-beta's
-nodes per CPU second beside Python's, when Numba is there. With `--rbg`, an eighth
-(benchmarks/rbg_bench.py) sets native random playouts beside RBG's compiled C++ (rbg2cpp, built
-from the checkout at PATH, else $ZIGGURAT_RBG, else the cache folder's) and OpenSpiel's C++.
+For every shipped ruleset (and every Stacktics size and board) it measures perft leaves per second
+and random playouts per second of the compiled engine. Where a hand-written plain-Python generator
+exists for the same game (benchmarks/handwritten_stacktics.py), it is measured in the same run,
+interleaved with the engine, and the table gives the ratio compiled / hand-written (above 1.0: the
+specialised code is faster). Each number is the best of several repetitions, which keeps out most of
+the noise of a shared machine. A second table (benchmarks/agents.py) gives the speed of the AI
+agents and the simulator: games and decisions per second; a third (benchmarks/openspiel_bench.py)
+sets the classic games beside OpenSpiel's, when pyspiel is there, with the native backend's numbers
+beside both; a fourth (benchmarks/native_bench.py) sets the native backend beside the Python one,
+with its compile time cold and from the cache, when Numba is there (`--startup-repeat K`: each
+ruleset's cold and warm start K times, the medians; single cold compiles on a shared machine differ
+by 10-40%); a fifth (benchmarks/table_geometry.py) the open table's geometry against plain scans; a
+sixth (benchmarks/study_bench.py) a native study's games per CPU second beside its kernel's, and the
+study on two workers beside one, when Numba is there; a seventh (benchmarks/search_bench.py) the
+native search's MCTS iterations per CPU second beside OpenSpiel's C++ MCTSBot and alpha-beta's nodes
+per CPU second beside Python's, when Numba is there. With `--rbg`, an eighth
+(benchmarks/rbg_bench.py) sets native random playouts beside RBG's compiled C++ (rbg2cpp, built from
+the checkout at PATH, else $ZIGGURAT_RBG, else the cache folder's) and OpenSpiel's C++.
 """
 
 from __future__ import annotations
@@ -178,12 +179,16 @@ def main(argv=None) -> int:
     parser.add_argument("--rbg", nargs="?", const="", metavar="PATH",
                         help="also native random playouts beside RBG's C++ (rbg2cpp checkout at PATH, else "
                              "$ZIGGURAT_RBG, else the cache folder's; built once)")
+    parser.add_argument("--startup-repeat", type=int, default=1, metavar="K",
+                        help="measure each ruleset's native start-up K times and give the medians (default 1)")
     args = parser.parse_args(argv)
+    if args.startup_repeat < 1:
+        parser.error("--startup-repeat must be 1 or more")
     rows = measure(args.quick)
     agent_rows = [] if args.no_agents else agent_bench.measure(args.quick)
     os_rows = openspiel_bench.rows(args.quick)  # empty without pyspiel (the test extra)
     native_rows = native_bench.rows(args.quick)  # empty without numba (the native extra)
-    startup_rows = native_bench.startup_rows(args.quick)  # empty without numba
+    startup_rows = native_bench.startup_rows(args.quick, repeat=args.startup_repeat)  # empty without numba
     table_rows = table_geometry.rows(args.quick)
     study_rows, scaling_rows = study_bench.rows(args.quick), study_bench.scaling_rows(args.quick)  # empty without numba
     search_rows = search_bench.rows(args.quick)  # empty without numba
