@@ -1,0 +1,380 @@
+"""Expressions of direct_llvm.py's prototype: a mixin of FunctionWriter (direct_llvm_fn.py)."""
+
+from __future__ import annotations
+
+import ast
+
+import numpy as np
+
+from direct_llvm_types import (ARR, BIN, BOOL, CMP_S, CMP_U, I64, LL, MAX_BUFFER, STATIC, U64, VOID, V, const,
+                               refuse, unify)
+
+
+class Expressions:
+    # ---- known in Python (constants and global scalars) ---------------------------------------------
+    def static(self, node):
+        key = id(node)
+        if key in self.statics:
+            return self.statics[key]
+        value = None
+        ok = True
+        for n in ast.walk(node):
+            if not isinstance(n, STATIC):
+                ok = False
+                break
+            if isinstance(n, ast.Name) and (n.id in self.locals or self.tr.scalar(n.id) is None):
+                ok = False
+                break
+        if ok:
+            try:
+                value = eval(compile(ast.Expression(body=node), "<static>", "eval"), self.tr.ns)
+            except Exception:
+                value = None
+            if isinstance(value, (bool, np.bool_)):
+                value = bool(value)
+            elif isinstance(value, (int, np.integer)):
+                value = int(value)
+            else:
+                value = None
+        self.statics[key] = value
+        return value
+
+    # ---- truth ---------------------------------------------------------------------------------
+    def truth(self, v: V) -> str:
+        if v.ty == BOOL:
+            return v.ref
+        if v.ty in (I64, U64):
+            return self.op(f"icmp ne i64 {v.ref}, 0")
+        refuse(self.fdef, f"truth of a {v.ty}")
+
+    def cond(self, node) -> str:
+        k = self.static(node)
+        if k is not None:
+            return "true" if k else "false"
+        if isinstance(node, ast.Compare):
+            return self.compare(node)
+        if isinstance(node, ast.BoolOp):
+            return self.shortcircuit(node.values, isinstance(node.op, ast.And), self.cond)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            return self.op(f"xor i1 {self.cond(node.operand)}, true")
+        return self.truth(self.expr(node))
+
+    def shortcircuit(self, items, conj: bool, each) -> str:
+        """`and` (conj) / `or` of i1 values that `each` gives, evaluated left to right."""
+        res, end = self.slot(BOOL), self.label()
+        for item in items[:-1]:
+            c = each(item)
+            self.emit(f"store i1 {c}, i1* {res}")
+            nxt = self.label()
+            self.branch(c, nxt, end) if conj else self.branch(c, end, nxt)
+            self.block(nxt)
+        self.emit(f"store i1 {each(items[-1])}, i1* {res}")
+        self.block(end)
+        return self.op(f"load i1, i1* {res}")
+
+    # ---- values --------------------------------------------------------------------------------
+    def expr(self, node) -> V:
+        k = self.static(node)
+        if k is not None:
+            try:
+                return const(k)
+            except OverflowError:
+                refuse(node, "an integer outside int64")
+        if isinstance(node, ast.Name):
+            if node.id in self.locals:
+                return self.load_var(node.id, node)
+            return self.global_array(node)
+        if isinstance(node, ast.BinOp):
+            return self.binop(node)
+        if isinstance(node, ast.UnaryOp):
+            return self.unary(node)
+        if isinstance(node, ast.Compare):
+            return V(self.compare(node), BOOL)
+        if isinstance(node, ast.BoolOp):
+            return self.boolop(node)
+        if isinstance(node, ast.IfExp):
+            return self.ifexp(node)
+        if isinstance(node, ast.Call):
+            return self.call(node)
+        if isinstance(node, ast.Subscript):
+            return self.subscript(node)
+        refuse(node, f"expression {type(node).__name__}")
+
+    def global_array(self, node) -> V:
+        sym, shape, ety, n = self.tr.table(node.id, node)
+        if len(shape) != 1 or ety != I64:
+            refuse(node, "a global array used as a value that is not 1-D int64")
+        return V((self.op(f"getelementptr inbounds [{n} x i64], [{n} x i64]* {sym}, i64 0, i64 0"), str(shape[0])), ARR)
+
+    def numeric(self, v: V, node) -> V:
+        if v.ty == BOOL:
+            return self.conv(v, I64, node)
+        if v.ty not in (I64, U64):
+            refuse(node, f"arithmetic on a {v.ty}")
+        return v
+
+    def binop(self, node) -> V:
+        l, r = self.expr(node.left), self.expr(node.right)
+        op = type(node.op)
+        if l.ty == r.ty == BOOL and op in (ast.BitAnd, ast.BitOr, ast.BitXor):
+            return V(self.op(f"{BIN[op]} i1 {l.ref}, {r.ref}"), BOOL)
+        l, r = self.numeric(l, node), self.numeric(r, node)
+        if l.ty != r.ty:
+            refuse(node, "int64 mixed with uint64 (Numba: float64)")
+        ty = l.ty
+        if op in BIN:
+            return V(self.op(f"{BIN[op]} i64 {l.ref}, {r.ref}"), ty)
+        if op is ast.RShift:
+            return V(self.op(f"{'lshr' if ty == U64 else 'ashr'} i64 {l.ref}, {r.ref}"), ty)
+        if op in (ast.FloorDiv, ast.Mod):
+            d = self.static(node.right)
+            if not isinstance(d, int) or isinstance(d, bool) or d == 0:
+                refuse(node, "// or % by a value not a known nonzero int")
+            if ty == U64:
+                return V(self.op(f"{'udiv' if op is ast.FloorDiv else 'urem'} i64 {l.ref}, {r.ref}"), ty)
+            rem = self.op(f"srem i64 {l.ref}, {d}")
+            off = self.op(f"icmp {'slt' if d > 0 else 'sgt'} i64 {rem}, 0")  # the remainder's sign not the divisor's
+            if op is ast.Mod:
+                return V(self.op(f"select i1 {off}, i64 {self.op(f'add i64 {rem}, {d}')}, i64 {rem}"), ty)
+            q = self.op(f"sdiv i64 {l.ref}, {d}")
+            return V(self.op(f"sub i64 {q}, {self.op(f'zext i1 {off} to i64')}"), ty)
+        refuse(node, f"operator {op.__name__}")
+
+    def unary(self, node) -> V:
+        if isinstance(node.op, ast.Not):
+            return V(self.cond(node), BOOL)
+        v = self.expr(node.operand)
+        if isinstance(node.op, ast.UAdd):
+            return self.numeric(v, node)
+        if isinstance(node.op, ast.USub) and v.ty in (I64, BOOL):
+            return V(self.op(f"sub i64 0, {self.numeric(v, node).ref}"), I64)
+        if isinstance(node.op, ast.Invert) and v.ty in (I64, U64):
+            return V(self.op(f"xor i64 {v.ref}, -1"), v.ty)
+        refuse(node, f"unary {type(node.op).__name__} of a {v.ty}")
+
+    def compare(self, node) -> str:
+        if len(node.ops) == 1:
+            return self.compare2(node.ops[0], self.expr(node.left), self.expr(node.comparators[0]), node)
+        state = {"left": None}
+
+        def each(k):
+            left = self.expr(node.left) if k == 0 else state["left"]
+            right = self.expr(node.comparators[k])
+            state["left"] = right
+            return self.compare2(node.ops[k], left, right, node)
+        return self.shortcircuit(list(range(len(node.ops))), True, each)
+
+    def compare2(self, op, l: V, r: V, node) -> str:
+        if type(op) not in CMP_S:
+            refuse(node, f"comparison {type(op).__name__}")
+        if l.ty == r.ty == BOOL and type(op) in (ast.Eq, ast.NotEq):
+            return self.op(f"icmp {CMP_S[type(op)]} i1 {l.ref}, {r.ref}")
+        l, r = self.numeric(l, node), self.numeric(r, node)
+        if l.ty != r.ty and not self.nonneg_const(l if l.ty == I64 else r):
+            refuse(node, "int64 compared with uint64")
+        if l.ty != r.ty:
+            l, r = V(l.ref, U64), V(r.ref, U64)  # a uint64 and a constant not below 0: the same either way
+        return self.op(f"icmp {(CMP_U if l.ty == U64 else CMP_S)[type(op)]} i64 {l.ref}, {r.ref}")
+
+    @staticmethod
+    def nonneg_const(v: V) -> bool:
+        return v.ref.lstrip("-").isdigit() and int(v.ref) >= 0
+
+    def boolop(self, node) -> V:
+        conj = isinstance(node.op, ast.And)
+        if self.first is None:
+            ty = None
+            for item in node.values:
+                v = self.expr(item)
+                ty = v.ty if ty is None else unify(ty, v.ty, node)
+            self.exprtypes[id(node)] = ty
+            return V("undef" if ty != ARR else ("null", "0"), ty)
+        ty = self.exprtypes[id(node)]
+        if ty == BOOL:
+            return V(self.shortcircuit(node.values, conj, self.cond), BOOL)
+        if ty not in (I64, U64):
+            refuse(node, f"and/or of {ty} values")
+        res, end = self.slot(ty), self.label()
+        for item in node.values:
+            v = self.expr(item)
+            self.emit(f"store i64 {self.conv(v, ty, node).ref}, i64* {res}")
+            if item is node.values[-1]:
+                break
+            nxt, t = self.label(), self.truth(v)
+            self.branch(t, nxt, end) if conj else self.branch(t, end, nxt)
+            self.block(nxt)
+        self.block(end)
+        return V(self.op(f"load i64, i64* {res}"), ty)
+
+    def ifexp(self, node) -> V:
+        k = self.static(node.test)
+        if k is not None:
+            return self.expr(node.body if k else node.orelse)
+        if self.first is None:
+            self.cond(node.test)
+            ty = unify(self.expr(node.body).ty, self.expr(node.orelse).ty, node)
+            self.exprtypes[id(node)] = ty
+            return V("undef", ty)
+        ty = self.exprtypes[id(node)]
+        if ty not in (I64, U64, BOOL):
+            refuse(node, f"a conditional expression of {ty} values")
+        res, yes, no, end = self.slot(ty), self.label(), self.label(), self.label()
+        self.branch(self.cond(node.test), yes, no)
+        for lab, part in ((yes, node.body), (no, node.orelse)):
+            self.block(lab)
+            self.emit(f"store {LL[ty]} {self.conv(self.expr(part), ty, node).ref}, {LL[ty]}* {res}")
+            self.jump(end)
+        self.block(end)
+        return V(self.op(f"load {LL[ty]}, {LL[ty]}* {res}"), ty)
+
+    # ---- arrays --------------------------------------------------------------------------------
+    def index(self, node, dim: str) -> str:
+        k = self.static(node)
+        if isinstance(k, int) and not isinstance(k, bool):
+            if k >= 0:
+                return str(k)
+            return self.op(f"add i64 {k}, {dim}")
+        v = self.expr(node)
+        if v.ty == U64:
+            return v.ref  # U(i): known not negative
+        v = self.numeric(v, node)
+        neg = self.op(f"icmp slt i64 {v.ref}, 0")
+        return self.op(f"select i1 {neg}, i64 {self.op(f'add i64 {v.ref}, {dim}')}, i64 {v.ref}")
+
+    def element(self, arr: V, idx, node) -> str:
+        if isinstance(idx, (ast.Tuple, ast.Slice)):
+            refuse(node, "a local array indexed by a tuple or a slice")
+        return self.op(f"getelementptr inbounds i64, i64* {arr.ref[0]}, i64 {self.index(idx, arr.ref[1])}")
+
+    def subscript(self, node) -> V:
+        base = node.value
+        if not isinstance(base, ast.Name):
+            refuse(node, "a subscript of anything but a name")
+        if base.id in self.locals:
+            arr = self.load_var(base.id, node)
+            if arr.ty != ARR:
+                refuse(node, "a subscript of a number")
+            return V(self.op(f"load i64, i64* {self.element(arr, node.slice, node)}"), I64)
+        sym, shape, ety, n = self.tr.table(base.id, node)
+        idx = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if len(idx) != len(shape) or any(isinstance(i, ast.Slice) for i in idx):
+            refuse(node, f"a table of {len(shape)} dimensions indexed by {len(idx)} (or a slice)")
+        flat, stride = None, 1
+        for i, dim in reversed(list(zip(idx, shape))):
+            term = self.index(i, str(dim))
+            if stride != 1:
+                term = self.op(f"mul i64 {term}, {stride}")
+            flat = term if flat is None else self.op(f"add i64 {flat}, {term}")
+            stride *= dim
+        ptr = self.op(f"getelementptr inbounds [{n} x i64], [{n} x i64]* {sym}, i64 0, i64 {flat}")
+        return V(self.op(f"load i64, i64* {ptr}"), ety)
+
+    def numpy_fn(self, f):
+        if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and self.tr.ns.get(f.value.id) is np \
+                and f.value.id not in self.locals:
+            return f.attr
+        if isinstance(f, ast.Name) and f.id not in self.locals:
+            obj = self.tr.ns.get(f.id)
+            for name in ("uint64", "int64", "empty", "zeros"):
+                if obj is getattr(np, name):
+                    return name
+        return None
+
+    def buffer(self, node) -> V:
+        k = self.static(node.args[0]) if node.args else None
+        dtype = node.args[1] if len(node.args) > 1 else next((kw.value for kw in node.keywords if kw.arg == "dtype"), None)
+        if not isinstance(k, int) or not 0 < k <= MAX_BUFFER or dtype is None or self.numpy_fn(dtype) != "int64":
+            refuse(node, f"np.empty/np.zeros other than (K, np.int64) with K known, 0 < K <= {MAX_BUFFER}")
+        buf, ptr = self.t(), self.t()
+        self.entry += [f"  {buf} = alloca [{k} x i64]",
+                       f"  {ptr} = getelementptr inbounds [{k} x i64], [{k} x i64]* {buf}, i64 0, i64 0"]
+        if self.numpy_fn(node.func) == "zeros":
+            if k > 16:
+                refuse(node, "np.zeros of more than 16 items")
+            for j in range(k):
+                self.emit(f"store i64 0, i64* {self.op(f'getelementptr inbounds i64, i64* {ptr}, i64 {j}')}")
+        return V((ptr, str(k)), ARR)
+
+    def slice(self, node) -> V:
+        sl = node.slice
+        if sl.step is not None or not isinstance(node.value, ast.Name) or node.value.id not in self.locals:
+            refuse(node, "a slice with a step, or of anything but a local array")
+        arr = self.load_var(node.value.id, node)
+        n = arr.ref[1]
+        ends = []
+        for part, default in ((sl.lower, "0"), (sl.upper, n)):
+            if part is None:
+                ends.append(default)
+                continue
+            i = self.index(part, n)
+            i = self.op(f"select i1 {self.op(f'icmp slt i64 {i}, 0')}, i64 0, i64 {i}")
+            ends.append(self.op(f"select i1 {self.op(f'icmp sgt i64 {i}, {n}')}, i64 {n}, i64 {i}"))
+        size = self.op(f"sub i64 {ends[1]}, {ends[0]}")
+        size = self.op(f"select i1 {self.op(f'icmp slt i64 {size}, 0')}, i64 0, i64 {size}")
+        return V((self.op(f"getelementptr inbounds i64, i64* {arr.ref[0]}, i64 {ends[0]}"), size), ARR)
+
+    # ---- calls ---------------------------------------------------------------------------------
+    def call(self, node, statement: bool = False) -> V:
+        if node.keywords:
+            refuse(node, "a call with keywords")
+        f = node.func
+        if isinstance(f, ast.Name) and f.id not in self.locals:
+            if f.id in self.tr.defs:
+                return self.user_call(f.id, node)
+            if f.id in ("min", "max") and len(node.args) >= 2:
+                return self.minmax(node, f.id == "min")
+            if f.id == "bool" and len(node.args) == 1:
+                return V(self.cond(node.args[0]), BOOL)
+            if f.id == "int" and len(node.args) == 1:
+                v = self.expr(node.args[0])
+                return V(self.numeric(v, node).ref, I64)
+            if f.id == "abs" and len(node.args) == 1:
+                v = self.numeric(self.expr(node.args[0]), node)
+                if v.ty != I64:
+                    refuse(node, "abs of a uint64")
+                neg = self.op(f"icmp slt i64 {v.ref}, 0")
+                return V(self.op(f"select i1 {neg}, i64 {self.op(f'sub i64 0, {v.ref}')}, i64 {v.ref}"), I64)
+            if f.id == "len" and len(node.args) == 1:
+                v = self.expr(node.args[0])
+                if v.ty != ARR:
+                    refuse(node, "len of a number")
+                return V(v.ref[1], I64)
+        if isinstance(f, ast.Name) and f.id not in self.locals and getattr(self.tr.ns.get(f.id), "__name__", "") == "low_bit" \
+                and getattr(self.tr.ns.get(f.id), "__module__", "").endswith("native.lowbit") and len(node.args) == 1:
+            v = self.numeric(self.expr(node.args[0]), node)  # the lowest set bit: LLVM's cttz, as Numba's
+            self.tr.declare("declare i64 @llvm.cttz.i64(i64, i1)")
+            return V(self.op(f"call i64 @llvm.cttz.i64(i64 {v.ref}, i1 false)"), I64)
+        kind = self.numpy_fn(f)
+        if kind in ("uint64", "int64") and len(node.args) == 1:
+            v = self.numeric(self.expr(node.args[0]), node)
+            return V(v.ref, U64 if kind == "uint64" else I64)
+        refuse(node, "a call outside the subset (np.empty only as `x = np.empty(K, np.int64)`)")
+
+    def user_call(self, name, node) -> V:
+        args = [self.expr(a) for a in node.args]
+        sym, ret = self.tr.function(name, tuple(a.ty for a in args), node)
+        text = []
+        for a in args:
+            text += [f"i64* {a.ref[0]}", f"i64 {a.ref[1]}"] if a.ty == ARR else [f"{LL[a.ty]} {a.ref}"]
+        from direct_llvm_types import lltype
+        call = f"call {lltype(ret)} @\"{sym}\"({', '.join(text)})"
+        if ret == VOID:
+            self.emit(call)
+            return V(None, VOID)
+        return V(self.op(call), ret)
+
+    def minmax(self, node, smallest: bool) -> V:
+        vals = [self.expr(a) for a in node.args]
+        ty = vals[0].ty
+        for v in vals[1:]:
+            ty = unify(ty, v.ty, node)
+        if ty == BOOL:
+            ty = I64
+        if ty not in (I64, U64):
+            refuse(node, f"min/max of {ty}")
+        cmp = ("ult" if smallest else "ugt") if ty == U64 else ("slt" if smallest else "sgt")
+        m = self.conv(vals[0], ty, node).ref
+        for v in vals[1:]:
+            b = self.conv(v, ty, node).ref
+            m = self.op(f"select i1 {self.op(f'icmp {cmp} i64 {b}, {m}')}, i64 {b}, i64 {m}")
+        return V(m, ty)

@@ -1,0 +1,58 @@
+"""The prototype's types and small helpers (direct_llvm.py)."""
+
+from __future__ import annotations
+
+import ast
+
+import numpy as np
+
+I64, U64, BOOL, ARR, VOID = "i64", "u64", "bool", "arr", "void"
+LL = {I64: "i64", U64: "i64", BOOL: "i1"}
+CMP_S = {ast.Lt: "slt", ast.LtE: "sle", ast.Gt: "sgt", ast.GtE: "sge", ast.Eq: "eq", ast.NotEq: "ne"}
+CMP_U = {ast.Lt: "ult", ast.LtE: "ule", ast.Gt: "ugt", ast.GtE: "uge", ast.Eq: "eq", ast.NotEq: "ne"}
+BIN = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.BitAnd: "and", ast.BitOr: "or", ast.BitXor: "xor",
+       ast.LShift: "shl"}
+STATIC = (ast.BinOp, ast.UnaryOp, ast.Compare, ast.BoolOp, ast.IfExp, ast.Constant, ast.Name, ast.operator,
+          ast.unaryop, ast.cmpop, ast.boolop, ast.expr_context)
+MAX_BUFFER = 4096  # np.empty(K) on the stack up to this many items
+
+
+class Refused(Exception):
+    """A construct outside the subset (the message names the line)."""
+
+
+def refuse(node, what: str):
+    raise Refused(f"line {getattr(node, 'lineno', '?')}: {what}: {ast.unparse(node)[:100]!r}")
+
+
+class V:
+    """A value: an LLVM operand (for an array: (pointer, length)) and its type."""
+    __slots__ = ("ref", "ty")
+
+    def __init__(self, ref, ty):
+        self.ref, self.ty = ref, ty
+
+
+def lltype(ty) -> str:
+    if isinstance(ty, tuple):
+        return "{" + ", ".join(LL[t] for t in ty) + "}"
+    return "void" if ty == VOID else LL[ty]
+
+
+def unify(a, b, node):
+    if a == b:
+        return a
+    if {a, b} == {I64, BOOL}:
+        return I64
+    if isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b):
+        return tuple(unify(x, y, node) for x, y in zip(a, b))
+    refuse(node, f"a value typed both {a} and {b}")
+
+
+def const(x) -> V:
+    if isinstance(x, (bool, np.bool_)):
+        return V("true" if x else "false", BOOL)
+    x = int(x)
+    if not -2**63 <= x < 2**63:
+        raise OverflowError(x)
+    return V(str(x), I64)
