@@ -178,8 +178,8 @@ def cost(name: str, one: bool) -> None:
         spent = time.process_time() - a
         total += spent
         lines = len(fn_text(text, f).splitlines())
-        rows.append({"function": f, "py lines": lines, "translate": round(b - a, 4), **{k: round(v, 4) for k, v in times.items()},
-                     "total": round(spent, 4)})
+        rows.append({"function": f, "py lines": lines, "translate": round(b - a, 4),
+                     **{k: round(v, 4) for k, v in times.items()}, "total": round(spent, 4)})
         print(json.dumps(rows[-1]), flush=True)
     print(json.dumps({"sum of per-function": round(total, 3)}))
     if not one:
@@ -197,8 +197,9 @@ def cost(name: str, one: bool) -> None:
         c = time.process_time()
         times = {}
         compile_ir(ir, tr, times)
-        print(json.dumps({"one module of all": round(time.process_time() - c + (c - b), 3), "translate": round(c - b, 3),
-                          **{k: round(v, 3) for k, v in times.items()}, "(refusal probe)": round(b - a, 3)}))
+        print(json.dumps({"one module of all": round(time.process_time() - c + (c - b), 3),
+                          "translate": round(c - b, 3), **{k: round(v, 3) for k, v in times.items()},
+                          "(refusal probe)": round(b - a, 3)}))
 
 
 def main(argv=None) -> int:

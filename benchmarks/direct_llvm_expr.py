@@ -114,29 +114,29 @@ class Expressions:
         return v
 
     def binop(self, node) -> V:
-        l, r = self.expr(node.left), self.expr(node.right)
+        lv, r = self.expr(node.left), self.expr(node.right)
         op = type(node.op)
-        if l.ty == r.ty == BOOL and op in (ast.BitAnd, ast.BitOr, ast.BitXor):
-            return V(self.op(f"{BIN[op]} i1 {l.ref}, {r.ref}"), BOOL)
-        l, r = self.numeric(l, node), self.numeric(r, node)
-        if l.ty != r.ty:
+        if lv.ty == r.ty == BOOL and op in (ast.BitAnd, ast.BitOr, ast.BitXor):
+            return V(self.op(f"{BIN[op]} i1 {lv.ref}, {r.ref}"), BOOL)
+        lv, r = self.numeric(lv, node), self.numeric(r, node)
+        if lv.ty != r.ty:
             refuse(node, "int64 mixed with uint64 (Numba: float64)")
-        ty = l.ty
+        ty = lv.ty
         if op in BIN:
-            return V(self.op(f"{BIN[op]} i64 {l.ref}, {r.ref}"), ty)
+            return V(self.op(f"{BIN[op]} i64 {lv.ref}, {r.ref}"), ty)
         if op is ast.RShift:
-            return V(self.op(f"{'lshr' if ty == U64 else 'ashr'} i64 {l.ref}, {r.ref}"), ty)
+            return V(self.op(f"{'lshr' if ty == U64 else 'ashr'} i64 {lv.ref}, {r.ref}"), ty)
         if op in (ast.FloorDiv, ast.Mod):
             d = self.static(node.right)
             if not isinstance(d, int) or isinstance(d, bool) or d == 0:
                 refuse(node, "// or % by a value not a known nonzero int")
             if ty == U64:
-                return V(self.op(f"{'udiv' if op is ast.FloorDiv else 'urem'} i64 {l.ref}, {r.ref}"), ty)
-            rem = self.op(f"srem i64 {l.ref}, {d}")
+                return V(self.op(f"{'udiv' if op is ast.FloorDiv else 'urem'} i64 {lv.ref}, {r.ref}"), ty)
+            rem = self.op(f"srem i64 {lv.ref}, {d}")
             off = self.op(f"icmp {'slt' if d > 0 else 'sgt'} i64 {rem}, 0")  # the remainder's sign not the divisor's
             if op is ast.Mod:
                 return V(self.op(f"select i1 {off}, i64 {self.op(f'add i64 {rem}, {d}')}, i64 {rem}"), ty)
-            q = self.op(f"sdiv i64 {l.ref}, {d}")
+            q = self.op(f"sdiv i64 {lv.ref}, {d}")
             return V(self.op(f"sub i64 {q}, {self.op(f'zext i1 {off} to i64')}"), ty)
         refuse(node, f"operator {op.__name__}")
 
@@ -164,17 +164,17 @@ class Expressions:
             return self.compare2(node.ops[k], left, right, node)
         return self.shortcircuit(list(range(len(node.ops))), True, each)
 
-    def compare2(self, op, l: V, r: V, node) -> str:
+    def compare2(self, op, lv: V, r: V, node) -> str:
         if type(op) not in CMP_S:
             refuse(node, f"comparison {type(op).__name__}")
-        if l.ty == r.ty == BOOL and type(op) in (ast.Eq, ast.NotEq):
-            return self.op(f"icmp {CMP_S[type(op)]} i1 {l.ref}, {r.ref}")
-        l, r = self.numeric(l, node), self.numeric(r, node)
-        if l.ty != r.ty and not self.nonneg_const(l if l.ty == I64 else r):
+        if lv.ty == r.ty == BOOL and type(op) in (ast.Eq, ast.NotEq):
+            return self.op(f"icmp {CMP_S[type(op)]} i1 {lv.ref}, {r.ref}")
+        lv, r = self.numeric(lv, node), self.numeric(r, node)
+        if lv.ty != r.ty and not self.nonneg_const(lv if lv.ty == I64 else r):
             refuse(node, "int64 compared with uint64")
-        if l.ty != r.ty:
-            l, r = V(l.ref, U64), V(r.ref, U64)  # a uint64 and a constant not below 0: the same either way
-        return self.op(f"icmp {(CMP_U if l.ty == U64 else CMP_S)[type(op)]} i64 {l.ref}, {r.ref}")
+        if lv.ty != r.ty:
+            lv, r = V(lv.ref, U64), V(r.ref, U64)  # a uint64 and a constant not below 0: the same either way
+        return self.op(f"icmp {(CMP_U if lv.ty == U64 else CMP_S)[type(op)]} i64 {lv.ref}, {r.ref}")
 
     @staticmethod
     def nonneg_const(v: V) -> bool:
@@ -282,7 +282,8 @@ class Expressions:
 
     def buffer(self, node) -> V:
         k = self.static(node.args[0]) if node.args else None
-        dtype = node.args[1] if len(node.args) > 1 else next((kw.value for kw in node.keywords if kw.arg == "dtype"), None)
+        dtype = node.args[1] if len(node.args) > 1 else \
+            next((kw.value for kw in node.keywords if kw.arg == "dtype"), None)
         if not isinstance(k, int) or not 0 < k <= MAX_BUFFER or dtype is None or self.numpy_fn(dtype) != "int64":
             refuse(node, f"np.empty/np.zeros other than (K, np.int64) with K known, 0 < K <= {MAX_BUFFER}")
         buf, ptr = self.t(), self.t()
@@ -339,8 +340,9 @@ class Expressions:
                 if v.ty != ARR:
                     refuse(node, "len of a number")
                 return V(v.ref[1], I64)
-        if isinstance(f, ast.Name) and f.id not in self.locals and getattr(self.tr.ns.get(f.id), "__name__", "") == "low_bit" \
-                and getattr(self.tr.ns.get(f.id), "__module__", "").endswith("native.lowbit") and len(node.args) == 1:
+        obj = self.tr.ns.get(f.id) if isinstance(f, ast.Name) and f.id not in self.locals else None
+        if getattr(obj, "__name__", "") == "low_bit" and getattr(obj, "__module__", "").endswith("native.lowbit") \
+                and len(node.args) == 1:
             v = self.numeric(self.expr(node.args[0]), node)  # the lowest set bit: LLVM's cttz, as Numba's
             self.tr.declare("declare i64 @llvm.cttz.i64(i64, i1)")
             return V(self.op(f"call i64 @llvm.cttz.i64(i64 {v.ref}, i1 false)"), I64)

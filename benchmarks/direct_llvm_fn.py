@@ -223,7 +223,8 @@ class FunctionWriter(Expressions):
             v = self.expr(value)
             if v.ty not in (I64, U64, BOOL):
                 refuse(node, "storing a non-number")
-            self.emit(f"store i64 {self.conv(v, I64, node).ref if v.ty != U64 else v.ref}, i64* {self.element(arr, target.slice, node)}")
+            val = self.conv(v, I64, node).ref if v.ty != U64 else v.ref
+            self.emit(f"store i64 {val}, i64* {self.element(arr, target.slice, node)}")
             return
         refuse(node, "assignment target")
 
@@ -271,7 +272,8 @@ class FunctionWriter(Expressions):
         self.block(body)
         if table is not None:
             sym, n = table
-            val = self.op(f"load i64, i64* {self.op(f'getelementptr inbounds [{n} x i64], [{n} x i64]* {sym}, i64 0, i64 {c}')}")
+            at = self.op(f"getelementptr inbounds [{n} x i64], [{n} x i64]* {sym}, i64 0, i64 {c}")
+            val = self.op(f"load i64, i64* {at}")
             self.store_var(s.target.id, V(val, I64), s)
         else:
             self.store_var(s.target.id, V(c, I64), s)
@@ -295,8 +297,9 @@ class FunctionWriter(Expressions):
         else:
             v = self.expr(s.value)
         if self.first is None:
-            self.rettype = v.ty if self.rettype is None else unify(self.rettype, v.ty, s) \
-                if VOID not in (self.rettype, v.ty) or self.rettype == v.ty else refuse(s, "None returned on some paths")
+            if self.rettype is not None and self.rettype != v.ty and VOID in (self.rettype, v.ty):
+                refuse(s, "None returned on some paths")
+            self.rettype = v.ty if self.rettype is None else unify(self.rettype, v.ty, s)
         ty = self.rettype
         if ty == VOID:
             if v.ty != VOID:

@@ -116,8 +116,8 @@ def main(argv=None) -> int:
         last = parts[-1]
         n_part = getattr(mod, last)
         llvm.add_symbol(sym + last, lib.address(last + "_c"))
-        d_part = types.ExternalFunction(sym + last, signature(types.int64, ptr, types.int64, ptr, types.int64, types.int64,
-                                                              types.int64, types.int64, ptr))
+        d_part = types.ExternalFunction(sym + last, signature(types.int64, ptr, types.int64, ptr, types.int64,
+                                                              types.int64, types.int64, types.int64, ptr))
 
         @njit
         def call_numba(s, out, reps):
