@@ -1,8 +1,6 @@
-"""The direct prototype (direct_llvm.py) checked against the module run as plain Python, and its
-compile cost per function.
+"""The direct prototype (direct_llvm.py) checked against the module run as plain Python.
 
     python benchmarks/direct_llvm_check.py check RULESET [--games 4 --plies 400 --moves 6 --seed 1]
-    python benchmarks/direct_llvm_check.py cost RULESET [--one]   # CPU s per function (fresh process)
 
 `check`: seeded random games played in plain Python (the module's text with njit the identity,
 as kernel_ab.py --same runs it); at every position each translated `legal_K` (chained as `legal`
@@ -10,8 +8,6 @@ chains them), `legal` itself, and for the move played and up to --moves others e
 of them in turn: a part whose actions are not the move's does nothing) and `apply` run both ways
 (direct through ctypes on copies of the same arrays): the same n, the same whole `out`, the same
 whole `s`. A function the translator refuses is reported with its reason, not checked.
-`cost`: per game function, CPU s of translating and compiling it in a module of its own (its
-helpers in it, not inline="always" ones called as in Numba); then all of them in one module.
 """
 
 from __future__ import annotations
@@ -20,7 +16,6 @@ import argparse
 import ast
 import json
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -153,69 +148,16 @@ def fn_text(text, name):
     return ""
 
 
-def cost(name: str, one: bool) -> None:
-    """CPU s per function: translate (its share; the module's parse and exec once, apart) and
-    LLVM's parse, passes and machine code, each function in a module of its own; then all."""
-    text = written(name)[0] if not name.endswith(".py") else Path(name).read_text()
-    t0 = time.process_time()
-    ns = plain_namespace(text)
-    t1 = time.process_time()
-    tree = ast.parse(text)
-    t2 = time.process_time()
-    print(json.dumps({"exec module (plain)": round(t1 - t0, 3), "ast.parse": round(t2 - t1, 3)}))
-    rows, total = [], 0.0
-    for f, sig in exported(text):
-        a = time.process_time()
-        try:
-            tr = Translator(text, ns, tree)
-            ir = tr.module_ir({f: sig})
-        except Refused as why:
-            print(f"{f}: refused {why}")
-            continue
-        b = time.process_time()
-        times = {}
-        compile_ir(ir, tr, times)
-        spent = time.process_time() - a
-        total += spent
-        lines = len(fn_text(text, f).splitlines())
-        rows.append({"function": f, "py lines": lines, "translate": round(b - a, 4),
-                     **{k: round(v, 4) for k, v in times.items()}, "total": round(spent, 4)})
-        print(json.dumps(rows[-1]), flush=True)
-    print(json.dumps({"sum of per-function": round(total, 3)}))
-    if not one:
-        a = time.process_time()
-        tr = Translator(text, ns, tree)
-        ok = {}
-        for f, sig in exported(text):
-            try:
-                Translator(text, ns, tree).module_ir({f: sig})
-                ok[f] = sig
-            except Refused:
-                pass
-        b = time.process_time()
-        ir = tr.module_ir(ok)
-        c = time.process_time()
-        times = {}
-        compile_ir(ir, tr, times)
-        print(json.dumps({"one module of all": round(time.process_time() - c + (c - b), 3),
-                          "translate": round(c - b, 3), **{k: round(v, 3) for k, v in times.items()},
-                          "(refusal probe)": round(b - a, 3)}))
-
-
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("what", choices=["check", "cost"])
+    p.add_argument("what", choices=["check"])
     p.add_argument("ruleset")
     p.add_argument("--games", type=int, default=4)
     p.add_argument("--plies", type=int, default=400)
     p.add_argument("--moves", type=int, default=6)
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--one", action="store_true")
     a = p.parse_args(argv)
-    if a.what == "check":
-        return 1 if check(a.ruleset, a.games, a.plies, a.moves, a.seed) else 0
-    cost(a.ruleset, a.one)
-    return 0
+    return 1 if check(a.ruleset, a.games, a.plies, a.moves, a.seed) else 0
 
 
 import re  # noqa: E402
