@@ -6,8 +6,8 @@ import ast
 
 import numpy as np
 
-from direct_llvm_types import (ARR, BIN, BOOL, CMP_S, CMP_U, I64, LL, MAX_BUFFER, STATIC, U64, VOID, V, const,
-                               refuse, unify)
+from direct_llvm_types import (ARR, ARR2, ARRAYS, BIN, BOOL, CMP_S, CMP_U, I64, LL, MAX_BUFFER, STATIC, U64, VOID, V,
+                               array_args, const, lltype, refuse, unify)
 
 
 class Expressions:
@@ -188,7 +188,7 @@ class Expressions:
                 v = self.expr(item)
                 ty = v.ty if ty is None else unify(ty, v.ty, node)
             self.exprtypes[id(node)] = ty
-            return V("undef" if ty != ARR else ("null", "0"), ty)
+            return V(("null",) + ("0",) * ARRAYS[ty] if ty in ARRAYS else "undef", ty)
         ty = self.exprtypes[id(node)]
         if ty == BOOL:
             return V(self.shortcircuit(node.values, conj, self.cond), BOOL)
@@ -242,9 +242,14 @@ class Expressions:
         return self.op(f"select i1 {neg}, i64 {self.op(f'add i64 {v.ref}, {dim}')}, i64 {v.ref}")
 
     def element(self, arr: V, idx, node) -> str:
-        if isinstance(idx, (ast.Tuple, ast.Slice)):
-            refuse(node, "a local array indexed by a tuple or a slice")
-        return self.op(f"getelementptr inbounds i64, i64* {arr.ref[0]}, i64 {self.index(idx, arr.ref[1])}")
+        parts = idx.elts if isinstance(idx, ast.Tuple) else [idx]
+        if len(parts) != ARRAYS[arr.ty] or any(isinstance(p, ast.Slice) for p in parts):
+            refuse(node, "a local array indexed by other than one int per dimension")
+        flat = self.index(parts[0], arr.ref[1])
+        if arr.ty == ARR2:
+            row = self.op(f"mul i64 {flat}, {arr.ref[2]}")
+            flat = self.op(f"add i64 {row}, {self.index(parts[1], arr.ref[2])}")
+        return self.op(f"getelementptr inbounds i64, i64* {arr.ref[0]}, i64 {flat}")
 
     def subscript(self, node) -> V:
         base = node.value
@@ -252,8 +257,11 @@ class Expressions:
             refuse(node, "a subscript of anything but a name")
         if base.id in self.locals:
             arr = self.load_var(base.id, node)
-            if arr.ty != ARR:
+            if arr.ty not in ARRAYS:
                 refuse(node, "a subscript of a number")
+            if arr.ty == ARR2 and not isinstance(node.slice, (ast.Tuple, ast.Slice)):  # a row: a 1-D view
+                start = self.op(f"mul i64 {self.index(node.slice, arr.ref[1])}, {arr.ref[2]}")
+                return V((self.op(f"getelementptr inbounds i64, i64* {arr.ref[0]}, i64 {start}"), arr.ref[2]), ARR)
             return V(self.op(f"load i64, i64* {self.element(arr, node.slice, node)}"), I64)
         sym, shape, ety, n = self.tr.table(base.id, node)
         idx = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
@@ -281,7 +289,11 @@ class Expressions:
         return None
 
     def buffer(self, node) -> V:
-        k = self.static(node.args[0]) if node.args else None
+        shape = node.args[0] if node.args else None
+        dims = [self.static(d) for d in shape.elts] if isinstance(shape, ast.Tuple) else [self.static(shape)]
+        if len(dims) not in (1, 2) or any(not isinstance(d, int) or isinstance(d, bool) or d < 1 for d in dims):
+            refuse(node, "np.empty/np.zeros of a shape not 1 or 2 known ints")
+        k = dims[0] * (dims[1] if len(dims) == 2 else 1)
         dtype = node.args[1] if len(node.args) > 1 else \
             next((kw.value for kw in node.keywords if kw.arg == "dtype"), None)
         if not isinstance(k, int) or not 0 < k <= MAX_BUFFER or dtype is None or self.numpy_fn(dtype) != "int64":
@@ -294,13 +306,45 @@ class Expressions:
                 refuse(node, "np.zeros of more than 16 items")
             for j in range(k):
                 self.emit(f"store i64 0, i64* {self.op(f'getelementptr inbounds i64, i64* {ptr}, i64 {j}')}")
-        return V((ptr, str(k)), ARR)
+        return V((ptr, *(str(d) for d in dims)), ARR if len(dims) == 1 else ARR2)
+
+    def tuple_buffer(self, elts, node) -> V:
+        """A tuple of ints kept in a local: a buffer holding them (Numba: a UniTuple)."""
+        vals = [self.expr(x) for x in elts]
+        if any(v.ty not in (I64, BOOL) for v in vals):
+            refuse(node, "a tuple of other than int64 values kept or iterated")
+        buf, ptr = self.t(), self.t()
+        k = max(1, len(vals))
+        self.entry += [f"  {buf} = alloca [{k} x i64]",
+                       f"  {ptr} = getelementptr inbounds [{k} x i64], [{k} x i64]* {buf}, i64 0, i64 0"]
+        for j, v in enumerate(vals):
+            at = self.op(f"getelementptr inbounds i64, i64* {ptr}, i64 {j}")
+            self.emit(f"store i64 {self.conv(v, I64, node).ref}, i64* {at}")
+        return V((ptr, str(len(vals))), ARR)
+
+    def reshape(self, node) -> V:
+        base = node.func.value
+        shape = node.args[0] if len(node.args) == 1 else None
+        dims = [self.static(d) for d in shape.elts] if isinstance(shape, ast.Tuple) else None
+        if dims is None or len(dims) != 2 or any(not isinstance(d, int) for d in dims) or node.keywords:
+            refuse(node, "reshape other than to 2 known dims")
+        if isinstance(base, ast.Subscript) and isinstance(base.slice, ast.Slice):
+            arr = self.slice(base)
+        elif isinstance(base, ast.Name) and base.id in self.locals:
+            arr = self.load_var(base.id, node)
+        else:
+            refuse(node, "reshape of anything but a local array or its slice")
+        if arr.ty != ARR:
+            refuse(node, "reshape of a 2-D array")
+        return V((arr.ref[0], str(dims[0]), str(dims[1])), ARR2)
 
     def slice(self, node) -> V:
         sl = node.slice
         if sl.step is not None or not isinstance(node.value, ast.Name) or node.value.id not in self.locals:
             refuse(node, "a slice with a step, or of anything but a local array")
         arr = self.load_var(node.value.id, node)
+        if arr.ty != ARR:
+            refuse(node, "a slice of a 2-D array")
         n = arr.ref[1]
         ends = []
         for part, default in ((sl.lower, "0"), (sl.upper, n)):
@@ -337,7 +381,7 @@ class Expressions:
                 return V(self.op(f"select i1 {neg}, i64 {self.op(f'sub i64 0, {v.ref}')}, i64 {v.ref}"), I64)
             if f.id == "len" and len(node.args) == 1:
                 v = self.expr(node.args[0])
-                if v.ty != ARR:
+                if v.ty not in ARRAYS:
                     refuse(node, "len of a number")
                 return V(v.ref[1], I64)
         obj = self.tr.ns.get(f.id) if isinstance(f, ast.Name) and f.id not in self.locals else None
@@ -357,8 +401,9 @@ class Expressions:
         sym, ret = self.tr.function(name, tuple(a.ty for a in args), node)
         text = []
         for a in args:
-            text += [f"i64* {a.ref[0]}", f"i64 {a.ref[1]}"] if a.ty == ARR else [f"{LL[a.ty]} {a.ref}"]
-        from direct_llvm_types import lltype
+            if isinstance(a.ty, tuple) or a.ty == VOID:
+                refuse(node, "a tuple or None passed to a function")
+            text += array_args(a) if a.ty in ARRAYS else [f"{LL[a.ty]} {a.ref}"]
         call = f"call {lltype(ret)} @\"{sym}\"({', '.join(text)})"
         if ret == VOID:
             self.emit(call)

@@ -8,7 +8,8 @@ from __future__ import annotations
 import ast
 
 from direct_llvm_expr import Expressions
-from direct_llvm_types import ARR, BOOL, I64, LL, U64, VOID, V, const, lltype, refuse, unify
+from direct_llvm_types import (ARR, ARRAYS, BOOL, I64, LL, U64, VOID, V, array_params, const, lltype, refuse,
+                               unify)
 
 
 class FunctionWriter(Expressions):
@@ -73,7 +74,8 @@ class FunctionWriter(Expressions):
     # ---- the function ---------------------------------------------------------------------------
     def write(self, export: bool = False) -> str:
         for p, ty in zip(self.params, self.argtypes):
-            self.store_var(p, V((f"%a.{p}", f"%n.{p}") if ty == ARR else f"%a.{p}", ty), self.fdef)
+            ref = (f"%a.{p}", *(f"%d{k}.{p}" for k in range(ARRAYS[ty]))) if ty in ARRAYS else f"%a.{p}"
+            self.store_var(p, V(ref, ty), self.fdef)
         self.body(self.fdef.body)
         if not self.dead:
             if self.first is None:
@@ -87,11 +89,12 @@ class FunctionWriter(Expressions):
             return ""
         params = []
         for p, ty in zip(self.params, self.argtypes):
-            params += [f"i64* %a.{p}", f"i64 %n.{p}"] if ty == ARR else [f"{LL[ty]} %a.{p}"]
+            params += array_params(ty, p) if ty in ARRAYS else [f"{LL[ty]} %a.{p}"]
         allocas = []
         for name, ty in self.vars.items():
-            if ty == ARR:
-                allocas += [f"  %v.{name}.p = alloca i64*", f"  %v.{name}.n = alloca i64"]
+            if ty in ARRAYS:
+                allocas.append(f"  %v.{name}.p = alloca i64*")
+                allocas += [f"  %v.{name}.d{k} = alloca i64" for k in range(ARRAYS[ty])]
             elif not isinstance(ty, tuple):
                 allocas.append(f"  %v.{name} = alloca {LL[ty]}")
         link = "" if export else "internal "
@@ -118,17 +121,18 @@ class FunctionWriter(Expressions):
             refuse(node, "a tuple or None kept in a local")
         have = self.vars.get(name)
         if have is None or self.first is None:
-            ty = v.ty if have is None else (ARR if have == ARR == v.ty else unify(have, v.ty, node))
-            if (ty == ARR) != (v.ty == ARR):
-                refuse(node, f"{name} both an array and a number")
+            ty = v.ty if have is None else (have if have == v.ty else unify(have, v.ty, node))
+            if (ty in ARRAYS or v.ty in ARRAYS) and ty != v.ty:
+                refuse(node, f"{name} both an array and a number, or arrays of different ranks")
             self.widened |= have is not None and ty != have
             self.vars[name] = ty
         ty = self.vars[name]
-        if ty == ARR:
-            if v.ty != ARR:
-                refuse(node, f"{name} both an array and a number")
+        if ty in ARRAYS:
+            if v.ty != ty:
+                refuse(node, f"{name} both an array and a number, or arrays of different ranks")
             self.emit(f"store i64* {v.ref[0]}, i64** %v.{name}.p")
-            self.emit(f"store i64 {v.ref[1]}, i64* %v.{name}.n")
+            for k, d in enumerate(v.ref[1:]):
+                self.emit(f"store i64 {d}, i64* %v.{name}.d{k}")
             return
         self.emit(f"store {LL[ty]} {self.conv(v, ty, node).ref}, {LL[ty]}* %v.{name}")
 
@@ -136,8 +140,9 @@ class FunctionWriter(Expressions):
         ty = self.vars.get(name)
         if ty is None:
             refuse(node, f"{name} read before it is given a value")
-        if ty == ARR:
-            return V((self.op(f"load i64*, i64** %v.{name}.p"), self.op(f"load i64, i64* %v.{name}.n")), ARR)
+        if ty in ARRAYS:
+            dims = [self.op(f"load i64, i64* %v.{name}.d{k}") for k in range(ARRAYS[ty])]
+            return V((self.op(f"load i64*, i64** %v.{name}.p"), *dims), ty)
         return V(self.op(f"load {LL[ty]}, {LL[ty]}* %v.{name}"), ty)
 
     def conv(self, v: V, ty, node) -> V:
@@ -196,6 +201,13 @@ class FunctionWriter(Expressions):
         refuse(target, "augmented assignment to this target")
 
     def assign(self, target, value, node) -> None:
+        if isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple):
+            if len(target.elts) != len(value.elts):
+                refuse(node, "unpacking a tuple of another size")
+            vals = [self.expr(e) for e in value.elts]  # all the values first, then the targets, as Python
+            for t, v in zip(target.elts, vals):
+                self.store(t, v, node)
+            return
         if isinstance(target, ast.Tuple):
             v = self.expr(value)
             if not isinstance(v.ty, tuple) or len(v.ty) != len(target.elts):
@@ -210,17 +222,27 @@ class FunctionWriter(Expressions):
                 self.store_var(target.id, self.buffer(value), node)
             elif isinstance(value, ast.Subscript) and isinstance(value.slice, ast.Slice):
                 self.store_var(target.id, self.slice(value), node)
+            elif isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "reshape":
+                self.store_var(target.id, self.reshape(value), node)
+            elif isinstance(value, ast.Tuple):
+                self.store_var(target.id, self.tuple_buffer(value.elts, node), node)
             else:
                 self.store_var(target.id, self.expr(value), node)
+            return
+        self.store(target, self.expr(value), node)
+
+    def store(self, target, v: V, node) -> None:
+        """v into a name or an element of a local array (the value already made)."""
+        if isinstance(target, ast.Name):
+            self.store_var(target.id, v, node)
             return
         if isinstance(target, ast.Subscript):
             base = target.value
             if not (isinstance(base, ast.Name) and base.id in self.locals):
                 refuse(node, "a write to anything but a local array")
             arr = self.load_var(base.id, node)
-            if arr.ty != ARR:
+            if arr.ty not in ARRAYS:
                 refuse(node, "subscript of a number")
-            v = self.expr(value)
             if v.ty not in (I64, U64, BOOL):
                 refuse(node, "storing a non-number")
             val = self.conv(v, I64, node).ref if v.ty != U64 else v.ref
@@ -248,12 +270,14 @@ class FunctionWriter(Expressions):
             refuse(s, "for ... else, or a loop target that is not a name")
         it = s.iter
         table = None
-        if isinstance(it, ast.Tuple):
-            items = [self.static(e) for e in it.elts]
-            if any(x is None for x in items):
-                refuse(s, "a loop over a tuple of values not known")
-            table = self.tr.private_table([int(x) for x in items])
+        arr = None
+        if isinstance(it, ast.Tuple) and all(self.static(e) is not None for e in it.elts):
+            items = [int(self.static(e)) for e in it.elts]
+            table = self.tr.private_table(items)
             start, stop, step = const(0), const(len(items)), 1
+        elif isinstance(it, ast.Tuple) or (isinstance(it, ast.Name) and self.vars.get(it.id) == ARR):
+            arr = self.tuple_buffer(it.elts, s) if isinstance(it, ast.Tuple) else self.load_var(it.id, s)
+            start, stop, step = const(0), V(arr.ref[1], I64), 1
         elif isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range" \
                 and "range" not in self.locals and 1 <= len(it.args) <= 3 and not it.keywords:
             args = [self.conv(self.expr(a), I64, s) for a in it.args[:2]]
@@ -262,7 +286,7 @@ class FunctionWriter(Expressions):
             if not isinstance(step, int) or isinstance(step, bool) or step == 0:
                 refuse(s, "range with a step not a known nonzero int")
         else:
-            refuse(s, "a loop over anything but range(...) or a tuple of constants")
+            refuse(s, "a loop over anything but range(...), a tuple or a local 1-D array")
         cnt = self.slot(I64)
         self.emit(f"store i64 {start.ref}, i64* {cnt}")
         top, body, inc, end = self.label(), self.label(), self.label(), self.label()
@@ -270,7 +294,10 @@ class FunctionWriter(Expressions):
         c = self.op(f"load i64, i64* {cnt}")
         self.branch(self.op(f"icmp {'slt' if step > 0 else 'sgt'} i64 {c}, {stop.ref}"), body, end)
         self.block(body)
-        if table is not None:
+        if arr is not None:
+            val = self.op(f"load i64, i64* {self.op(f'getelementptr inbounds i64, i64* {arr.ref[0]}, i64 {c}')}")
+            self.store_var(s.target.id, V(val, I64), s)
+        elif table is not None:
             sym, n = table
             at = self.op(f"getelementptr inbounds [{n} x i64], [{n} x i64]* {sym}, i64 0, i64 {c}")
             val = self.op(f"load i64, i64* {at}")

@@ -6,7 +6,8 @@ import ast
 
 import numpy as np
 
-I64, U64, BOOL, ARR, VOID = "i64", "u64", "bool", "arr", "void"
+I64, U64, BOOL, ARR, ARR2, VOID = "i64", "u64", "bool", "arr", "arr2", "void"
+ARRAYS = {ARR: 1, ARR2: 2}  # an array's ref: (pointer, its dims: length; or rows, columns)
 LL = {I64: "i64", U64: "i64", BOOL: "i1"}
 CMP_S = {ast.Lt: "slt", ast.LtE: "sle", ast.Gt: "sgt", ast.GtE: "sge", ast.Eq: "eq", ast.NotEq: "ne"}
 CMP_U = {ast.Lt: "ult", ast.LtE: "ule", ast.Gt: "ugt", ast.GtE: "uge", ast.Eq: "eq", ast.NotEq: "ne"}
@@ -14,7 +15,7 @@ BIN = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.BitAnd: "and", ast.B
        ast.LShift: "shl"}
 STATIC = (ast.BinOp, ast.UnaryOp, ast.Compare, ast.BoolOp, ast.IfExp, ast.Constant, ast.Name, ast.operator,
           ast.unaryop, ast.cmpop, ast.boolop, ast.expr_context)
-MAX_BUFFER = 4096  # np.empty(K) on the stack up to this many items
+MAX_BUFFER = 65536  # np.empty(K) on the stack up to this many items (512 KB)
 
 
 class Refused(Exception):
@@ -37,6 +38,15 @@ def lltype(ty) -> str:
     if isinstance(ty, tuple):
         return "{" + ", ".join(LL[t] for t in ty) + "}"
     return "void" if ty == VOID else LL[ty]
+
+
+def array_params(ty, name: str) -> list:
+    """An array parameter's LLVM parameters: its pointer and dims."""
+    return [f"i64* %a.{name}"] + [f"i64 %d{k}.{name}" for k in range(ARRAYS[ty])]
+
+
+def array_args(v) -> list:
+    return [f"i64* {v.ref[0]}"] + [f"i64 {d}" for d in v.ref[1:]]
 
 
 def unify(a, b, node):
