@@ -30,7 +30,7 @@ import types
 import numpy as np
 
 from direct_llvm_fn import FunctionWriter
-from direct_llvm_types import ARR, BOOL, I64, LL, U64, VOID, Refused, lltype, refuse
+from direct_llvm_types import ARRAYS, BOOL, F64, I64, LL, SIG, U64, VOID, Refused, fconst, lltype, refuse
 from ziggurat.interpreter.native.module import plain_text
 
 __all__ = ["Translator", "Refused", "compile_ir", "exported"]
@@ -69,14 +69,18 @@ class Translator:
         if name in self.tables:
             return self.tables[name]
         arr = self.ns.get(name)
-        if not isinstance(arr, np.ndarray) or arr.dtype not in (np.int64, np.uint64, np.bool_, np.int32, np.int8):
-            refuse(node, f"global {name} is not an int64/uint64 array")
-        ety = U64 if arr.dtype == np.uint64 else I64
-        flat = arr.astype(np.int64).ravel() if ety == I64 else arr.view(np.int64).ravel()
-        sym = f"@T.{name}"
-        n = max(1, flat.size)
-        body = ", ".join(f"i64 {int(x)}" for x in flat) if flat.size else "i64 0"
-        self.out.insert(0, f"{sym} = private unnamed_addr constant [{n} x i64] [{body}], align 8\n")
+        if not isinstance(arr, np.ndarray) or arr.dtype not in (np.int64, np.uint64, np.bool_, np.int32, np.int8,
+                                                                np.float64):
+            refuse(node, f"global {name} is not an int or float64 array")
+        ety = {np.dtype(np.uint64): U64, np.dtype(np.float64): F64}.get(arr.dtype, I64)
+        flat = arr.ravel()
+        sym, n, lt = f"@T.{name}", max(1, flat.size), LL[ety]
+        if ety == F64:
+            items = [fconst(x) for x in flat]
+        else:
+            items = [str(int(x)) for x in (flat.astype(np.int64) if ety == I64 else flat.view(np.int64))]
+        body = ", ".join(f"{lt} {x}" for x in items) if items else f"{lt} 0"
+        self.out.insert(0, f"{sym} = private unnamed_addr constant [{n} x {lt}] [{body}], align 8\n")
         self.tables[name] = (sym, arr.shape, ety, n)
         return self.tables[name]
 
@@ -122,11 +126,11 @@ class Translator:
         return sym, len(items)
 
     def module_ir(self, exports: dict) -> str:
-        """The IR text of `exports` (name -> signature letters, `a` array, `i` int64, `b` bool) and
+        """The IR text of `exports` (name -> signature letters: direct_llvm_types.SIG) and
         all they call; each export also gets a C-ABI wrapper `NAME_c` (arrays as pointer, length;
         a tuple's first item returned, the rest written to a trailing i64* argument)."""
         for name, sig in exports.items():
-            argtypes = tuple({"a": ARR, "i": I64, "b": BOOL}[c] for c in sig)
+            argtypes = tuple(SIG[c] for c in sig)
             self.function(name, argtypes, export=True)
             self.out.append(self.wrapper(name, argtypes))
         return "".join(self.out)
@@ -135,9 +139,9 @@ class Translator:
         sym, ret = self.done[(name, argtypes, True)]
         params, args = [], []
         for i, t in enumerate(argtypes):
-            if t == ARR:
-                params += [f"i64* %p{i}", f"i64 %n{i}"]
-                args += [f"i64* %p{i}", f"i64 %n{i}"]
+            if t in ARRAYS:
+                params += [f"i64* %p{i}"] + [f"i64 %n{i}.{k}" for k in range(ARRAYS[t])]
+                args += [f"i64* %p{i}"] + [f"i64 %n{i}.{k}" for k in range(ARRAYS[t])]
             else:
                 params.append(f"{LL[t]} %p{i}")
                 args.append(f"{LL[t]} %p{i}")
@@ -153,6 +157,9 @@ class Translator:
                 if ret[k] == BOOL:
                     body.append(f"  %z{k} = zext i1 %e{k} to i64")
                     val = f"%z{k}"
+                elif ret[k] == F64:
+                    body.append(f"  %z{k} = bitcast double %e{k} to i64")
+                    val = f"%z{k}"
                 body.append(f"  %g{k} = getelementptr i64, i64* %rest, i64 {k - 1}")
                 body.append(f"  store i64 {val}, i64* %g{k}")
             body.append(f"  %e0 = extractvalue {lltype(ret)} %r, 0")
@@ -164,15 +171,17 @@ class Translator:
         return f"define {rty} @\"{name}_c\"({', '.join(params)}) {{\n" + "\n".join(body) + "\n}\n"
 
     def ctypes_signature(self, name, sig):
-        argtypes = tuple({"a": ARR, "i": I64, "b": BOOL}[c] for c in sig)
+        argtypes = tuple(SIG[c] for c in sig)
         ret = self.done[(name, argtypes, True)][1]
+        scalar = {BOOL: ctypes.c_bool, F64: ctypes.c_double}
         cargs = []
         for t in argtypes:
-            cargs += [ctypes.c_void_p, ctypes.c_int64] if t == ARR else [ctypes.c_int64 if t != BOOL else ctypes.c_bool]
+            cargs += ([ctypes.c_void_p] + [ctypes.c_int64] * ARRAYS[t]) if t in ARRAYS else \
+                [scalar.get(t, ctypes.c_int64)]
         if isinstance(ret, tuple):
             cargs.append(ctypes.c_void_p)
             ret = ret[0]
-        cret = None if ret == VOID else (ctypes.c_bool if ret == BOOL else ctypes.c_int64)
+        cret = None if ret == VOID else scalar.get(ret, ctypes.c_int64)
         return ctypes.CFUNCTYPE(cret, *cargs)
 
 

@@ -33,7 +33,10 @@ def written(name: str):
     return text, layout.vector(game.new())
 
 
-def translate(text, ns, extra=(("legal", "aa"), ("apply", "ai"))):
+ENDS = (("outcome", "aifai"), ("heuristic", "ai"), ("pick_chance", "aaiu"), ("weight_of", "ai"))
+
+
+def translate(text, ns, extra=(("legal", "aa"), ("apply", "ai")) + ENDS):
     """The exports the translator takes, one module: (library, {name: sig}, {name: refusal})."""
     tree = ast.parse(text)
     ok, refused = {}, {}
@@ -111,6 +114,7 @@ def check(name: str, games: int, plies: int, moves: int, seed: int) -> int:
                 if dn != n or not np.array_equal(out, d_out):
                     bad += 1
                     print(f"{name} game {g} ply {ply}: legal differs: {n} vs {dn}", flush=True)
+            bad += ends(name, g, ply, lib, ok, ns, s, out, n, rng)
             if n == 0 or n > maxm or ns["outcome"](s, n, res, hist, 1) != 0 or s[over] != 0:
                 break
             picks = [int(rng.integers(n))] + [int(i) for i in rng.integers(n, size=min(moves, n - 1))]
@@ -137,6 +141,41 @@ def check(name: str, games: int, plies: int, moves: int, seed: int) -> int:
         print(f"{name} game {g}: {ply + 1} positions, last ply {s[ns['PLY']]}", flush=True)
     print(json.dumps({"ruleset": name, "checked": sorted(ok), "refused": sorted(refused), **counts,
                       "differences": bad}))
+    return bad
+
+
+def ends(name, g, ply, lib, ok, ns, s, out, n, rng) -> int:
+    """outcome (its code and results), heuristic (each seat), weight_of (each move), pick_chance
+    (a few draws) at this position, both ways; the count that differ."""
+    bad, nplayers = 0, ns["NPLAYERS"]
+    hist = np.zeros(8, np.int64)
+    if "outcome" in ok:
+        r_py, r_d = np.zeros(nplayers + 1), np.zeros(nplayers + 1)
+        code = ns["outcome"](s.copy(), n, r_py, hist, 1)
+        got, _ = call(lib, "outcome", ok["outcome"], s.copy(), n, r_d, hist, 1)
+        if code != got or not np.array_equal(r_py, r_d):
+            bad += 1
+            print(f"{name} game {g} ply {ply}: outcome differs: {code} {r_py} vs {got} {r_d}", flush=True)
+    if "heuristic" in ok:
+        for p in range(nplayers):
+            a, (b, _) = ns["heuristic"](s.copy(), p), call(lib, "heuristic", "ai", s.copy(), p)
+            if a != b:
+                bad += 1
+                print(f"{name} game {g} ply {ply}: heuristic({p}) differs: {a} vs {b}", flush=True)
+    for i in range(min(n, 8)):
+        if "weight_of" in ok:
+            a, (b, _) = ns["weight_of"](s.copy(), out[i]), call(lib, "weight_of", "ai", s.copy(), out[i])
+            if a != b:
+                bad += 1
+                print(f"{name} game {g} ply {ply}: weight_of({out[i]}) differs: {a} vs {b}", flush=True)
+    if "pick_chance" in ok and 0 < n <= ns["MAXM"]:
+        for z in rng.integers(0, 2**63, size=3, dtype=np.int64):
+            z = int(z) * 2 + int(rng.integers(2))  # the whole 64 bits
+            a = ns["pick_chance"](s.copy(), out.copy(), n, np.uint64(z))
+            b, _ = call(lib, "pick_chance", "aaiu", s.copy(), out.copy(), n, z - (1 << 64) if z >= 1 << 63 else z)
+            if a != b:
+                bad += 1
+                print(f"{name} game {g} ply {ply}: pick_chance differs: {a} vs {b}", flush=True)
     return bad
 
 

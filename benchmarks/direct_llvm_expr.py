@@ -6,8 +6,8 @@ import ast
 
 import numpy as np
 
-from direct_llvm_types import (ARR, ARR2, ARRAYS, BIN, BOOL, CMP_S, CMP_U, I64, LL, MAX_BUFFER, STATIC, U64, VOID, V,
-                               array_args, const, lltype, refuse, unify)
+from direct_llvm_types import (ARR, ARR2, ARRAYS, ARRF, BIN, BOOL, CMP_S, CMP_U, ELEM, F64, FBIN, FCMP, I64, LL,
+                               MAX_BUFFER, STATIC, U64, VOID, V, array_args, const, lltype, refuse, unify)
 
 
 class Expressions:
@@ -34,6 +34,8 @@ class Expressions:
                 value = bool(value)
             elif isinstance(value, (int, np.integer)):
                 value = int(value)
+            elif isinstance(value, (float, np.floating)):
+                value = float(value)
             else:
                 value = None
         self.statics[key] = value
@@ -45,6 +47,8 @@ class Expressions:
             return v.ref
         if v.ty in (I64, U64):
             return self.op(f"icmp ne i64 {v.ref}, 0")
+        if v.ty == F64:
+            return self.op(f"fcmp une double {v.ref}, 0.0")
         refuse(self.fdef, f"truth of a {v.ty}")
 
     def cond(self, node) -> str:
@@ -109,7 +113,7 @@ class Expressions:
     def numeric(self, v: V, node) -> V:
         if v.ty == BOOL:
             return self.conv(v, I64, node)
-        if v.ty not in (I64, U64):
+        if v.ty not in (I64, U64, F64):
             refuse(node, f"arithmetic on a {v.ty}")
         return v
 
@@ -119,6 +123,11 @@ class Expressions:
         if lv.ty == r.ty == BOOL and op in (ast.BitAnd, ast.BitOr, ast.BitXor):
             return V(self.op(f"{BIN[op]} i1 {lv.ref}, {r.ref}"), BOOL)
         lv, r = self.numeric(lv, node), self.numeric(r, node)
+        if F64 in (lv.ty, r.ty) or op is ast.Div:  # float64 arithmetic (`/` of ints too, as Python)
+            if op not in FBIN:
+                refuse(node, f"operator {op.__name__} on float64")
+            lv, r = self.conv(lv, F64, node), self.conv(r, F64, node)
+            return V(self.op(f"{FBIN[op]} double {lv.ref}, {r.ref}"), F64)
         if lv.ty != r.ty:
             refuse(node, "int64 mixed with uint64 (Numba: float64)")
         ty = lv.ty
@@ -127,18 +136,35 @@ class Expressions:
         if op is ast.RShift:
             return V(self.op(f"{'lshr' if ty == U64 else 'ashr'} i64 {lv.ref}, {r.ref}"), ty)
         if op in (ast.FloorDiv, ast.Mod):
-            d = self.static(node.right)
-            if not isinstance(d, int) or isinstance(d, bool) or d == 0:
-                refuse(node, "// or % by a value not a known nonzero int")
-            if ty == U64:
-                return V(self.op(f"{'udiv' if op is ast.FloorDiv else 'urem'} i64 {lv.ref}, {r.ref}"), ty)
-            rem = self.op(f"srem i64 {lv.ref}, {d}")
-            off = self.op(f"icmp {'slt' if d > 0 else 'sgt'} i64 {rem}, 0")  # the remainder's sign not the divisor's
-            if op is ast.Mod:
-                return V(self.op(f"select i1 {off}, i64 {self.op(f'add i64 {rem}, {d}')}, i64 {rem}"), ty)
-            q = self.op(f"sdiv i64 {lv.ref}, {d}")
-            return V(self.op(f"sub i64 {q}, {self.op(f'zext i1 {off} to i64')}"), ty)
+            return self.divide(op, lv, r, node)
         refuse(node, f"operator {op.__name__}")
+
+    def divide(self, op, lv: V, r: V, node) -> V:
+        """Python's floor // and % of int64 (uint64: LLVM's). A divisor not known: 0 gives 0 (where
+        Numba raises ZeroDivisionError: a deviation, the engine would need an error channel)."""
+        ty, d = lv.ty, self.static(node.right)
+        known = isinstance(d, int) and not isinstance(d, bool) and d != 0
+        dv = r.ref
+        if not known:
+            zero = self.op(f"icmp eq i64 {r.ref}, 0")
+            dv = self.op(f"select i1 {zero}, i64 1, i64 {r.ref}")
+        if ty == U64:
+            res = self.op(f"{'udiv' if op is ast.FloorDiv else 'urem'} i64 {lv.ref}, {dv}")
+        else:
+            rem = self.op(f"srem i64 {lv.ref}, {dv}")
+            if known:  # the remainder's sign not the divisor's
+                off = self.op(f"icmp {'slt' if d > 0 else 'sgt'} i64 {rem}, 0")
+            else:
+                signs = self.op(f"xor i1 {self.op(f'icmp slt i64 {rem}, 0')}, {self.op(f'icmp slt i64 {dv}, 0')}")
+                off = self.op(f"and i1 {self.op(f'icmp ne i64 {rem}, 0')}, {signs}")
+            if op is ast.Mod:
+                res = self.op(f"select i1 {off}, i64 {self.op(f'add i64 {rem}, {dv}')}, i64 {rem}")
+            else:
+                q = self.op(f"sdiv i64 {lv.ref}, {dv}")
+                res = self.op(f"sub i64 {q}, {self.op(f'zext i1 {off} to i64')}")
+        if not known:
+            res = self.op(f"select i1 {zero}, i64 0, i64 {res}")
+        return V(res, ty)
 
     def unary(self, node) -> V:
         if isinstance(node.op, ast.Not):
@@ -146,6 +172,8 @@ class Expressions:
         v = self.expr(node.operand)
         if isinstance(node.op, ast.UAdd):
             return self.numeric(v, node)
+        if isinstance(node.op, ast.USub) and v.ty == F64:
+            return V(self.op(f"fneg double {v.ref}"), F64)
         if isinstance(node.op, ast.USub) and v.ty in (I64, BOOL):
             return V(self.op(f"sub i64 0, {self.numeric(v, node).ref}"), I64)
         if isinstance(node.op, ast.Invert) and v.ty in (I64, U64):
@@ -170,6 +198,9 @@ class Expressions:
         if lv.ty == r.ty == BOOL and type(op) in (ast.Eq, ast.NotEq):
             return self.op(f"icmp {CMP_S[type(op)]} i1 {lv.ref}, {r.ref}")
         lv, r = self.numeric(lv, node), self.numeric(r, node)
+        if F64 in (lv.ty, r.ty):
+            lv, r = self.conv(lv, F64, node), self.conv(r, F64, node)
+            return self.op(f"fcmp {FCMP[type(op)]} double {lv.ref}, {r.ref}")
         if lv.ty != r.ty and not self.nonneg_const(lv if lv.ty == I64 else r):
             refuse(node, "int64 compared with uint64")
         if lv.ty != r.ty:
@@ -192,19 +223,19 @@ class Expressions:
         ty = self.exprtypes[id(node)]
         if ty == BOOL:
             return V(self.shortcircuit(node.values, conj, self.cond), BOOL)
-        if ty not in (I64, U64):
+        if ty not in (I64, U64, F64):
             refuse(node, f"and/or of {ty} values")
         res, end = self.slot(ty), self.label()
         for item in node.values:
             v = self.expr(item)
-            self.emit(f"store i64 {self.conv(v, ty, node).ref}, i64* {res}")
+            self.emit(f"store {LL[ty]} {self.conv(v, ty, node).ref}, {LL[ty]}* {res}")
             if item is node.values[-1]:
                 break
             nxt, t = self.label(), self.truth(v)
             self.branch(t, nxt, end) if conj else self.branch(t, end, nxt)
             self.block(nxt)
         self.block(end)
-        return V(self.op(f"load i64, i64* {res}"), ty)
+        return V(self.op(f"load {LL[ty]}, {LL[ty]}* {res}"), ty)
 
     def ifexp(self, node) -> V:
         k = self.static(node.test)
@@ -216,7 +247,7 @@ class Expressions:
             self.exprtypes[id(node)] = ty
             return V("undef", ty)
         ty = self.exprtypes[id(node)]
-        if ty not in (I64, U64, BOOL):
+        if ty not in (I64, U64, BOOL, F64):
             refuse(node, f"a conditional expression of {ty} values")
         res, yes, no, end = self.slot(ty), self.label(), self.label(), self.label()
         self.branch(self.cond(node.test), yes, no)
@@ -249,10 +280,17 @@ class Expressions:
         if arr.ty == ARR2:
             row = self.op(f"mul i64 {flat}, {arr.ref[2]}")
             flat = self.op(f"add i64 {row}, {self.index(parts[1], arr.ref[2])}")
-        return self.op(f"getelementptr inbounds i64, i64* {arr.ref[0]}, i64 {flat}")
+        return self.op(f"getelementptr inbounds {LL[ELEM[arr.ty]]}, i64* {arr.ref[0]}, i64 {flat}")
 
     def subscript(self, node) -> V:
         base = node.value
+        if isinstance(base, ast.Attribute) and base.attr == "shape" and isinstance(base.value, ast.Name) \
+                and base.value.id in self.locals and isinstance(self.static(node.slice), int):
+            arr = self.load_var(base.value.id, node)  # arr.shape[k]: a dim
+            k = self.static(node.slice)
+            if arr.ty not in ARRAYS or not 0 <= k < ARRAYS[arr.ty]:
+                refuse(node, "shape of a number, or past its dims")
+            return V(arr.ref[1 + k], I64)
         if not isinstance(base, ast.Name):
             refuse(node, "a subscript of anything but a name")
         if base.id in self.locals:
@@ -262,7 +300,8 @@ class Expressions:
             if arr.ty == ARR2 and not isinstance(node.slice, (ast.Tuple, ast.Slice)):  # a row: a 1-D view
                 start = self.op(f"mul i64 {self.index(node.slice, arr.ref[1])}, {arr.ref[2]}")
                 return V((self.op(f"getelementptr inbounds i64, i64* {arr.ref[0]}, i64 {start}"), arr.ref[2]), ARR)
-            return V(self.op(f"load i64, i64* {self.element(arr, node.slice, node)}"), I64)
+            ety = ELEM[arr.ty]
+            return V(self.op(f"load {LL[ety]}, {LL[ety]}* {self.element(arr, node.slice, node)}"), ety)
         sym, shape, ety, n = self.tr.table(base.id, node)
         idx = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
         if len(idx) != len(shape) or any(isinstance(i, ast.Slice) for i in idx):
@@ -275,7 +314,7 @@ class Expressions:
             flat = term if flat is None else self.op(f"add i64 {flat}, {term}")
             stride *= dim
         ptr = self.op(f"getelementptr inbounds [{n} x i64], [{n} x i64]* {sym}, i64 0, i64 {flat}")
-        return V(self.op(f"load i64, i64* {ptr}"), ety)
+        return V(self.op(f"load {LL[ety]}, {LL[ety]}* {ptr}"), ety)
 
     def numpy_fn(self, f):
         if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and self.tr.ns.get(f.value.id) is np \
@@ -283,7 +322,7 @@ class Expressions:
             return f.attr
         if isinstance(f, ast.Name) and f.id not in self.locals:
             obj = self.tr.ns.get(f.id)
-            for name in ("uint64", "int64", "empty", "zeros"):
+            for name in ("uint64", "int64", "float64", "empty", "zeros"):
                 if obj is getattr(np, name):
                     return name
         return None
@@ -291,22 +330,36 @@ class Expressions:
     def buffer(self, node) -> V:
         shape = node.args[0] if node.args else None
         dims = [self.static(d) for d in shape.elts] if isinstance(shape, ast.Tuple) else [self.static(shape)]
-        if len(dims) not in (1, 2) or any(not isinstance(d, int) or isinstance(d, bool) or d < 1 for d in dims):
-            refuse(node, "np.empty/np.zeros of a shape not 1 or 2 known ints")
-        k = dims[0] * (dims[1] if len(dims) == 2 else 1)
         dtype = node.args[1] if len(node.args) > 1 else \
             next((kw.value for kw in node.keywords if kw.arg == "dtype"), None)
-        if not isinstance(k, int) or not 0 < k <= MAX_BUFFER or dtype is None or self.numpy_fn(dtype) != "int64":
-            refuse(node, f"np.empty/np.zeros other than (K, np.int64) with K known, 0 < K <= {MAX_BUFFER}")
-        buf, ptr = self.t(), self.t()
-        self.entry += [f"  {buf} = alloca [{k} x i64]",
-                       f"  {ptr} = getelementptr inbounds [{k} x i64], [{k} x i64]* {buf}, i64 0, i64 0"]
+        kind = self.numpy_fn(dtype) if dtype is not None else None
+        if kind not in ("int64", "float64") or len(dims) not in (1, 2) or (kind == "float64" and len(dims) != 1):
+            refuse(node, "np.empty/np.zeros other than (K, np.int64 or np.float64) or ((A, B), np.int64)")
+        ety = I64 if kind == "int64" else F64
+        if dims == [None] and not self.loops:  # a size known when run, outside loops: a dynamic alloca
+            n = self.conv(self.expr(shape), I64, node).ref
+            n = self.op(f"select i1 {self.op(f'icmp slt i64 {n}, 1')}, i64 1, i64 {n}")
+            ptr = self.op(f"alloca {LL[ety]}, i64 {n}")
+            if self.numpy_fn(node.func) == "zeros":
+                self.tr.declare("declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)")
+                self.emit(f"call void @llvm.memset.p0.i64(ptr {ptr}, i8 0, i64 {self.op(f'mul i64 {n}, 8')}, i1 false)")
+            return V((ptr, n), ARR if ety == I64 else ARRF)
+        if any(not isinstance(d, int) or isinstance(d, bool) or d < 1 for d in dims):
+            refuse(node, "np.empty/np.zeros of a shape not 1 or 2 known ints (or one int outside loops: "
+                         "a size known when run, in a loop)")
+        k = dims[0] * (dims[1] if len(dims) == 2 else 1)
+        if k > MAX_BUFFER:
+            refuse(node, f"np.empty of more than {MAX_BUFFER} items")
+        buf, ptr, lt = self.t(), self.t(), LL[ety]
+        self.entry += [f"  {buf} = alloca [{k} x {lt}]",
+                       f"  {ptr} = getelementptr inbounds [{k} x {lt}], [{k} x {lt}]* {buf}, i64 0, i64 0"]
         if self.numpy_fn(node.func) == "zeros":
             if k > 16:
                 refuse(node, "np.zeros of more than 16 items")
+            zero = "0" if ety == I64 else "0.0"
             for j in range(k):
-                self.emit(f"store i64 0, i64* {self.op(f'getelementptr inbounds i64, i64* {ptr}, i64 {j}')}")
-        return V((ptr, *(str(d) for d in dims)), ARR if len(dims) == 1 else ARR2)
+                self.emit(f"store {lt} {zero}, {lt}* {self.op(f'getelementptr inbounds {lt}, i64* {ptr}, i64 {j}')}")
+        return V((ptr, *(str(d) for d in dims)), (ARR if len(dims) == 1 else ARR2) if ety == I64 else ARRF)
 
     def tuple_buffer(self, elts, node) -> V:
         """A tuple of ints kept in a local: a buffer holding them (Numba: a UniTuple)."""
@@ -343,7 +396,7 @@ class Expressions:
         if sl.step is not None or not isinstance(node.value, ast.Name) or node.value.id not in self.locals:
             refuse(node, "a slice with a step, or of anything but a local array")
         arr = self.load_var(node.value.id, node)
-        if arr.ty != ARR:
+        if arr.ty not in (ARR, ARRF):
             refuse(node, "a slice of a 2-D array")
         n = arr.ref[1]
         ends = []
@@ -356,7 +409,8 @@ class Expressions:
             ends.append(self.op(f"select i1 {self.op(f'icmp sgt i64 {i}, {n}')}, i64 {n}, i64 {i}"))
         size = self.op(f"sub i64 {ends[1]}, {ends[0]}")
         size = self.op(f"select i1 {self.op(f'icmp slt i64 {size}, 0')}, i64 0, i64 {size}")
-        return V((self.op(f"getelementptr inbounds i64, i64* {arr.ref[0]}, i64 {ends[0]}"), size), ARR)
+        at = self.op(f"getelementptr inbounds {LL[ELEM[arr.ty]]}, i64* {arr.ref[0]}, i64 {ends[0]}")
+        return V((at, size), arr.ty)
 
     # ---- calls ---------------------------------------------------------------------------------
     def call(self, node, statement: bool = False) -> V:
@@ -371,8 +425,12 @@ class Expressions:
             if f.id == "bool" and len(node.args) == 1:
                 return V(self.cond(node.args[0]), BOOL)
             if f.id == "int" and len(node.args) == 1:
-                v = self.expr(node.args[0])
-                return V(self.numeric(v, node).ref, I64)
+                v = self.numeric(self.expr(node.args[0]), node)
+                if v.ty == F64:
+                    return V(self.op(f"fptosi double {v.ref} to i64"), I64)
+                return V(v.ref, I64)
+            if f.id == "float" and len(node.args) == 1:
+                return self.conv(self.numeric(self.expr(node.args[0]), node), F64, node)
             if f.id == "abs" and len(node.args) == 1:
                 v = self.numeric(self.expr(node.args[0]), node)
                 if v.ty != I64:
@@ -391,8 +449,13 @@ class Expressions:
             self.tr.declare("declare i64 @llvm.cttz.i64(i64, i1)")
             return V(self.op(f"call i64 @llvm.cttz.i64(i64 {v.ref}, i1 false)"), I64)
         kind = self.numpy_fn(f)
+        if kind == "float64" and len(node.args) == 1:
+            return self.conv(self.numeric(self.expr(node.args[0]), node), F64, node)
         if kind in ("uint64", "int64") and len(node.args) == 1:
             v = self.numeric(self.expr(node.args[0]), node)
+            if v.ty == F64:
+                return V(self.op(f"{'fptoui' if kind == 'uint64' else 'fptosi'} double {v.ref} to i64"),
+                         U64 if kind == "uint64" else I64)
             return V(v.ref, U64 if kind == "uint64" else I64)
         refuse(node, "a call outside the subset (np.empty only as `x = np.empty(K, np.int64)`)")
 
@@ -417,11 +480,12 @@ class Expressions:
             ty = unify(ty, v.ty, node)
         if ty == BOOL:
             ty = I64
-        if ty not in (I64, U64):
+        if ty not in (I64, U64, F64):
             refuse(node, f"min/max of {ty}")
         cmp = ("ult" if smallest else "ugt") if ty == U64 else ("slt" if smallest else "sgt")
+        test = f"icmp {cmp} i64" if ty != F64 else f"fcmp {'olt' if smallest else 'ogt'} double"
         m = self.conv(vals[0], ty, node).ref
         for v in vals[1:]:
             b = self.conv(v, ty, node).ref
-            m = self.op(f"select i1 {self.op(f'icmp {cmp} i64 {b}, {m}')}, i64 {b}, i64 {m}")
+            m = self.op(f"select i1 {self.op(f'{test} {b}, {m}')}, {LL[ty]} {b}, {LL[ty]} {m}")
         return V(m, ty)

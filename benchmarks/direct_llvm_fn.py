@@ -8,8 +8,8 @@ from __future__ import annotations
 import ast
 
 from direct_llvm_expr import Expressions
-from direct_llvm_types import (ARR, ARRAYS, BOOL, I64, LL, U64, VOID, V, array_params, const, lltype, refuse,
-                               unify)
+from direct_llvm_types import (ARR, ARRAYS, BOOL, ELEM, F64, I64, LL, U64, VOID, V, array_params, const, lltype,
+                               refuse, unify)
 
 
 class FunctionWriter(Expressions):
@@ -150,6 +150,9 @@ class FunctionWriter(Expressions):
             return v
         if v.ty == BOOL and ty in (I64, U64):
             return V(self.op(f"zext i1 {v.ref} to i64"), ty)
+        if ty == F64 and v.ty in (I64, U64, BOOL):
+            op = {I64: "sitofp i64", U64: "uitofp i64", BOOL: "uitofp i1"}[v.ty]
+            return V(self.op(f"{op} {v.ref} to double"), F64)
         refuse(node, f"a {v.ty} where a {ty} is wanted")
 
     # ---- statements ------------------------------------------------------------------------------
@@ -222,7 +225,8 @@ class FunctionWriter(Expressions):
                 self.store_var(target.id, self.buffer(value), node)
             elif isinstance(value, ast.Subscript) and isinstance(value.slice, ast.Slice):
                 self.store_var(target.id, self.slice(value), node)
-            elif isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "reshape":
+            elif isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
+                    and value.func.attr == "reshape" and self.numpy_fn(value.func) is None:
                 self.store_var(target.id, self.reshape(value), node)
             elif isinstance(value, ast.Tuple):
                 self.store_var(target.id, self.tuple_buffer(value.elts, node), node)
@@ -243,10 +247,11 @@ class FunctionWriter(Expressions):
             arr = self.load_var(base.id, node)
             if arr.ty not in ARRAYS:
                 refuse(node, "subscript of a number")
-            if v.ty not in (I64, U64, BOOL):
+            if v.ty not in (I64, U64, BOOL, F64):
                 refuse(node, "storing a non-number")
-            val = self.conv(v, I64, node).ref if v.ty != U64 else v.ref
-            self.emit(f"store i64 {val}, i64* {self.element(arr, target.slice, node)}")
+            ety = ELEM[arr.ty]
+            val = v.ref if (v.ty == U64 and ety == I64) else self.conv(v, ety, node).ref
+            self.emit(f"store {LL[ety]} {val}, {LL[ety]}* {self.element(arr, target.slice, node)}")
             return
         refuse(node, "assignment target")
 
@@ -318,7 +323,7 @@ class FunctionWriter(Expressions):
             v = V(None, VOID)
         elif isinstance(s.value, ast.Tuple):
             items = [self.expr(e) for e in s.value.elts]
-            if any(i.ty not in (I64, U64, BOOL) for i in items):
+            if any(i.ty not in (I64, U64, BOOL, F64) for i in items):
                 refuse(s, "a returned tuple holding a non-number")
             v = V(items, tuple(i.ty for i in items))
         else:

@@ -46,6 +46,35 @@ def array_params(defs: dict, name: str, memo: dict) -> set:
     return arrays
 
 
+def attempt(text, ns, tree, fdef, sig: str):
+    """None if the function translates; else the refusal. The parameters' types are guessed from
+    use (arrays of int64, scalars of int64); where a refusal names a parameter mixed with a uint64
+    or a float stored in an int64 array, that parameter is retried as a uint64 / float64 array (the
+    engine knows its callers' types: here only the text)."""
+    params = [a.arg for a in fdef.args.args]
+    for _ in range(4):
+        try:
+            Translator(text, ns, tree).module_ir({fdef.name: sig})
+            return None
+        except Refused as e:
+            why = str(e)
+        quoted = why.split(": ", 2)[-1]
+        names = [p for p in params if re.search(rf"\b{p}\b", quoted)]
+        letters = list(sig)
+        if "uint64" in why:
+            for p in names:
+                if letters[params.index(p)] == "i":
+                    letters[params.index(p)] = "u"
+        elif "a f64 where a i64 is wanted" in why:
+            for p in names:
+                if letters[params.index(p)] == "a":
+                    letters[params.index(p)] = "f"
+        if "".join(letters) == sig:
+            return why
+        sig = "".join(letters)
+    return why
+
+
 def survey(name: str) -> dict:
     import ziggurat
     from ziggurat.interpreter.native.game import source
@@ -64,11 +93,11 @@ def survey(name: str) -> dict:
         arrays = array_params(defs, g.name, memo)
         sig = "".join("a" if a.arg in arrays else "i" for a in defs[g.name].args.args)
         lines = (defs[g.name].end_lineno or 0) - defs[g.name].lineno + 1
-        try:
-            Translator(text, ns, tree).module_ir({g.name: sig})
+        why = attempt(text, ns, tree, defs[g.name], sig)
+        if why is None:
             ok.append((g.name, lines))
-        except Refused as why:
-            refused[g.name] = (lines, str(why))
+        else:
+            refused[g.name] = (lines, why)
     return {"ruleset": name, "functions": len(games), "translated": len(ok),
             "lines translated": sum(n for _, n in ok), "lines refused": sum(n for n, _ in refused.values()),
             "refused": {k: v[1] for k, v in refused.items()}}

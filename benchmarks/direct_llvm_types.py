@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import ast
+import struct
 
 import numpy as np
 
-I64, U64, BOOL, ARR, ARR2, VOID = "i64", "u64", "bool", "arr", "arr2", "void"
-ARRAYS = {ARR: 1, ARR2: 2}  # an array's ref: (pointer, its dims: length; or rows, columns)
-LL = {I64: "i64", U64: "i64", BOOL: "i1"}
+I64, U64, BOOL, F64, ARR, ARR2, ARRF, VOID = "i64", "u64", "bool", "f64", "arr", "arr2", "arrf", "void"
+ARRAYS = {ARR: 1, ARR2: 2, ARRF: 1}  # an array's ref: (pointer, its dims: length; or rows, columns)
+ELEM = {ARR: I64, ARR2: I64, ARRF: F64}  # its items' type
+LL = {I64: "i64", U64: "i64", BOOL: "i1", F64: "double"}
+SIG = {"a": ARR, "f": ARRF, "i": I64, "u": U64, "b": BOOL, "d": F64}  # an export's signature letters
+FCMP = {ast.Lt: "olt", ast.LtE: "ole", ast.Gt: "ogt", ast.GtE: "oge", ast.Eq: "oeq", ast.NotEq: "une"}
+FBIN = {ast.Add: "fadd", ast.Sub: "fsub", ast.Mult: "fmul", ast.Div: "fdiv"}
 CMP_S = {ast.Lt: "slt", ast.LtE: "sle", ast.Gt: "sgt", ast.GtE: "sge", ast.Eq: "eq", ast.NotEq: "ne"}
 CMP_U = {ast.Lt: "ult", ast.LtE: "ule", ast.Gt: "ugt", ast.GtE: "uge", ast.Eq: "eq", ast.NotEq: "ne"}
 BIN = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.BitAnd: "and", ast.BitOr: "or", ast.BitXor: "xor",
@@ -54,14 +59,22 @@ def unify(a, b, node):
         return a
     if {a, b} == {I64, BOOL}:
         return I64
+    if F64 in (a, b) and {a, b} <= {F64, I64, BOOL}:
+        return F64  # Numba: an int64 and a float64 unify to float64
     if isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b):
         return tuple(unify(x, y, node) for x, y in zip(a, b))
     refuse(node, f"a value typed both {a} and {b}")
 
 
+def fconst(x: float) -> str:
+    return "0x%016X" % struct.unpack(">Q", struct.pack(">d", float(x)))[0]
+
+
 def const(x) -> V:
     if isinstance(x, (bool, np.bool_)):
         return V("true" if x else "false", BOOL)
+    if isinstance(x, (float, np.floating)):
+        return V(fconst(x), F64)
     x = int(x)
     if not -2**63 <= x < 2**63:
         raise OverflowError(x)

@@ -38,6 +38,7 @@ def f(s, out):
         buf[i] = T[i % 2, i % 3] - s[i] // 3 + (s[-1] % K)
     a, b = buf[0], buf[1]
     out[7] = (s[2] < s[3]) + 2 * (s[4] // -3) + 4 * (s[5] % -4)
+    out[6] = s[4] // (s[5] | 1) + 10 * (s[3] % (s[2] | 1))
     for x in (a, b, K):
         if x > 2 and not (x == 5 or x < -100):
             out[n] = x
@@ -46,8 +47,19 @@ def f(s, out):
 
 
 @njit(cache=True)
-def g(s):
-    return s[0] * 1.5
+def g(s, w):
+    t = 0.0
+    for i in range(s.shape[0]):
+        w[i] = s[i] / 4 + (1.5 if s[i] > 0 else -0.25)
+        t += w[i] * 2
+    return max(t, -1.0)
+
+
+@njit(cache=True)
+def h(s):
+    if s[0] > 100:
+        raise ValueError("too big")
+    return s[0]
 '''
 
 
@@ -65,6 +77,20 @@ def test_direct_small_function_matches_python():
         assert got == want and np.array_equal(out_py, out_d)
 
 
-def test_direct_refuses_a_float_naming_its_line():
-    with pytest.raises(Refused, match=r"line \d+: .*1\.5"):
-        Translator(TEXT).module_ir({"g": "a"})
+def test_direct_float_function_matches_python():
+    # float64 arrays, true division of ints, a float conditional, max of floats, a double returned
+    tr = Translator(TEXT)
+    lib = compile_ir(tr.module_ir({"g": "af"}), tr)
+    fn = lib.cfunc("g", "af")
+    rng = np.random.default_rng(4)
+    for _ in range(100):
+        s = rng.integers(-9, 9, size=5).astype(np.int64)
+        w_py, w_d = np.zeros(5), np.zeros(5)
+        want = tr.ns["g"](s.copy(), w_py)
+        got = fn(s.ctypes.data, s.shape[0], w_d.ctypes.data, w_d.shape[0])
+        assert got == want and np.array_equal(w_py, w_d)
+
+
+def test_direct_refuses_a_raise_naming_its_line():
+    with pytest.raises(Refused, match=r"line \d+: statement Raise"):
+        Translator(TEXT).module_ir({"h": "a"})
