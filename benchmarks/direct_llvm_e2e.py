@@ -1,14 +1,14 @@
-"""End to end: a cold compile of the study loop (`study_chunk`) with `legal` and `apply` compiled
-by the direct prototype (direct_llvm.py) and called by symbol from Numba's loop, against Numba
-compiling everything; fresh processes, alternated.
+"""End to end: a cold compile of the study loop (`study_chunk`) with `legal`, `apply`, `outcome`
+and `pick_chance` (those it translates) compiled by the direct prototype (direct_llvm.py) and
+called by symbol from Numba's loop, against Numba compiling everything; fresh processes, alternated.
 
     python benchmarks/direct_llvm_e2e.py RULESET [--runs 3 --games 200 --plies 1000]
     python benchmarks/direct_llvm_e2e.py RULESET --one numba|direct      # one process (internal)
 
 Each process: an empty cache folder; the module's text written (not timed; the same for both);
 then timed (CPU s): the module loaded (its own njit, this checkout's Numba set-up), for `direct`
-legal + apply and all they reach translated and compiled in one LLVM module, their addresses
-given to LLVM (`llvm.add_symbol`) and the module's `legal`/`apply` replaced by two one-line @njit
+those and all they reach translated and compiled in one LLVM module, their addresses given to
+LLVM (`llvm.add_symbol`) and the module's functions of those names replaced by one-line @njit
 functions calling them as `ExternalFunction`s (the arrays' data pointers and lengths), then the
 first seeded study (kernel_ab.games: `study_chunk` compiled on that call). Then, warm, the study
 loop's speed (best of 5, CPU s) and a hash of the seeded games' results (columns, final positions,
@@ -43,8 +43,7 @@ def one(name: str, how: str, games: int, plies: int) -> dict:
     path.write_text(text)
     t0 = cpu()
     module = kernel_ab.load(path)
-    if how == "direct":
-        replace(module, text)
+    replaced = replace(module, text) if how == "direct" else []
     t1 = cpu()
     first = kernel_ab.games(module, s0.copy(), 4, 1, None, plies, keep=True)
     t2 = cpu()
@@ -56,33 +55,59 @@ def one(name: str, how: str, games: int, plies: int) -> dict:
     digest = hashlib.sha1(json.dumps([first, result]).encode()).hexdigest()[:16]
     return {"how": how, "load+direct": round(t1 - t0, 3), "cold compile CPU s": round(t2 - t0, 3),
             "study CPU s (warm, best of 5)": round(best, 4), "games": games, "same-hash": digest,
-            "load": os.getloadavg()[0]}
+            "direct": replaced, "load": os.getloadavg()[0]}
 
 
-def replace(module, text: str) -> None:
-    """module.legal and module.apply made calls of the direct code, before anything compiles them."""
+ROOTS = {"legal": "aa", "apply": "ai", "outcome": "aifai", "pick_chance": "aaiu"}  # what the study loop calls
+
+
+def replace(module, text: str) -> list:
+    """module.legal, apply, outcome and pick_chance (those the translator takes) made calls of
+    the direct code, before anything compiles them; the names replaced."""
+    import ast
+
     import llvmlite.binding as llvm
     from numba import njit, types
     from numba.core.typing import signature
 
-    from direct_llvm import Translator, compile_ir
-    tr = Translator(text, module.__dict__)  # the module's own globals: the values the text names
-    lib = compile_ir(tr.module_ir({"legal": "aa", "apply": "ai"}), tr)
+    from direct_llvm import Refused, Translator, compile_ir
+    tree = ast.parse(text)
+    roots = {}
+    for name, sig in ROOTS.items():
+        try:
+            Translator(text, module.__dict__, tree).module_ir({name: sig})
+            roots[name] = sig
+        except Refused:
+            pass
+    tr = Translator(text, module.__dict__, tree)  # the module's own globals: the values the text names
+    lib = compile_ir(tr.module_ir(roots), tr)
     module._direct_lib = lib  # kept alive: the engine owns the machine code
     tag = module.__name__
-    llvm.add_symbol(f"{tag}_legal", lib.address("legal_c"))
-    llvm.add_symbol(f"{tag}_apply", lib.address("apply_c"))
+    for name in roots:
+        llvm.add_symbol(f"{tag}_{name}", lib.address(name + "_c"))
     p, i = types.voidptr, types.int64
-    ext_legal = types.ExternalFunction(f"{tag}_legal", signature(i, p, i, p, i))
-    ext_apply = types.ExternalFunction(f"{tag}_apply", signature(types.void, p, i, i))
+    ext = {"legal": signature(i, p, i, p, i), "apply": signature(types.void, p, i, i),
+           "outcome": signature(i, p, i, i, p, i, p, i, i), "pick_chance": signature(i, p, i, p, i, i, types.uint64)}
+    ext = {k: types.ExternalFunction(f"{tag}_{k}", v) for k, v in ext.items() if k in roots}
+    ext_legal, ext_apply = ext.get("legal"), ext.get("apply")
+    ext_outcome, ext_pick = ext.get("outcome"), ext.get("pick_chance")
 
     def legal(s, out):
         return ext_legal(s.ctypes.data, s.shape[0], out.ctypes.data, out.shape[0])
 
     def apply(s, m):
         ext_apply(s.ctypes.data, s.shape[0], m)
-    module.legal = njit(legal)
-    module.apply = njit(apply)
+
+    def outcome(s, nmoves, res, hist, nhist):
+        return ext_outcome(s.ctypes.data, s.shape[0], nmoves, res.ctypes.data, res.shape[0], hist.ctypes.data,
+                           hist.shape[0], nhist)
+
+    def pick_chance(s, buf, n, z):
+        return ext_pick(s.ctypes.data, s.shape[0], buf.ctypes.data, buf.shape[0], n, z)
+    for name, f in (("legal", legal), ("apply", apply), ("outcome", outcome), ("pick_chance", pick_chance)):
+        if name in roots:
+            setattr(module, name, njit(f))
+    return list(roots)
 
 
 def main(argv=None) -> int:
