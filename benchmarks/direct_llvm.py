@@ -9,15 +9,18 @@ straight to LLVM IR text (no Numba front end), then compiled by llvmlite (parse,
 
 The subset (anything else is refused with `Refused` naming the line, so a caller could fall back
 to Numba for that function): locals typed int64 (`i64`), uint64 (`u64`, from `np.uint64`/`U`),
-bool, or 1-D int64 arrays (parameters, `np.empty(K, np.int64)` with K known, constant slices of
-those); module globals of known int/bool value or constant numpy arrays (any rank, indexed by a
-tuple); integer arithmetic with Numba's int64 meaning (wrapping, floor `//` and `%`), comparisons,
-`and`/`or`/`not`, conditional expressions, `if`/`for ... in range(...)` (constant step) or over a
-tuple of constants/`while`/`break`/`continue`/`return` (a value, a tuple, or nothing); calls of the
-module's other functions (specialised by argument types, as Numba does), `min`/`max`/`bool`/
-`abs`/`len`/`U`/`np.uint64`/`np.int64`. `if` tests and sub-expressions made only of constants and
-global scalars are folded in Python (Numba's dead-branch pruning of `if HASHING:`).
-A negative signed index wraps around (Numba's meaning); no bounds check (Numba's default).
+bool, float64, 1-D int64/float64 arrays (parameters, `np.empty(K, dtype)`: K known, or known when
+run outside loops), 2-D int64 local arrays (`np.empty((A, B))`, `.reshape((A, B))`, rows), slices,
+tuples of ints (parallel assignment, kept, iterated); module globals of known int/bool/float value
+or constant numpy arrays (any rank, indexed by a tuple); arithmetic with Numba's meaning
+(wrapping int64, floor `//` and `%`, `/` a float64; int64 with float64 is float64), comparisons,
+`and`/`or`/`not`, conditional expressions, `if`/`for ... in range(...)` (constant step), over a
+tuple or a local array/`while`/`break`/`continue`/`return` (a value, a tuple, or nothing); calls of
+the module's other functions (specialised by argument types, as Numba does), `min`/`max`/`bool`/
+`int`/`float`/`abs`/`len`/`U`/`np.uint64`/`np.int64`/`np.float64`/`low_bit`, `a.shape[k]`. `if`
+tests and sub-expressions made only of constants and global scalars are folded in Python (Numba's
+dead-branch pruning of `if HASHING:`). A negative signed index wraps around (Numba's meaning); no
+bounds check (Numba's default). A divisor known only when run that is 0 gives 0 (Numba raises).
 """
 
 from __future__ import annotations

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import ast
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -198,8 +199,6 @@ def main(argv=None) -> int:
     a = p.parse_args(argv)
     return 1 if check(a.ruleset, a.games, a.plies, a.moves, a.seed) else 0
 
-
-import re  # noqa: E402
 
 if __name__ == "__main__":
     sys.exit(main())
