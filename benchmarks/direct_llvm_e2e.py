@@ -2,7 +2,7 @@
 and `pick_chance` (those it translates) compiled by the direct prototype (direct_llvm.py) and
 called by symbol from Numba's loop, against Numba compiling everything; fresh processes, alternated.
 
-    python benchmarks/direct_llvm_e2e.py RULESET [--runs 3 --games 200 --plies 1000]
+    python benchmarks/direct_llvm_e2e.py RULESET [--runs 3 --games 200 --plies 1000] [--perft]
     python benchmarks/direct_llvm_e2e.py RULESET --one numba|direct      # one process (internal)
 
 Each process: an empty cache folder; the module's text written (not timed; the same for both);
@@ -35,7 +35,7 @@ def cpu() -> float:
     return time.process_time()
 
 
-def one(name: str, how: str, games: int, plies: int) -> dict:
+def one(name: str, how: str, games: int, plies: int, perft: bool = False) -> dict:
     import kernel_ab
     from direct_llvm_check import written
     text, s0 = written(name)
@@ -46,6 +46,10 @@ def one(name: str, how: str, games: int, plies: int) -> dict:
     replaced = replace(module, text) if how == "direct" else []
     t1 = cpu()
     first = kernel_ab.games(module, s0.copy(), 4, 1, None, plies, keep=True)
+    if perft:  # the default loops: perft compiled too (depth 2, its counts in the hash)
+        import numpy as np
+        hist = np.array([s0[module.HSH] if module.HASHING else 0], np.int64)
+        first = [first, [module.perft(s0.copy(), d, hist, 1 if module.HASHING else 0) for d in (1, 2)]]
     t2 = cpu()
     best = 1e9
     for _ in range(5):
@@ -53,7 +57,8 @@ def one(name: str, how: str, games: int, plies: int) -> dict:
         result = kernel_ab.games(module, s0.copy(), games, 7, None, plies, keep=True)
         best = min(best, cpu() - a)
     digest = hashlib.sha1(json.dumps([first, result]).encode()).hexdigest()[:16]
-    return {"how": how, "load+direct": round(t1 - t0, 3), "cold compile CPU s": round(t2 - t0, 3),
+    loops = "study_chunk,perft" if perft else "study_chunk"
+    return {"how": how, "loops": loops, "load+direct": round(t1 - t0, 3), "cold compile CPU s": round(t2 - t0, 3),
             "study CPU s (warm, best of 5)": round(best, 4), "games": games, "same-hash": digest,
             "direct": replaced, "load": os.getloadavg()[0]}
 
@@ -117,16 +122,18 @@ def main(argv=None) -> int:
     p.add_argument("--runs", type=int, default=3)
     p.add_argument("--games", type=int, default=200)
     p.add_argument("--plies", type=int, default=1000)
+    p.add_argument("--perft", action="store_true", help="compile perft too (native's default loops)")
     a = p.parse_args(argv)
     if a.one:
-        print(json.dumps(one(a.ruleset, a.one, a.games, a.plies)), flush=True)
+        print(json.dumps(one(a.ruleset, a.one, a.games, a.plies, a.perft)), flush=True)
         return 0
     rows = []
     for _ in range(a.runs):
         for how in ("numba", "direct"):
             env = {**os.environ, "ZIGGURAT_CACHE_DIR": tempfile.mkdtemp(prefix="zc-direct-e2e-")}
             out = subprocess.run([sys.executable, __file__, a.ruleset, "--one", how, "--games", str(a.games),
-                                  "--plies", str(a.plies)], env=env, capture_output=True, text=True)
+                                  "--plies", str(a.plies)] + (["--perft"] if a.perft else []), env=env,
+                                 capture_output=True, text=True)
             line = out.stdout.strip().splitlines()[-1] if out.stdout.strip() else out.stderr[-2000:]
             print(line, flush=True)
             rows.append(json.loads(line))
