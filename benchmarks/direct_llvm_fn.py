@@ -98,9 +98,14 @@ class FunctionWriter(Expressions):
             elif not isinstance(ty, tuple):
                 allocas.append(f"  %v.{name} = alloca {LL[ty]}")
         link = "" if export else "internal "
-        attrs = "nounwind" if export else ("nounwind alwaysinline" if self.inline_always() else self.tr.helper_attrs)
+        attrs = "nounwind" if export else ("nounwind alwaysinline" if self.inline_always() else self.tr.helper_attrs
+                                           if self.size() > self.tr.small_helper else "nounwind")
         head = f"define {link}{lltype(self.rettype)} @\"{self.sym}\"({', '.join(params)}) {attrs} {{\nentry:\n"
         return head + "\n".join(allocas + self.entry + ["  br label %start", "start:"] + self.lines) + "\n}\n"
+
+    def size(self) -> int:
+        """The function's statements (a helper of at most Translator.small_helper: LLVM decides)."""
+        return sum(isinstance(n, ast.stmt) for n in ast.walk(self.fdef)) - 1
 
     def inline_always(self) -> bool:
         """Whether the source's decorator says inline="always" (Numba inlines it at every call)."""
