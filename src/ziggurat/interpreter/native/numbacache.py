@@ -26,9 +26,12 @@ from numba.core.registry import CPUDispatcher
 from numba.core.runtime import rtsys
 
 from ... import cachedir
-from . import numbapipe
+from . import numbacalls, numbapipe
 
 FOLDER = ("native", "numba")
+
+if numbapipe.tested(numbapipe.numba_version()):
+    numbacalls.install()  # Numba's per-call overheads made cheaper, before any compile (numbacalls)
 
 
 def _folder(py_file: str):
