@@ -327,3 +327,39 @@ def test_the_quiet_lowering_keeps_numbas_globals_and_line_numbers():
 
     assert numbacalls.quiet_lower_inst(lower_inst) is None
 
+
+# ---- no type annotation in the cache -----------------------------------------------------------
+
+MODULE = """
+from ziggurat.interpreter.native.numbacache import njit
+
+@njit(cache=True)
+def triple(x):
+    return 3 * x
+"""
+
+RUN = """
+import importlib.util, sys
+spec = importlib.util.spec_from_file_location("annotated", sys.argv[1])
+m = sys.modules["annotated"] = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)
+assert m.triple(5) == 15
+(cres,) = m.triple.overloads.values()
+print(sum(m.triple.stats.cache_hits.values()), type(cres.type_annotation).__name__, repr(str(cres.type_annotation)))
+"""
+
+
+@checked
+def test_a_cache_entry_keeps_no_type_annotation_and_a_compile_keeps_its_own(tmp_path):
+    import os
+
+    from ziggurat.interpreter.native.numbacache import UNANNOTATED
+
+    path = tmp_path / "annotated.py"
+    path.write_text(MODULE)
+    env = {**os.environ, "ZIGGURAT_CACHE_DIR": str(tmp_path / "cache")}
+    runs = [subprocess.run([sys.executable, "-c", RUN, str(path)], capture_output=True, text=True, env=env)
+            for _ in range(2)]
+    assert all(r.returncode == 0 for r in runs), runs[-1].stderr
+    (hits, kind, text), (hits2, kind2, text2) = (r.stdout.split(" ", 2) for r in runs)
+    assert (hits, kind) == ("0", "TypeAnnotation") and "triple" in text  # compiled: Numba's annotation
+    assert (hits2, kind2) == ("1", "str") and text2.strip() == repr(UNANNOTATED)  # loaded from the cache
