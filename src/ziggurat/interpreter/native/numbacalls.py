@@ -41,7 +41,7 @@ TESTED), for every compile of the process: none of them depends on what is compi
   among them) at every statement lowered, and handed to a method that does nothing unless
   `NUMBA_DEBUG_JIT` is set. Here the same function, made from its source, has that line run
   only when `config.DEBUG_JIT` is set (`quiet_lower_inst`; installed at the first compile by
-  numbapipe, since it imports Numba's lowering).
+  numbapipe: it reads Numba's source, which a warm start does not need).
 """
 
 from __future__ import annotations
@@ -265,7 +265,7 @@ NUMBAS_LOWER_INST: list = []  # Numba's Lower.lower_inst, once replaced (for the
 
 def install_lowering() -> None:
     """Replace `Lower.lower_inst` by `quiet_lower_inst`'s (numbapipe's `install`, at the first
-    compile: Numba's lowering is not imported before, nor by a warm start)."""
+    compile: it reads Numba's source, which a warm start does not need)."""
     from numba.core import lowering
 
     if NUMBAS_LOWER_INST:
