@@ -26,9 +26,12 @@ from numba.core.registry import CPUDispatcher
 from numba.core.runtime import rtsys
 
 from ... import cachedir
-from . import numbapipe
+from . import numbacalls, numbapipe
 
 FOLDER = ("native", "numba")
+
+if numbapipe.tested(numbapipe.numba_version()):
+    numbacalls.install()  # Numba's per-call overheads made cheaper, before any compile (numbacalls)
 
 
 def _folder(py_file: str):
@@ -119,12 +122,22 @@ class SealedCache(caching.FunctionCache):
             return self._impl.rebuild(target_context, payload)
 
     def _save_overload(self, sig, data):
-        """Numba's, the entry also naming the functions the machine code calls by symbol."""
+        """Numba's, the entry also naming the functions the machine code calls by symbol, and
+        without the function's type annotation (`UNANNOTATED` in its stead)."""
         if not self._enabled or not self._impl.check_cachable(data):
             return
         self._impl.locator.ensure_cache_path()
         key = self._index_key(sig, data.codegen)
-        self._cache_file.save(key, (self._impl.reduce(data), _callees(data.library)))
+        self._cache_file.save(key, (self._impl.reduce(data._replace(type_annotation=UNANNOTATED)),
+                                    _callees(data.library)))
+
+
+UNANNOTATED = "(a native function loaded from ziggurat's cache: Numba's type annotation is not kept)"
+"""What a cache entry holds for the function's type annotation. Numba's own writes the annotation
+as text into every entry (`CompileResult._reduce`: each statement of the typed IR printed with its
+type, the tables' values among them), only for `inspect_types()` of a function loaded from the
+cache; a shipped ruleset's cold compile spent about a tenth of a CPU second writing them. A
+function compiled in the process keeps its own annotation (`inspect_types()` shows it)."""
 
 
 _SYMBOLS: dict = {}  # the symbol of each `Shared` function in the process -> (its name, its argument types)

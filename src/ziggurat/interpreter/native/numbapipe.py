@@ -396,9 +396,10 @@ def install() -> None:
 
     if not tested(numba_version()):
         return
-    from . import numbalower
+    from . import numbacalls, numbalower
 
     numbalower.install(lambda: _compiling, OURS)
+    numbacalls.install_lowering()
     if inline_closurecall.copy is not _COPY:
         _inline_ir = inline_closurecall.InlineWorker.inline_ir
         inline_closurecall.copy = _COPY  # type: ignore[assignment]  # its only use of the module: deepcopy of a block
