@@ -1,4 +1,4 @@
-"""The prototype's types and small helpers (direct_llvm.py)."""
+"""The direct path's types and small helpers (translate.py, function.py, expr.py)."""
 
 from __future__ import annotations
 

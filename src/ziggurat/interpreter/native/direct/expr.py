@@ -1,4 +1,4 @@
-"""Expressions of direct_llvm.py's prototype: a mixin of FunctionWriter (direct_llvm_fn.py)."""
+"""Expressions of the direct translator: a mixin of FunctionWriter (function.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import ast
 
 import numpy as np
 
-from direct_llvm_types import (ARR, ARR2, ARRAYS, ARRF, BIN, BOOL, CMP_S, CMP_U, ELEM, F64, FBIN, FCMP, I64, LL,
+from .irtypes import (ARR, ARR2, ARRAYS, ARRF, BIN, BOOL, CMP_S, CMP_U, ELEM, F64, FBIN, FCMP, I64, LL,
                                MAX_BUFFER, STATIC, U64, VOID, V, array_args, const, lltype, refuse, unify)
 
 
