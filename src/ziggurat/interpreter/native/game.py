@@ -38,6 +38,7 @@ from ..cache import engine_fingerprint
 from ..facts import uses_repetition
 from ..pipeline import lowered_rules, options_key
 from .code import numba_refusal
+from .direct import bind as direct
 from .layout import Codec, Layout, TooLong
 from .module import KERNEL_MARK, NativeWriter, plan_layout
 from .playout import Playout
@@ -465,14 +466,17 @@ def native(game, loops: tuple = LOOPS) -> NativeGame:
     why = available()
     if why is not None:
         raise Unsupported("anything without Numba installed (pip install 'ziggurat[native]')")
-    made = _NATIVE.get(rules_key(game))
+    on = direct.wanted()  # ZIGGURAT_NATIVE_DIRECT=1: the game functions by the direct path (direct/bind.py)
+    rules = (rules_key(game), "direct") if on else rules_key(game)
+    made = _NATIVE.get(rules)
     if made is not None:
         return made
     text, layout, outcomes, hashing = source(game)
     key, path = module_path(text)
-    if key in _LOADED:
-        _NATIVE[rules_key(game)] = _LOADED[key]
-        return _LOADED[key]
+    loaded = key + ":direct" if on else key
+    if loaded in _LOADED:
+        _NATIVE[rules] = _LOADED[loaded]
+        return _LOADED[loaded]
     data = text.encode("utf-8")
     if cachedir.read_file(path) != data:  # missing, other text, or not to be trusted (a link, ...)
         # whole or not at all; a file rewritten alike would lose Numba's cache (its stamp changes)
@@ -485,6 +489,7 @@ def native(game, loops: tuple = LOOPS) -> NativeGame:
     sys.modules[name] = module
     exec(compile(text, str(path), "exec"), module.__dict__)
     began = time.perf_counter()
+    bound = direct.bind(module, text) if on else None  # with it, nothing of the module in Numba's cache
     warm = game.new()
     ng = NativeGame(game, module, layout, outcomes, hashing, 0.0, str(path))
     if warm is not None:  # compile (or load) the loops asked for now
@@ -504,6 +509,7 @@ def native(game, loops: tuple = LOOPS) -> NativeGame:
                 raise
             raise numba_refusal(e, text, path) from None  # names the rules line of the code refused
     ng.compile_seconds = time.perf_counter() - began
-    cachedir.write_file(path.with_suffix(".compiled"), b"")  # is_cached reads it
-    _LOADED[key] = _NATIVE[rules_key(game)] = ng
+    if bound is None:
+        cachedir.write_file(path.with_suffix(".compiled"), b"")  # is_cached reads it
+    _LOADED[loaded] = _NATIVE[rules] = ng
     return ng

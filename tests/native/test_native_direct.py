@@ -1,0 +1,84 @@
+"""The switch ZIGGURAT_NATIVE_DIRECT=1 (native/direct/bind.py): a module's game functions compiled
+by the direct path, the loops by Numba calling them. The same perft counts and the same seeded
+games (every column of `study_chunk`, the final positions) as the module compiled by Numba alone,
+for rulesets of different shapes; a module the translator refuses falls back to Numba whole."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import ziggurat
+
+numba = pytest.importorskip("numba")
+
+from ziggurat.interpreter.native import game as native_game  # noqa: E402
+from ziggurat.interpreter.native.direct import bind  # noqa: E402
+
+LOOPS = ("perft", "study_chunk")
+
+
+def played(ng, game, depth: int, count: int, plies: int) -> tuple:
+    """perft to `depth`, and `count` seeded games' columns and final positions."""
+    state = game.new()
+    counts = [ng.perft(state, d) for d in range(1, depth + 1)]
+    starts = ng.start(state)[0]
+    cols = ng.study_chunk(starts, np.arange(1, count + 1, dtype=np.uint64), plies, finals=True)
+    columns = {f: np.asarray(getattr(cols, f)).tolist() for f in
+               ("plies", "codes", "results", "who", "branching", "actions", "seats", "finals")}
+    return counts, columns
+
+
+def both(monkeypatch, name: str, depth: int, count: int = 40, plies: int = 300) -> tuple:
+    """(Numba's, the switch's) native games of a ruleset, and the switch's module."""
+    game = ziggurat.load(name)
+    monkeypatch.delenv(bind.SWITCH, raising=False)
+    off = played(native_game.native(game, LOOPS), game, depth, count, plies)
+    monkeypatch.setenv(bind.SWITCH, "1")
+    ng = native_game.native(game, LOOPS)
+    on = played(ng, game, depth, count, plies)
+    return off, on, ng.module
+
+
+@pytest.mark.parametrize("name, depth", [("breakthrough", 3), ("rgb", 2), ("ryb", 2), ("pig", 3)])
+def test_the_direct_game_functions_play_the_same_perft_and_seeded_games(monkeypatch, name, depth):
+    off, on, module = both(monkeypatch, name, depth)
+    assert getattr(module, "_direct_library", None) is not None  # the switch did bind the module
+    assert module.legal.py_func.__globals__ is not module.__dict__  # its `legal` is the wrapper
+    assert on[0] == off[0]
+    assert on[1] == off[1]
+
+
+def test_a_module_the_translator_refuses_falls_back_to_numba_and_plays_the_same_games(monkeypatch):
+    off, on, module = both(monkeypatch, "chaos", 2)  # chaos's module raises: outside the subset
+    assert getattr(module, "_direct_library", None) is None
+    assert module.legal.py_func.__globals__ is module.__dict__
+    assert on == off
+
+
+def test_the_switch_is_off_by_default(monkeypatch):
+    monkeypatch.delenv(bind.SWITCH, raising=False)
+    assert not bind.wanted()
+    monkeypatch.setenv(bind.SWITCH, "1")
+    assert bind.wanted()
+
+
+def test_a_module_bound_to_direct_code_keeps_nothing_in_numbas_cache(monkeypatch, tmp_path):
+    """Its loops call symbols only a process that compiled the direct code has: kept, a later
+    process would load them without. The same module compiled by Numba alone keeps its code."""
+    monkeypatch.setenv("ZIGGURAT_CACHE_DIR", str(tmp_path))
+    game = ziggurat.load("breakthrough")
+
+    def kept(on: bool) -> list:
+        monkeypatch.setattr(native_game, "_NATIVE", {})
+        monkeypatch.setattr(native_game, "_LOADED", {})
+        if on:
+            monkeypatch.setenv(bind.SWITCH, "1")
+        else:
+            monkeypatch.delenv(bind.SWITCH, raising=False)
+        ng = native_game.native(game, LOOPS)
+        stem = Path(ng.module.__file__).stem
+        return [p for p in (tmp_path / "native" / "numba").rglob("*") if p.name.startswith(stem)]
+
+    assert kept(True) == []
+    assert kept(False) != []
