@@ -82,3 +82,29 @@ def test_a_module_bound_to_direct_code_keeps_nothing_in_numbas_cache(monkeypatch
 
     assert kept(True) == []
     assert kept(False) != []
+
+
+def searched(ng, game) -> tuple:
+    """Alpha-beta's values (depth 3, the heuristic and nature's weights at its leaves) and a
+    seeded MCTS's root children (its rollouts: legal, apply, outcome) at the start."""
+    from ziggurat.interpreter.native.search import NativeSearch
+
+    search, state = NativeSearch(ng), game.new()
+    while state.is_chance:
+        state.push(state.moves()[0])
+    run = search.alphabeta(state, list(state.moves()), 3, 1000.0, use_tt=False)
+    assert run.run()
+    tree = search.mcts(state, 1.4, 200, 9, 300)
+    tree.run(300)
+    return run.result(), tree.children()
+
+
+@pytest.mark.parametrize("name", ["othello", "pig"])  # each with a heuristic: pig with nature
+def test_the_searches_over_direct_game_functions_find_the_same_values(monkeypatch, name):
+    game = ziggurat.load(name)
+    monkeypatch.delenv(bind.SWITCH, raising=False)
+    off = searched(native_game.native(game, ()), game)
+    monkeypatch.setenv(bind.SWITCH, "1")
+    ng = native_game.native(game, ())
+    assert getattr(ng.module, "_direct_library", None) is not None
+    assert searched(ng, game) == off

@@ -13,6 +13,10 @@ the one written now (it is run from that text, not read back), and written whole
 temporary file. With the cache off, the file goes to a private temporary folder and every process
 compiles.
 
+With `ZIGGURAT_NATIVE_DIRECT=1` (off by default), the game functions the loops call are compiled
+by the direct path instead (`direct/bind.py`: translated to LLVM IR, no Numba front end), and the
+module keeps nothing in Numba's cache; without the switch nothing changes.
+
 A ruleset this backend cannot compile raises `Unsupported` (its `line()` is the one line the
 commands print before using Python instead).
 """

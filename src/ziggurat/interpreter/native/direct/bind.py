@@ -84,7 +84,7 @@ def bind(module, text: str) -> Optional[list]:
     import llvmlite.binding as llvm  # type: ignore[import-untyped]
     from numba import config
 
-    if config.DISABLE_JIT:
+    if getattr(config, "DISABLE_JIT", False):
         return None
     lib, roots = translate(module, text)
     if lib is None:
@@ -123,7 +123,7 @@ def wrappers_text(module, roots: dict) -> str:
     lines = ["from ziggurat.interpreter.native.numbacache import njit", ""]
     for name, sig in roots.items():
         params = list(module.__dict__[name].py_func.__code__.co_varnames[:len(sig)])
-        args = []
+        args: list = []
         for p, c in zip(params, sig):
             t = SIG[c]
             args += [f"{p}.ctypes.data"] + [f"{p}.shape[{k}]" for k in range(ARRAYS[t])] if t in ARRAYS else [p]
@@ -138,4 +138,4 @@ def uncached(module) -> None:
 
     for value in list(module.__dict__.values()):
         if isinstance(value, CPUDispatcher) and value.py_func.__globals__ is module.__dict__:
-            value._cache = NullCache()
+            value._cache = NullCache()  # type: ignore[attr-defined]  # (Numba's, not declared for type checkers)

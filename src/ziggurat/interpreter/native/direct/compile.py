@@ -5,8 +5,9 @@ with Numba and is imported only when something is compiled (the writer runs with
 from __future__ import annotations
 
 import time
+from typing import Optional
 
-_llvm = {}
+_llvm: dict = {}
 
 
 def new_target_machine(llvm):
@@ -17,7 +18,7 @@ def new_target_machine(llvm):
 
 def llvm_setup():
     if not _llvm:
-        import llvmlite.binding as llvm
+        import llvmlite.binding as llvm  # type: ignore[import-untyped]
         from numba.core import codegen  # noqa: F401 (Numba's own llvm initialisation)
         llvm.initialize_native_target()
         llvm.initialize_native_asmprinter()
@@ -36,7 +37,7 @@ class Library:
         return self.translator.ctypes_signature(name, sig)(self.address(name + "_c"))
 
 
-def compile_ir(ir: str, translator=None, times: dict = None) -> Library:
+def compile_ir(ir: str, translator=None, times: Optional[dict] = None) -> Library:
     """Parse, Numba's passes (each function's O3 passes, then the module's cheap and full O3
     pipelines), machine code in an MCJIT engine; `times` gets each step's CPU seconds."""
     from numba.core.llvm_bindings import create_pass_builder

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -11,6 +12,27 @@ from .irtypes import (ARR, ARR2, ARRAYS, ARRF, BIN, BOOL, CMP_S, CMP_U, ELEM, F6
 
 
 class Expressions:
+    # what FunctionWriter (function.py) provides, declared for type checkers
+    tr: Any
+    fdef: ast.FunctionDef
+    first: Any
+    locals: set
+    exprtypes: dict
+    statics: dict
+    entry: list
+    loops: list
+    if TYPE_CHECKING:
+        def t(self) -> str: ...
+        def label(self) -> str: ...
+        def emit(self, line: str) -> None: ...
+        def op(self, text: str) -> str: ...
+        def block(self, lab: str) -> None: ...
+        def jump(self, lab: str) -> None: ...
+        def branch(self, c: str, yes: str, no: str) -> None: ...
+        def slot(self, ty) -> str: ...
+        def load_var(self, name, node) -> V: ...
+        def conv(self, v: V, ty, node) -> V: ...
+
     # ---- known in Python (constants and global scalars) ---------------------------------------------
     def static(self, node):
         key = id(node)
@@ -462,7 +484,7 @@ class Expressions:
     def user_call(self, name, node) -> V:
         args = [self.expr(a) for a in node.args]
         sym, ret = self.tr.function(name, tuple(a.ty for a in args), node)
-        text = []
+        text: list = []
         for a in args:
             if isinstance(a.ty, tuple) or a.ty == VOID:
                 refuse(node, "a tuple or None passed to a function")

@@ -87,7 +87,7 @@ class FunctionWriter(Expressions):
             self.rettype = VOID
         if self.first is None:
             return ""
-        params = []
+        params: list = []
         for p, ty in zip(self.params, self.argtypes):
             params += array_params(ty, p) if ty in ARRAYS else [f"{LL[ty]} %a.{p}"]
         allocas = []

@@ -30,6 +30,7 @@ import ctypes
 import os
 import re
 import types
+from typing import Optional
 
 import numpy as np
 
@@ -49,7 +50,7 @@ def plain_namespace(text: str) -> dict:
 class Translator:
     """The module's text parsed once; functions translated on demand, specialised by arg types."""
 
-    def __init__(self, text: str, ns: dict = None, tree=None):
+    def __init__(self, text: str, ns: Optional[dict] = None, tree=None):
         self.tree = ast.parse(text) if tree is None else tree
         if ns is None:
             ns = plain_namespace(text)
