@@ -3,8 +3,6 @@ by the direct path, the loops by Numba calling them. The same perft counts and t
 games (every column of `study_chunk`, the final positions) as the module compiled by Numba alone,
 for rulesets of different shapes; a module the translator refuses falls back to Numba whole."""
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
@@ -63,25 +61,47 @@ def test_the_switch_is_off_by_default(monkeypatch):
     assert bind.wanted()
 
 
-def test_a_module_bound_to_direct_code_keeps_nothing_in_numbas_cache(monkeypatch, tmp_path):
-    """Its loops call symbols only a process that compiled the direct code has: kept, a later
-    process would load them without. The same module compiled by Numba alone keeps its code."""
-    monkeypatch.setenv("ZIGGURAT_CACHE_DIR", str(tmp_path))
-    game = ziggurat.load("breakthrough")
+PROCESS = """
+import hashlib, json, sys
+import numpy as np
+import ziggurat
+from ziggurat.interpreter.native.game import native
+game = ziggurat.load(sys.argv[1])
+ng = native(game, ("perft", "study_chunk"))
+state = game.new()
+cols = ng.study_chunk(ng.start(state)[0], np.arange(1, 21, dtype=np.uint64), 200, finals=True)
+games = [np.asarray(getattr(cols, f)).tolist() for f in ("plies", "codes", "results", "branching", "finals")]
+lib = getattr(ng.module, "_direct_library", None)
+digest = hashlib.sha1(json.dumps(games).encode()).hexdigest()
+print(json.dumps({"perft": [ng.perft(state, d) for d in (1, 2)], "games": digest,
+                  "direct": None if lib is None else lib.from_cache,
+                  "loop hits": sum(ng.module.study_chunk.stats.cache_hits.values())}))
+"""
 
-    def kept(on: bool) -> list:
-        monkeypatch.setattr(native_game, "_NATIVE", {})
-        monkeypatch.setattr(native_game, "_LOADED", {})
-        if on:
-            monkeypatch.setenv(bind.SWITCH, "1")
-        else:
-            monkeypatch.delenv(bind.SWITCH, raising=False)
-        ng = native_game.native(game, LOOPS)
-        stem = Path(ng.module.__file__).stem
-        return [p for p in (tmp_path / "native" / "numba").rglob("*") if p.name.startswith(stem)]
 
-    assert kept(True) == []
-    assert kept(False) != []
+def test_a_second_process_loads_the_direct_code_and_its_loops_from_the_cache(tmp_path):
+    """The direct object code and the loops calling it are kept (the loops under a file of their
+    own): a second process with the switch on loads both and plays the same games; a process
+    with the switch off, on the same cache, loads none of those loops (it would end: their
+    symbols are not in it) and plays the same games too."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    def run(on: bool) -> dict:
+        env = {k: v for k, v in os.environ.items() if k != bind.SWITCH}
+        env.update({"ZIGGURAT_CACHE_DIR": str(tmp_path), **({bind.SWITCH: "1"} if on else {})})
+        out = subprocess.run([sys.executable, "-c", PROCESS, "breakthrough"], env=env, capture_output=True,
+                             text=True, check=True)
+        return json.loads(out.stdout.strip().splitlines()[-1])
+
+    cold, warm, off = run(True), run(True), run(False)
+    assert cold["direct"] is False and cold["loop hits"] == 0  # compiled, then kept
+    assert warm["direct"] is True and warm["loop hits"] > 0  # both loaded
+    assert off["direct"] is None and off["loop hits"] == 0  # its own module: compiled by Numba
+    assert cold["perft"] == warm["perft"] == off["perft"]
+    assert cold["games"] == warm["games"] == off["games"]
 
 
 def searched(ng, game) -> tuple:

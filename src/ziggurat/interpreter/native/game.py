@@ -14,8 +14,8 @@ temporary file. With the cache off, the file goes to a private temporary folder 
 compiles.
 
 With `ZIGGURAT_NATIVE_DIRECT=1` (off by default), the game functions the loops call are compiled
-by the direct path instead (`direct/bind.py`: translated to LLVM IR, no Numba front end), and the
-module keeps nothing in Numba's cache; without the switch nothing changes.
+by the direct path instead (`direct/bind.py`: translated to LLVM IR, no Numba front end), the
+module run from a file of its own (Numba's cache entries apart); without the switch nothing changes.
 
 A ruleset this backend cannot compile raises `Unsupported` (its `line()` is the one line the
 commands print before using Python instead).
@@ -298,10 +298,11 @@ class ChunkColumns:
 @lru_cache(maxsize=1)
 def _fingerprint() -> str:
     h = hashlib.sha256(engine_fingerprint().encode())
-    d = resources.files("ziggurat").joinpath("interpreter/native")
-    for p in sorted(d.iterdir(), key=lambda p: p.name):
-        if p.name.endswith(".py") and p.is_file():
-            h.update(p.name.encode() + b"\0" + p.read_bytes())
+    for folder in ("interpreter/native", "interpreter/native/direct"):
+        d = resources.files("ziggurat").joinpath(folder)
+        for p in sorted(d.iterdir(), key=lambda p: p.name):
+            if p.name.endswith(".py") and p.is_file():
+                h.update(p.name.encode() + b"\0" + p.read_bytes())
     return h.hexdigest()
 
 
@@ -478,6 +479,8 @@ def native(game, loops: tuple = LOOPS) -> NativeGame:
     text, layout, outcomes, hashing = source(game)
     key, path = module_path(text)
     loaded = key + ":direct" if on else key
+    if on:  # a file and a module name of its own: its loops' cache entries call the direct code (bind.py)
+        path = path.with_name(path.stem + "d" + path.suffix)
     if loaded in _LOADED:
         _NATIVE[rules] = _LOADED[loaded]
         return _LOADED[loaded]
@@ -487,13 +490,14 @@ def native(game, loops: tuple = LOOPS) -> NativeGame:
         cachedir.write_file(path, data)
     # Run the text written now, not the file read back (nor a .pyc beside it): the file is there
     # for Numba (which caches only functions of real files) and for tracebacks.
-    name = f"ziggurat_native_{key[:16]}"
+    name = f"ziggurat_native_{key[:16]}" + ("d" if on else "")
     module = types.ModuleType(name)
     module.__file__ = str(path)
     sys.modules[name] = module
     exec(compile(text, str(path), "exec"), module.__dict__)
     began = time.perf_counter()
-    bound = direct.bind(module, text) if on else None  # with it, nothing of the module in Numba's cache
+    if on:
+        direct.bind(module, text)  # before any loop compiles or loads
     warm = game.new()
     ng = NativeGame(game, module, layout, outcomes, hashing, 0.0, str(path))
     if warm is not None:  # compile (or load) the loops asked for now
@@ -513,7 +517,6 @@ def native(game, loops: tuple = LOOPS) -> NativeGame:
                 raise
             raise numba_refusal(e, text, path) from None  # names the rules line of the code refused
     ng.compile_seconds = time.perf_counter() - began
-    if bound is None:
-        cachedir.write_file(path.with_suffix(".compiled"), b"")  # is_cached reads it
+    cachedir.write_file(path.with_suffix(".compiled"), b"")  # is_cached reads it
     _LOADED[loaded] = _NATIVE[rules] = ng
     return ng

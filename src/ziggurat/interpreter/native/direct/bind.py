@@ -11,11 +11,15 @@ wrappers in the module's globals. If the translator refuses `legal` or `apply` (
 is replaced: the whole module stays Numba's (said once, at debug level), and the cache works as
 without the switch; another root it refuses (RYB's `pick_chance`) stays Numba's alone.
 
-The cache: the machine code of a loop that calls a direct symbol may only be loaded by a process
-that has added that symbol first, and the direct code itself is not kept yet. So a module bound
-here keeps nothing in Numba's on-disk cache and loads nothing from it (every function of the
-module is made `cache=False`), and the direct code is compiled again in each process. (The next
-step: the direct object code kept in the sealed cache and added before the loops' entries load.)
+The cache: the direct code is kept as object code, a sealed entry in `native/direct/` named as the
+module's file (`compiled`); a refusal is kept too. The machine code of a loop that calls a direct
+symbol may only be loaded by a process that has added that symbol first (LLVM ends a process that
+loads code calling a symbol it cannot find). So with the switch on, `native()` runs the module
+from a file of its own (its name ends in `d`) under a module name of its own, whose functions
+have Numba cache entries of their own, never loaded by a process with the switch off; and every
+process that runs that file calls `bind` first, which adds the same symbols (the same roots: the
+file's name is a hash of the module's text and of the engine's code, this package's included).
+Anything else that loads such a file (not `native()`) must not: it would not add the symbols.
 
 Arrays are assumed C-contiguous at the boundary (every array the kernel passes is: a position
 vector, a row of a C-contiguous table, a buffer of its own).
@@ -26,11 +30,14 @@ from __future__ import annotations
 import ast
 import logging
 import os
+import pickle
+from pathlib import Path
 from typing import Optional
 
 from .irtypes import ARRAYS, BOOL, F64, I64, SIG, U64, VOID, Refused
 
 SWITCH = "ZIGGURAT_NATIVE_DIRECT"
+FOLDER = ("native", "direct")  # the direct object code, sealed entries of the cache folder
 
 # What the kernel's loops (kernel_loops.py) and the searches (search_kernel.py) call of the
 # written part, and their parameters' types (irtypes.SIG letters: `a` an int64 array, `f` a
@@ -48,11 +55,10 @@ def wanted() -> bool:
 
 
 def translate(module, text: str) -> tuple:
-    """(library, {root: signature letters}) of the roots the module defines that the translator
-    takes, compiled into one LLVM module; or (None, why) when it refuses a REQUIRED one. A refused
+    """(IR text, {root: signature letters}, {root: return type}) of the roots the module defines
+    that the translator takes; or (None, why, None) when it refuses a REQUIRED one. A refused
     root that is not required (say a `pick_chance` that makes a buffer in a loop) stays Numba's:
     the direct code and Numba's never call each other, only the loops call both."""
-    from .compile import compile_ir
     from .translate import Translator
 
     tree = ast.parse(text)
@@ -61,44 +67,75 @@ def translate(module, text: str) -> tuple:
         if name not in module.__dict__:
             continue
         try:  # each alone first (translation only: milliseconds), so that one refusal spares the rest
-            exports = {name: sig}
             tr = Translator(text, module.__dict__, tree)
-            tr.module_ir(exports)
+            tr.module_ir({name: sig})
             if isinstance(tr.done[(name, tuple(SIG[c] for c in sig), True)][1], tuple):
                 raise Refused(f"{name} returns a tuple")  # (its C entry would take a pointer more)
             roots[name] = sig
         except Refused as why:
             if name in REQUIRED:
-                return None, f"{name}: {why}"
+                return None, f"{name}: {why}", None
             refused[name] = str(why)
     if refused:
         log.debug("%s: the direct path left to Numba %s", module.__name__, refused)
     tr = Translator(text, module.__dict__, tree)  # the module's own globals: the values the text names
-    return compile_ir(tr.module_ir(roots), tr), roots
+    ir = tr.module_ir(roots)
+    return ir, roots, {name: tr.done[(name, tuple(SIG[c] for c in sig), True)][1] for name, sig in roots.items()}
+
+
+def compiled(module, text: str) -> Optional[tuple]:
+    """(library, roots, return types) of the module's direct code: its object code from the
+    sealed cache (`native/direct/`, named as the module's file, whose name is a hash of its text
+    and of the engine's code, this package's included), else translated, compiled and kept
+    there. A refusal is kept too (as None), so that every process decides alike."""
+    from .... import cachedir
+    from .compile import load_object, object_code
+
+    folder = cachedir.subfolder(*FOLDER)
+    path = None if folder is None else folder / (Path(module.__file__).stem + ".pickle")
+    data = cachedir.read_sealed(path) if path is not None else None
+    if data is not None:
+        kept = pickle.loads(data)
+        if kept is None:
+            return None
+        obj, roots, rets = kept
+        lib = load_object(obj)
+        lib.from_cache = True
+        return lib, roots, rets
+    ir, roots, rets = translate(module, text)
+    if ir is None:
+        log.debug("%s: the direct path refused (%s); the module is compiled by Numba", module.__name__, roots)
+        if path is not None:
+            cachedir.write_sealed(path, pickle.dumps(None))
+        return None
+    obj = object_code(ir)
+    if path is not None:
+        cachedir.write_sealed(path, pickle.dumps((obj, roots, rets)))
+    lib = load_object(obj)
+    lib.from_cache = False
+    return lib, roots, rets
 
 
 def bind(module, text: str) -> Optional[list]:
-    """The module's roots replaced by wrappers calling the direct code, and every function of the
-    module made `cache=False`; the names replaced. None (nothing changed) where the translator
-    refuses a root, or where Numba's JIT is disabled (NUMBA_DISABLE_JIT: plain Python)."""
+    """The module's roots replaced by wrappers calling the direct code (before any of its loops
+    compiles or loads from Numba's cache); the names replaced. None (nothing changed) where the
+    translator refuses a REQUIRED root, or where Numba's JIT is disabled (NUMBA_DISABLE_JIT)."""
     import llvmlite.binding as llvm  # type: ignore[import-untyped]
     from numba import config
 
     if getattr(config, "DISABLE_JIT", False):
         return None
-    lib, roots = translate(module, text)
-    if lib is None:
-        log.debug("%s: the direct path refused (%s); the module is compiled by Numba", module.__name__, roots)
+    made = compiled(module, text)
+    if made is None:
         return None
+    lib, roots, ret = made
     module._direct_library = lib  # kept alive: its engine owns the machine code the symbols point to
-    ret = {name: lib.translator.done[(name, tuple(SIG[c] for c in sig), True)][1] for name, sig in roots.items()}
     namespace: dict = {}
     for name, sig in roots.items():
-        symbol = f"{module.__name__}_direct_{name}"
+        symbol = f"{module.__name__}_{name}"  # the module's name is a hash of its text and of the engine's code
         llvm.add_symbol(symbol, lib.address(name + "_c"))
         namespace[f"ext_{name}"] = external(symbol, sig, ret[name])
     exec(compile(wrappers_text(module, roots), f"<direct wrappers of {module.__name__}>", "exec"), namespace)
-    uncached(module)
     for name in roots:
         setattr(module, name, namespace[name])
     return list(roots)
@@ -129,13 +166,3 @@ def wrappers_text(module, roots: dict) -> str:
             args += [f"{p}.ctypes.data"] + [f"{p}.shape[{k}]" for k in range(ARRAYS[t])] if t in ARRAYS else [p]
         lines += ["@njit", f"def {name}({', '.join(params)}):", f"    return ext_{name}({', '.join(args)})", ""]
     return "\n".join(lines)
-
-
-def uncached(module) -> None:
-    """Every compiled function of the module keeps nothing in Numba's cache and loads nothing."""
-    from numba.core.caching import NullCache
-    from numba.core.registry import CPUDispatcher
-
-    for value in list(module.__dict__.values()):
-        if isinstance(value, CPUDispatcher) and value.py_func.__globals__ is module.__dict__:
-            value._cache = NullCache()  # type: ignore[attr-defined]  # (Numba's, not declared for type checkers)

@@ -27,6 +27,8 @@ def llvm_setup():
 
 
 class Library:
+    from_cache = False  # (bind.py) its machine code loaded from the cache's object code
+
     def __init__(self, engine, mod, translator):
         self.engine, self.mod, self.translator = engine, mod, translator
 
@@ -40,12 +42,44 @@ class Library:
 def compile_ir(ir: str, translator=None, times: Optional[dict] = None) -> Library:
     """Parse, Numba's passes (each function's O3 passes, then the module's cheap and full O3
     pipelines), machine code in an MCJIT engine; `times` gets each step's CPU seconds."""
-    from numba.core.llvm_bindings import create_pass_builder
     llvm, tm = llvm_setup()
     t = [time.process_time()]
     mod = llvm.parse_assembly(ir)
     mod.verify()
     t.append(time.process_time())
+    optimise(mod)
+    t.append(time.process_time())
+    engine = llvm.create_mcjit_compiler(mod, new_target_machine(llvm))  # the engine owns (frees) its machine
+    engine.finalize_object()
+    t.append(time.process_time())
+    if times is not None:
+        for k, a, b in (("parse", 0, 1), ("passes", 1, 2), ("machine code", 2, 3)):
+            times[k] = times.get(k, 0.0) + t[b] - t[a]
+    return Library(engine, mod, translator)
+
+
+def object_code(ir: str) -> bytes:
+    """The IR parsed, optimised as `compile_ir` does, and made an object file (its bytes)."""
+    llvm, tm = llvm_setup()
+    mod = llvm.parse_assembly(ir)
+    mod.verify()
+    optimise(mod)
+    return new_target_machine(llvm).emit_object(mod)
+
+
+def load_object(data: bytes) -> Library:
+    """An object file's machine code in an MCJIT engine of its own (its symbols by `address`)."""
+    llvm, _ = llvm_setup()
+    engine = llvm.create_mcjit_compiler(llvm.parse_assembly(""), new_target_machine(llvm))
+    engine.add_object_file(llvm.ObjectFileRef.from_data(data))
+    engine.finalize_object()
+    return Library(engine, None, None)
+
+
+def optimise(mod) -> None:
+    """Numba's passes over a parsed module: each function's O3, then the module's cheap and full O3."""
+    from numba.core.llvm_bindings import create_pass_builder
+    _, tm = llvm_setup()
     for f in mod.functions:
         if not f.is_declaration:
             pb = create_pass_builder(tm, opt=3)
@@ -58,11 +92,3 @@ def compile_ir(ir: str, translator=None, times: Optional[dict] = None) -> Librar
     pm.run(mod, pb)
     pb = create_pass_builder(tm, opt=3)
     pb.getModulePassManager().run(mod, pb)
-    t.append(time.process_time())
-    engine = llvm.create_mcjit_compiler(mod, new_target_machine(llvm))  # the engine owns (frees) its machine
-    engine.finalize_object()
-    t.append(time.process_time())
-    if times is not None:
-        for k, a, b in (("parse", 0, 1), ("passes", 1, 2), ("machine code", 2, 3)):
-            times[k] = times.get(k, 0.0) + t[b] - t[a]
-    return Library(engine, mod, translator)
