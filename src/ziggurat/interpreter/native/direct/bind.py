@@ -8,8 +8,8 @@ root's C-ABI entry is given to LLVM by a symbol of its own (`llvm.add_symbol`), 
 name of the root is bound to a one-line @njit wrapper calling it as a Numba `ExternalFunction`
 (an array passed as its data pointer and its length). The loops, compiled afterwards, find the
 wrappers in the module's globals. If the translator refuses `legal` or `apply` (REQUIRED), nothing
-is replaced: the whole module stays Numba's (said once, at debug level), and the cache works as
-without the switch; another root it refuses (RYB's `pick_chance`) stays Numba's alone.
+is replaced: the whole module stays Numba's (said at debug level where it is translated); another
+root it refuses (RYB's `pick_chance`) stays Numba's alone.
 
 The cache: the direct code is kept as object code, a sealed entry in `native/direct/` named as the
 module's file (`compiled`); a refusal is kept too. The machine code of a loop that calls a direct
