@@ -1,4 +1,4 @@
-"""The direct prototype (direct_llvm.py) checked against the module run as plain Python.
+"""The direct prototype (ziggurat.interpreter.native.direct) checked against the module run as plain Python.
 
     python benchmarks/direct_llvm_check.py check RULESET [--games 4 --plies 400 --moves 6 --seed 1]
 
@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from direct_llvm import Refused, Translator, compile_ir, exported, plain_namespace  # noqa: E402
+from ziggurat.interpreter.native.direct import Refused, Translator, compile_ir, exported, plain_namespace  # noqa: E402
 
 
 def written(name: str):

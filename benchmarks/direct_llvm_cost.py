@@ -1,4 +1,4 @@
-"""Compile cost of the direct prototype (direct_llvm.py) per game function, against Numba's, and
+"""Compile cost of the direct prototype (ziggurat.interpreter.native.direct) per game function, against Numba's, and
 the cold compile it projects.
 
     python benchmarks/direct_llvm_cost.py RULESET [--roots legal,apply] [--prof FILE]
@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from direct_llvm import Refused, Translator, compile_ir, exported, plain_namespace  # noqa: E402
+from ziggurat.interpreter.native.direct import Refused, Translator, compile_ir, exported, plain_namespace  # noqa: E402
 from direct_llvm_check import written  # noqa: E402
 from direct_llvm_survey import array_params  # noqa: E402
 

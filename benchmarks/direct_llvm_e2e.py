@@ -1,5 +1,5 @@
 """End to end: a cold compile of the study loop (`study_chunk`) with `legal`, `apply`, `outcome`
-and `pick_chance` (those it translates) compiled by the direct prototype (direct_llvm.py) and
+and `pick_chance` (those it translates) compiled by the direct prototype (ziggurat.interpreter.native.direct) and
 called by symbol from Numba's loop, against Numba compiling everything; fresh processes, alternated.
 
     python benchmarks/direct_llvm_e2e.py RULESET [--runs 3 --games 200 --plies 1000] [--perft]
@@ -75,7 +75,7 @@ def replace(module, text: str) -> list:
     from numba import njit, types
     from numba.core.typing import signature
 
-    from direct_llvm import Refused, Translator, compile_ir
+    from ziggurat.interpreter.native.direct import Refused, Translator, compile_ir
     tree = ast.parse(text)
     roots = {}
     for name, sig in ROOTS.items():

@@ -1,4 +1,4 @@
-"""Speed of the direct prototype's code (direct_llvm.py) against Numba's, and a call from an @njit
+"""Speed of the direct prototype's code (ziggurat.interpreter.native.direct) against Numba's, and a call from an @njit
 function into it by symbol.
 
     python benchmarks/direct_llvm_speed.py RULESET [--positions 300 --rounds 7 --reps 20]
@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from direct_llvm import Translator, compile_ir, exported, plain_namespace  # noqa: E402
+from ziggurat.interpreter.native.direct import Translator, compile_ir, exported, plain_namespace  # noqa: E402
 from direct_llvm_check import written  # noqa: E402
 
 

@@ -1,4 +1,4 @@
-"""Which game functions of the shipped rulesets' modules the direct prototype (direct_llvm.py)
+"""Which game functions of the shipped rulesets' modules the direct prototype (ziggurat.interpreter.native.direct)
 translates, and why it refuses the others.
 
     python benchmarks/direct_llvm_survey.py [RULESET ...]     # default: every shipped ruleset
@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from direct_llvm import Refused, Translator, plain_namespace  # noqa: E402
+from ziggurat.interpreter.native.direct import Refused, Translator, plain_namespace  # noqa: E402
 
 
 def array_params(defs: dict, name: str, memo: dict) -> set:

@@ -31,7 +31,8 @@ ROOTS = {"legal": "aa", "apply": "ai", "outcome": "aifai"}
 def save(name: str, path: str) -> dict:
     import ast
 
-    from direct_llvm import Refused, Translator, compile_ir, llvm_setup, new_target_machine, plain_namespace
+    from ziggurat.interpreter.native.direct import Refused, Translator, compile_ir, plain_namespace
+    from ziggurat.interpreter.native.direct.compile import llvm_setup, new_target_machine
     from direct_llvm_check import written
     text = written(name)[0]
     ns = plain_namespace(text)
@@ -55,7 +56,8 @@ def save(name: str, path: str) -> dict:
 
 
 def load(name: str, path: str) -> dict:
-    from direct_llvm import llvm_setup, new_target_machine, plain_namespace
+    from ziggurat.interpreter.native.direct import plain_namespace
+    from ziggurat.interpreter.native.direct.compile import llvm_setup, new_target_machine
     from direct_llvm_check import written
     text, s0 = written(name)
     ns = plain_namespace(text)

@@ -1,4 +1,4 @@
-"""The direct prototype (benchmarks/direct_llvm.py: a written module's game functions translated
+"""The direct prototype (ziggurat.interpreter.native.direct: a written module's game functions translated
 from their Python text to LLVM IR, no Numba front end) against the same module run as plain
 Python, the reference: the same moves and the same positions after every move, on seeded games.
 And its refusals: a construct outside its subset is refused, naming the line."""
@@ -12,7 +12,7 @@ import pytest
 pytest.importorskip("numba")
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
-from direct_llvm import Refused, Translator, compile_ir  # noqa: E402
+from ziggurat.interpreter.native.direct import Refused, Translator, compile_ir  # noqa: E402
 from direct_llvm_check import check  # noqa: E402
 
 

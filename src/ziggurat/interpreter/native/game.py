@@ -13,6 +13,10 @@ the one written now (it is run from that text, not read back), and written whole
 temporary file. With the cache off, the file goes to a private temporary folder and every process
 compiles.
 
+With `ZIGGURAT_NATIVE_DIRECT=1` (off by default), the game functions the loops call are compiled
+by the direct path instead (`direct/bind.py`: translated to LLVM IR, no Numba front end), the
+module run from a file of its own (Numba's cache entries apart); without the switch nothing changes.
+
 A ruleset this backend cannot compile raises `Unsupported` (its `line()` is the one line the
 commands print before using Python instead).
 """
@@ -38,6 +42,7 @@ from ..cache import engine_fingerprint
 from ..facts import uses_repetition
 from ..pipeline import lowered_rules, options_key
 from .code import numba_refusal
+from .direct import bind as direct
 from .layout import Codec, Layout, TooLong
 from .module import KERNEL_MARK, NativeWriter, plan_layout
 from .playout import Playout
@@ -293,10 +298,11 @@ class ChunkColumns:
 @lru_cache(maxsize=1)
 def _fingerprint() -> str:
     h = hashlib.sha256(engine_fingerprint().encode())
-    d = resources.files("ziggurat").joinpath("interpreter/native")
-    for p in sorted(d.iterdir(), key=lambda p: p.name):
-        if p.name.endswith(".py") and p.is_file():
-            h.update(p.name.encode() + b"\0" + p.read_bytes())
+    for folder in ("interpreter/native", "interpreter/native/direct"):
+        d = resources.files("ziggurat").joinpath(folder)
+        for p in sorted(d.iterdir(), key=lambda p: p.name):
+            if p.name.endswith(".py") and p.is_file():
+                h.update(p.name.encode() + b"\0" + p.read_bytes())
     return h.hexdigest()
 
 
@@ -465,26 +471,33 @@ def native(game, loops: tuple = LOOPS) -> NativeGame:
     why = available()
     if why is not None:
         raise Unsupported("anything without Numba installed (pip install 'ziggurat[native]')")
-    made = _NATIVE.get(rules_key(game))
+    on = direct.wanted()  # ZIGGURAT_NATIVE_DIRECT=1: the game functions by the direct path (direct/bind.py)
+    rules = (rules_key(game), "direct") if on else rules_key(game)
+    made = _NATIVE.get(rules)
     if made is not None:
         return made
     text, layout, outcomes, hashing = source(game)
     key, path = module_path(text)
-    if key in _LOADED:
-        _NATIVE[rules_key(game)] = _LOADED[key]
-        return _LOADED[key]
+    loaded = key + ":direct" if on else key
+    if on:  # a file and a module name of its own: its loops' cache entries call the direct code (bind.py)
+        path = path.with_name(path.stem + "d" + path.suffix)
+    if loaded in _LOADED:
+        _NATIVE[rules] = _LOADED[loaded]
+        return _LOADED[loaded]
     data = text.encode("utf-8")
     if cachedir.read_file(path) != data:  # missing, other text, or not to be trusted (a link, ...)
         # whole or not at all; a file rewritten alike would lose Numba's cache (its stamp changes)
         cachedir.write_file(path, data)
     # Run the text written now, not the file read back (nor a .pyc beside it): the file is there
     # for Numba (which caches only functions of real files) and for tracebacks.
-    name = f"ziggurat_native_{key[:16]}"
+    name = f"ziggurat_native_{key[:16]}" + ("d" if on else "")
     module = types.ModuleType(name)
     module.__file__ = str(path)
     sys.modules[name] = module
     exec(compile(text, str(path), "exec"), module.__dict__)
     began = time.perf_counter()
+    if on:
+        direct.bind(module, text)  # before any loop compiles or loads
     warm = game.new()
     ng = NativeGame(game, module, layout, outcomes, hashing, 0.0, str(path))
     if warm is not None:  # compile (or load) the loops asked for now
@@ -505,5 +518,5 @@ def native(game, loops: tuple = LOOPS) -> NativeGame:
             raise numba_refusal(e, text, path) from None  # names the rules line of the code refused
     ng.compile_seconds = time.perf_counter() - began
     cachedir.write_file(path.with_suffix(".compiled"), b"")  # is_cached reads it
-    _LOADED[key] = _NATIVE[rules_key(game)] = ng
+    _LOADED[loaded] = _NATIVE[rules] = ng
     return ng

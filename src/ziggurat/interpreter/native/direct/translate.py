@@ -1,10 +1,10 @@
-"""A prototype: a written native module's game functions translated from their Python text
+"""The translator: a written native module's game functions translated from their Python text
 straight to LLVM IR text (no Numba front end), then compiled by llvmlite (parse, O3, machine code).
 
-    from direct_llvm import Translator
+    from ziggurat.interpreter.native.direct import Translator, compile_ir
     t = Translator(module_text)                       # the module's globals read by exec (njit off)
     ir = t.module_ir({"legal_4": "aaiii"})            # exported: `a` a 1-D int64 array, `i` an int64
-    lib = compile_ir(ir)                              # llvmlite: parse, Numba's O3 passes, MCJIT
+    lib = compile_ir(ir, t)                           # llvmlite: parse, Numba's O3 passes, MCJIT
     f = lib.cfunc("legal_4")                          # ctypes; arrays as (pointer, length) pairs
 
 The subset (anything else is refused with `Refused` naming the line, so a caller could fall back
@@ -30,14 +30,15 @@ import ctypes
 import os
 import re
 import types
+from typing import Optional
 
 import numpy as np
 
-from direct_llvm_fn import FunctionWriter
-from direct_llvm_types import ARRAYS, BOOL, F64, I64, LL, SIG, U64, VOID, Refused, fconst, lltype, refuse
+from .function import FunctionWriter
+from .irtypes import ARRAYS, BOOL, F64, I64, LL, SIG, U64, VOID, Refused, fconst, lltype, refuse
 from ziggurat.interpreter.native.module import plain_text
 
-__all__ = ["Translator", "Refused", "compile_ir", "exported"]
+__all__ = ["Translator", "Refused", "exported", "plain_namespace"]
 
 def plain_namespace(text: str) -> dict:
     """The module run as plain Python (njit the identity): its globals' values, and the oracle."""
@@ -49,7 +50,7 @@ def plain_namespace(text: str) -> dict:
 class Translator:
     """The module's text parsed once; functions translated on demand, specialised by arg types."""
 
-    def __init__(self, text: str, ns: dict = None, tree=None):
+    def __init__(self, text: str, ns: Optional[dict] = None, tree=None):
         self.tree = ast.parse(text) if tree is None else tree
         if ns is None:
             ns = plain_namespace(text)
@@ -132,7 +133,7 @@ class Translator:
         return sym, len(items)
 
     def module_ir(self, exports: dict) -> str:
-        """The IR text of `exports` (name -> signature letters: direct_llvm_types.SIG) and
+        """The IR text of `exports` (name -> signature letters: irtypes.SIG) and
         all they call; each export also gets a C-ABI wrapper `NAME_c` (arrays as pointer, length;
         a tuple's first item returned, the rest written to a trailing i64* argument)."""
         for name, sig in exports.items():
@@ -189,70 +190,6 @@ class Translator:
             ret = ret[0]
         cret = None if ret == VOID else scalar.get(ret, ctypes.c_int64)
         return ctypes.CFUNCTYPE(cret, *cargs)
-
-
-# ---- llvmlite: parse, optimise as Numba does, machine code ------------------------------------------
-
-_llvm = {}
-
-
-def new_target_machine(llvm):
-    return llvm.Target.from_default_triple().create_target_machine(
-        opt=3, jit=True, codemodel="jitdefault", features=llvm.get_host_cpu_features().flatten(),
-        cpu=llvm.get_host_cpu_name())
-
-
-def llvm_setup():
-    if not _llvm:
-        import llvmlite.binding as llvm
-        from numba.core import codegen  # noqa: F401 (Numba's own llvm initialisation)
-        llvm.initialize_native_target()
-        llvm.initialize_native_asmprinter()
-        _llvm.update(llvm=llvm, tm=new_target_machine(llvm))
-    return _llvm["llvm"], _llvm["tm"]
-
-
-class Library:
-    def __init__(self, engine, mod, translator):
-        self.engine, self.mod, self.translator = engine, mod, translator
-
-    def address(self, name):
-        return self.engine.get_function_address(name)
-
-    def cfunc(self, name, sig):
-        return self.translator.ctypes_signature(name, sig)(self.address(name + "_c"))
-
-
-def compile_ir(ir: str, translator=None, times: dict = None) -> Library:
-    """Parse, Numba's passes (each function's O3 passes, then the module's cheap and full O3
-    pipelines), machine code in an MCJIT engine; `times` gets each step's CPU seconds."""
-    import time
-    from numba.core.llvm_bindings import create_pass_builder
-    llvm, tm = llvm_setup()
-    t = [time.process_time()]
-    mod = llvm.parse_assembly(ir)
-    mod.verify()
-    t.append(time.process_time())
-    for f in mod.functions:
-        if not f.is_declaration:
-            pb = create_pass_builder(tm, opt=3)
-            pb.getFunctionPassManager().run(f, pb)
-    pb = create_pass_builder(tm, opt=3, loop_vectorize=True)
-    pm = pb.getModulePassManager()
-    pm.add_loop_rotate_pass()
-    pm.add_instruction_combine_pass()
-    pm.add_jump_threading_pass()
-    pm.run(mod, pb)
-    pb = create_pass_builder(tm, opt=3)
-    pb.getModulePassManager().run(mod, pb)
-    t.append(time.process_time())
-    engine = llvm.create_mcjit_compiler(mod, new_target_machine(llvm))  # the engine owns (frees) its machine
-    engine.finalize_object()
-    t.append(time.process_time())
-    if times is not None:
-        for k, a, b in (("parse", 0, 1), ("passes", 1, 2), ("machine code", 2, 3)):
-            times[k] = times.get(k, 0.0) + t[b] - t[a]
-    return Library(engine, mod, translator)
 
 
 def exported(text: str) -> list:

@@ -1,16 +1,38 @@
-"""Expressions of direct_llvm.py's prototype: a mixin of FunctionWriter (direct_llvm_fn.py)."""
+"""Expressions of the direct translator: a mixin of FunctionWriter (function.py)."""
 
 from __future__ import annotations
 
 import ast
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from direct_llvm_types import (ARR, ARR2, ARRAYS, ARRF, BIN, BOOL, CMP_S, CMP_U, ELEM, F64, FBIN, FCMP, I64, LL,
+from .irtypes import (ARR, ARR2, ARRAYS, ARRF, BIN, BOOL, CMP_S, CMP_U, ELEM, F64, FBIN, FCMP, I64, LL,
                                MAX_BUFFER, STATIC, U64, VOID, V, array_args, const, lltype, refuse, unify)
 
 
 class Expressions:
+    # what FunctionWriter (function.py) provides, declared for type checkers
+    tr: Any
+    fdef: ast.FunctionDef
+    first: Any
+    locals: set
+    exprtypes: dict
+    statics: dict
+    entry: list
+    loops: list
+    if TYPE_CHECKING:
+        def t(self) -> str: ...
+        def label(self) -> str: ...
+        def emit(self, line: str) -> None: ...
+        def op(self, text: str) -> str: ...
+        def block(self, lab: str) -> None: ...
+        def jump(self, lab: str) -> None: ...
+        def branch(self, c: str, yes: str, no: str) -> None: ...
+        def slot(self, ty) -> str: ...
+        def load_var(self, name, node) -> V: ...
+        def conv(self, v: V, ty, node) -> V: ...
+
     # ---- known in Python (constants and global scalars) ---------------------------------------------
     def static(self, node):
         key = id(node)
@@ -462,7 +484,7 @@ class Expressions:
     def user_call(self, name, node) -> V:
         args = [self.expr(a) for a in node.args]
         sym, ret = self.tr.function(name, tuple(a.ty for a in args), node)
-        text = []
+        text: list = []
         for a in args:
             if isinstance(a.ty, tuple) or a.ty == VOID:
                 refuse(node, "a tuple or None passed to a function")

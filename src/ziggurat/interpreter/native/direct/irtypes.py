@@ -1,9 +1,10 @@
-"""The prototype's types and small helpers (direct_llvm.py)."""
+"""The direct path's types and small helpers (translate.py, function.py, expr.py)."""
 
 from __future__ import annotations
 
 import ast
 import struct
+from typing import NoReturn
 
 import numpy as np
 
@@ -27,7 +28,7 @@ class Refused(Exception):
     """A construct outside the subset (the message names the line)."""
 
 
-def refuse(node, what: str):
+def refuse(node, what: str) -> NoReturn:
     raise Refused(f"line {getattr(node, 'lineno', '?')}: {what}: {ast.unparse(node)[:100]!r}")
 
 
@@ -74,7 +75,7 @@ def const(x) -> V:
     if isinstance(x, (bool, np.bool_)):
         return V("true" if x else "false", BOOL)
     if isinstance(x, (float, np.floating)):
-        return V(fconst(x), F64)
+        return V(fconst(float(x)), F64)
     x = int(x)
     if not -2**63 <= x < 2**63:
         raise OverflowError(x)

@@ -1,4 +1,4 @@
-"""One function's Python text written as LLVM IR text (direct_llvm.py's prototype; its docstring
+"""One function's Python text written as LLVM IR text (the direct translator, translate.py; its docstring
 says the subset). Two passes over the same AST: the first finds every local's type, each
 `and`/`or`/conditional expression's type and the return type (its IR thrown away), the second
 writes the IR with those. Locals live in allocas (LLVM's mem2reg/SROA makes them registers)."""
@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import ast
 
-from direct_llvm_expr import Expressions
-from direct_llvm_types import (ARR, ARRAYS, BOOL, ELEM, F64, I64, LL, U64, VOID, V, array_params, const, lltype,
+from .expr import Expressions
+from .irtypes import (ARR, ARRAYS, BOOL, ELEM, F64, I64, LL, U64, VOID, V, array_params, const, lltype,
                                refuse, unify)
 
 
@@ -87,7 +87,7 @@ class FunctionWriter(Expressions):
             self.rettype = VOID
         if self.first is None:
             return ""
-        params = []
+        params: list = []
         for p, ty in zip(self.params, self.argtypes):
             params += array_params(ty, p) if ty in ARRAYS else [f"{LL[ty]} %a.{p}"]
         allocas = []
