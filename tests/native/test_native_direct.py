@@ -128,3 +128,15 @@ def test_the_searches_over_direct_game_functions_find_the_same_values(monkeypatc
     ng = native_game.native(game, ())
     assert getattr(ng.module, "_direct_library", None) is not None
     assert searched(ng, game) == off
+
+
+def test_the_direct_code_is_kept_per_machine(monkeypatch):
+    # another CPU (or its features, or another LLVM) is another cache entry: never machine code made for another
+    pytest.importorskip("llvmlite")
+    from ziggurat.interpreter.native.direct import compile as direct_compile
+
+    here = direct_compile.target_tag()
+    assert direct_compile.target_tag() == here
+    llvm, _ = direct_compile.llvm_setup()
+    monkeypatch.setattr(llvm, "get_host_cpu_name", lambda: "some-other-cpu")
+    assert direct_compile.target_tag() != here

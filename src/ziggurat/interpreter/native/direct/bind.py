@@ -12,14 +12,16 @@ is replaced: the whole module stays Numba's (said at debug level where it is tra
 root it refuses (RYB's `pick_chance`) stays Numba's alone.
 
 The cache: the direct code is kept as object code, a sealed entry in `native/direct/` named as the
-module's file (`compiled`); a refusal is kept too. The machine code of a loop that calls a direct
-symbol may only be loaded by a process that has added that symbol first (LLVM ends a process that
-loads code calling a symbol it cannot find). So with the switch on, `native()` runs the module
-from a file of its own (its name ends in `d`) under a module name of its own, whose functions
-have Numba cache entries of their own, never loaded by a process with the switch off; and every
-process that runs that file calls `bind` first, which adds the same symbols (the same roots: the
-file's name is a hash of the module's text and of the engine's code, this package's included).
-Anything else that loads such a file (not `native()`) must not: it would not add the symbols.
+module's file and the machine it was made for (`compile.target_tag`: llvmlite's and LLVM's versions,
+the target triple, the host CPU's name and features; `compiled`); a refusal is kept too. The machine
+code of a loop that calls a direct symbol may only be loaded by a process that has added that symbol
+first (LLVM ends a process that loads code calling a symbol it cannot find). So with the switch on,
+`native()` runs the module from a file of its own (its name ends in `d`) under a module name of its
+own, whose functions have Numba cache entries of their own, never loaded by a process with the
+switch off; and every process that runs that file calls `bind` first, which adds the same symbols
+(the same roots: the file's name is a hash of the module's text and of the engine's code, this
+package's included). Anything else that loads such a file (not `native()`) must not: it would not
+add the symbols.
 
 Arrays are assumed C-contiguous at the boundary (every array the kernel passes is: a position
 vector, a row of a C-contiguous table, a buffer of its own).
@@ -86,13 +88,14 @@ def translate(module, text: str) -> tuple:
 def compiled(module, text: str) -> Optional[tuple]:
     """(library, roots, return types) of the module's direct code: its object code from the
     sealed cache (`native/direct/`, named as the module's file, whose name is a hash of its text
-    and of the engine's code, this package's included), else translated, compiled and kept
+    and of the engine's code, this package's included, and as the machine: `target_tag`), else
+    translated, compiled and kept
     there. A refusal is kept too (as None), so that every process decides alike."""
     from .... import cachedir
-    from .compile import load_object, object_code
+    from .compile import load_object, object_code, target_tag
 
     folder = cachedir.subfolder(*FOLDER)
-    path = None if folder is None else folder / (Path(module.__file__).stem + ".pickle")
+    path = None if folder is None else folder / f"{Path(module.__file__).stem}-{target_tag()}.pickle"
     data = cachedir.read_sealed(path) if path is not None else None
     if data is not None:
         kept = pickle.loads(data)

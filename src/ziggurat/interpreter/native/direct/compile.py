@@ -26,6 +26,21 @@ def llvm_setup():
     return _llvm["llvm"], _llvm["tm"]
 
 
+def target_tag() -> str:
+    """What decides the machine code besides the IR, as a short hash: llvmlite's and LLVM's
+    versions, the target triple, the host CPU's name and features (`new_target_machine`'s). A
+    cache entry of direct code is kept under it, so that a cache folder copied to another machine
+    (or read by another llvmlite) misses instead of loading machine code made for another CPU."""
+    import hashlib
+
+    import llvmlite  # type: ignore[import-untyped]
+
+    llvm, _ = llvm_setup()
+    made = (llvmlite.__version__, llvm.llvm_version_info, llvm.get_process_triple(), llvm.get_host_cpu_name(),
+            llvm.get_host_cpu_features().flatten())
+    return hashlib.sha256(repr(made).encode()).hexdigest()[:16]
+
+
 class Library:
     from_cache = False  # (bind.py) its machine code loaded from the cache's object code
 
