@@ -140,3 +140,13 @@ def test_the_direct_code_is_kept_per_machine(monkeypatch):
     llvm, _ = direct_compile.llvm_setup()
     monkeypatch.setattr(llvm, "get_host_cpu_name", lambda: "some-other-cpu")
     assert direct_compile.target_tag() != here
+
+
+def test_a_module_compiled_with_the_switch_on_is_cached_under_it(monkeypatch):
+    # is_cached asks for the module native() would give now: with the switch on, its own (the direct one)
+    game = ziggurat.load("tic-tac-toe")
+    monkeypatch.setenv(bind.SWITCH, "1")
+    ng = native_game.native(game, ("perft",))
+    assert getattr(ng.module, "_direct_library", None) is not None
+    assert native_game.is_cached(game)
+    assert native_game.native(game) is ng

@@ -426,19 +426,27 @@ def module_path(text: str) -> tuple:
     return key, Path(tempfile.mkdtemp(prefix="ziggurat-native-")) / f"n{key[:32]}.py"
 
 
+def _kept_as(game, key: str = "") -> tuple:
+    """(the game's key in _NATIVE, the module's in _LOADED, its file's stem): apart with the
+    direct path's switch on (`direct.wanted()`: its loops call the direct code, bind.py)."""
+    on = direct.wanted()
+    return ((rules_key(game), "direct") if on else rules_key(game), key + ":direct" if on else key,
+            f"n{key[:32]}" + ("d" if on else ""))
+
+
 def is_cached(game) -> bool:
     """Whether this game's native module was compiled before (in this process or into the cache)."""
-    if rules_key(game) in _NATIVE:
+    if _kept_as(game)[0] in _NATIVE:
         return True
     try:
         text = source(game)[0]
     except Unsupported:
         return False
-    key = module_key(text)  # not module_path: with the cache off, that makes a folder
-    if key in _LOADED:
+    _, loaded, stem = _kept_as(game, module_key(text))  # not module_path: with the cache off, that makes a folder
+    if loaded in _LOADED:
         return True
     d = cachedir.subfolder("native")
-    return d is not None and cachedir.read_file(d / f"n{key[:32]}.compiled") is not None
+    return d is not None and cachedir.read_file(d / f"{stem}.compiled") is not None
 
 
 def why_not(game) -> Optional[Unsupported]:
@@ -472,15 +480,15 @@ def native(game, loops: tuple = LOOPS) -> NativeGame:
     if why is not None:
         raise Unsupported("anything without Numba installed (pip install 'ziggurat[native]')")
     on = direct.wanted()  # ZIGGURAT_NATIVE_DIRECT=1: the game functions by the direct path (direct/bind.py)
-    rules = (rules_key(game), "direct") if on else rules_key(game)
+    rules = _kept_as(game)[0]
     made = _NATIVE.get(rules)
     if made is not None:
         return made
     text, layout, outcomes, hashing = source(game)
     key, path = module_path(text)
-    loaded = key + ":direct" if on else key
-    if on:  # a file and a module name of its own: its loops' cache entries call the direct code (bind.py)
-        path = path.with_name(path.stem + "d" + path.suffix)
+    _, loaded, stem = _kept_as(game, key)
+    path = path.with_name(stem + path.suffix)  # with the switch on, a file and a module name of its
+    # own: its loops' cache entries call the direct code (bind.py)
     if loaded in _LOADED:
         _NATIVE[rules] = _LOADED[loaded]
         return _LOADED[loaded]

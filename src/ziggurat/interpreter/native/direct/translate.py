@@ -36,7 +36,7 @@ import numpy as np
 
 from .function import FunctionWriter
 from .irtypes import ARRAYS, BOOL, F64, I64, LL, SIG, U64, VOID, Refused, fconst, lltype, refuse
-from ziggurat.interpreter.native.module import plain_text
+from ..module import plain_text
 
 __all__ = ["Translator", "Refused", "exported", "plain_namespace"]
 
