@@ -33,7 +33,7 @@ def target_tag() -> str:
     (or read by another llvmlite) misses instead of loading machine code made for another CPU."""
     import hashlib
 
-    import llvmlite  # type: ignore[import-untyped]
+    import llvmlite
 
     llvm, _ = llvm_setup()
     made = (llvmlite.__version__, llvm.llvm_version_info, llvm.get_process_triple(), llvm.get_host_cpu_name(),
