@@ -1,18 +1,18 @@
-"""End to end: a cold compile of the study loop (`study_chunk`) with `legal`, `apply`, `outcome`
-and `pick_chance` (those it translates) compiled by the direct prototype (ziggurat.interpreter.native.direct) and
-called by symbol from Numba's loop, against Numba compiling everything; fresh processes, alternated.
+"""End to end: a cold compile of the study loop (`study_chunk`) with the game functions the
+engine's direct path binds (`direct.bind`: `legal`, `apply`, `outcome`, `pick_chance`, `heuristic`,
+`chance_weight`, those it translates) called by symbol from Numba's loop, against Numba compiling
+everything; fresh processes, alternated.
 
     python benchmarks/direct_llvm_e2e.py RULESET [--runs 3 --games 200 --plies 1000] [--perft]
     python benchmarks/direct_llvm_e2e.py RULESET --one numba|direct      # one process (internal)
 
-Each process: an empty cache folder; the module's text written (not timed; the same for both);
-then timed (CPU s): the module loaded (its own njit, this checkout's Numba set-up), for `direct`
-those and all they reach translated and compiled in one LLVM module, their addresses given to
-LLVM (`llvm.add_symbol`) and the module's functions of those names replaced by one-line @njit
-functions calling them as `ExternalFunction`s (the arrays' data pointers and lengths), then the
-first seeded study (kernel_ab.games: `study_chunk` compiled on that call). Then, warm, the study
-loop's speed (best of 5, CPU s) and a hash of the seeded games' results (columns, final positions,
-moves): the two processes must print the same hash.
+Each process: an empty cache folder; the module's text written (not timed; the same for both); then
+timed (CPU s): the module loaded (its own njit, this checkout's Numba set-up), for `direct` those
+functions bound by `direct.bind.bind` (translated and compiled in one LLVM module, kept as object
+code in the cache, their symbols given to LLVM, one-line @njit wrappers calling them as
+`ExternalFunction`s in their place), then the first seeded study (kernel_ab.games: `study_chunk`
+compiled on that call). Then, warm, the study loop's speed (best of 5, CPU s) and a hash of the
+seeded games' results (columns, final positions, moves): the two processes must print the same hash.
 """
 
 from __future__ import annotations
@@ -63,56 +63,13 @@ def one(name: str, how: str, games: int, plies: int, perft: bool = False) -> dic
             "direct": replaced, "load": os.getloadavg()[0]}
 
 
-ROOTS = {"legal": "aa", "apply": "ai", "outcome": "aifai", "pick_chance": "aaiu"}  # what the study loop calls
-
-
 def replace(module, text: str) -> list:
-    """module.legal, apply, outcome and pick_chance (those the translator takes) made calls of
-    the direct code, before anything compiles them; the names replaced."""
-    import ast
+    """The module's game functions bound to the direct code as the engine binds them
+    (`direct.bind.bind`, what `ZIGGURAT_NATIVE_DIRECT=1` does in `native()`; its object code kept
+    in the process's empty cache folder); the names replaced ([] where it refuses)."""
+    from ziggurat.interpreter.native.direct import bind
 
-    import llvmlite.binding as llvm
-    from numba import njit, types
-    from numba.core.typing import signature
-
-    from ziggurat.interpreter.native.direct import Refused, Translator, compile_ir
-    tree = ast.parse(text)
-    roots = {}
-    for name, sig in ROOTS.items():
-        try:
-            Translator(text, module.__dict__, tree).module_ir({name: sig})
-            roots[name] = sig
-        except Refused:
-            pass
-    tr = Translator(text, module.__dict__, tree)  # the module's own globals: the values the text names
-    lib = compile_ir(tr.module_ir(roots), tr)
-    module._direct_lib = lib  # kept alive: the engine owns the machine code
-    tag = module.__name__
-    for name in roots:
-        llvm.add_symbol(f"{tag}_{name}", lib.address(name + "_c"))
-    p, i = types.voidptr, types.int64
-    ext = {"legal": signature(i, p, i, p, i), "apply": signature(types.void, p, i, i),
-           "outcome": signature(i, p, i, i, p, i, p, i, i), "pick_chance": signature(i, p, i, p, i, i, types.uint64)}
-    ext = {k: types.ExternalFunction(f"{tag}_{k}", v) for k, v in ext.items() if k in roots}
-    ext_legal, ext_apply = ext.get("legal"), ext.get("apply")
-    ext_outcome, ext_pick = ext.get("outcome"), ext.get("pick_chance")
-
-    def legal(s, out):
-        return ext_legal(s.ctypes.data, s.shape[0], out.ctypes.data, out.shape[0])
-
-    def apply(s, m):
-        ext_apply(s.ctypes.data, s.shape[0], m)
-
-    def outcome(s, nmoves, res, hist, nhist):
-        return ext_outcome(s.ctypes.data, s.shape[0], nmoves, res.ctypes.data, res.shape[0], hist.ctypes.data,
-                           hist.shape[0], nhist)
-
-    def pick_chance(s, buf, n, z):
-        return ext_pick(s.ctypes.data, s.shape[0], buf.ctypes.data, buf.shape[0], n, z)
-    for name, f in (("legal", legal), ("apply", apply), ("outcome", outcome), ("pick_chance", pick_chance)):
-        if name in roots:
-            setattr(module, name, njit(f))
-    return list(roots)
+    return bind.bind(module, text) or []
 
 
 def main(argv=None) -> int:

@@ -26,8 +26,8 @@ from .undo import Undo, invertible
 
 
 SPLIT_LINES = 650  # a `legal` of more lines than this (as written, before long ones are broken) is split into
-# functions (`Legal.split`). RYB's, 738 once its never-run actions are left out: whole, the same CPU s
-# cold (three interleaved runs each), but a peak of 324 MB against 259 split. RGB's, 568: whole.
+# functions (`Legal.split`). The largest shipped `legal`, 738 lines once its never-run actions are left
+# out: whole, the same CPU s cold (three interleaved runs each), but a peak of 324 MB against 259 split.
 PART_LINES = 150  # about the most lines of one of them (an action longer than this: its own)
 # A part of a large function (a split `legal`'s `legal_K`, `apply`'s `dos_K`): compiled on its own,
 # with machine code, and called by its symbol when large (`numbacache.Shared`), without Python's wrapper. Linked

@@ -9,7 +9,7 @@ name of the root is bound to a one-line @njit wrapper calling it as a Numba `Ext
 (an array passed as its data pointer and its length). The loops, compiled afterwards, find the
 wrappers in the module's globals. If the translator refuses `legal` or `apply` (REQUIRED), nothing
 is replaced: the whole module stays Numba's (said at debug level where it is translated); another
-root it refuses (RYB's `pick_chance`) stays Numba's alone.
+root it refuses (a `pick_chance` that makes a buffer in a loop) stays Numba's alone.
 
 The cache: the direct code is kept as object code, a sealed entry in `native/direct/` named as the
 module's file and the machine it was made for (`compile.target_tag`: llvmlite's and LLVM's versions,
