@@ -11,17 +11,22 @@ wrappers in the module's globals. If the translator refuses `legal` or `apply` (
 is replaced: the whole module stays Numba's (said at debug level where it is translated); another
 root it refuses (a `pick_chance` that makes a buffer in a loop) stays Numba's alone.
 
-The cache: the direct code is kept as object code, a sealed entry in `native/direct/` named as the
-module's file and the machine it was made for (`compile.target_tag`: llvmlite's and LLVM's versions,
-the target triple, the host CPU's name and features; `compiled`); a refusal is kept too. The machine
-code of a loop that calls a direct symbol may only be loaded by a process that has added that symbol
-first (LLVM ends a process that loads code calling a symbol it cannot find). So with the switch on,
-`native()` runs the module from a file of its own (its name ends in `d`) under a module name of its
-own, whose functions have Numba cache entries of their own, never loaded by a process with the
-switch off; and every process that runs that file calls `bind` first, which adds the same symbols
-(the same roots: the file's name is a hash of the module's text and of the engine's code, this
-package's included). Anything else that loads such a file (not `native()`) must not: it would not
-add the symbols.
+The cache (`objects.py`): the direct code is kept as object code, a sealed entry named as the
+module's file (a hash of its text and of the engine's code) and as the machine code's target
+(`target.tag`: the versions, Numba's JIT target as Numba takes it, NUMBA_CPU_NAME honoured); a
+refusal is kept too (`compiled`). The machine code of a loop that calls a direct symbol may only be
+loaded by a process that has added that symbol first (LLVM ends a process that loads code calling
+a symbol it cannot find). So with the switch on, `native()` runs the module from a file of its own
+(its name ends in `d`) under a module name of its own, whose functions have Numba cache entries of
+their own, never loaded by a process with the switch off; and every process that runs that file
+calls `bind` first, which adds the same symbols (the same roots: the file's name is a hash of the
+module's text and of the engine's code, this package's included). Anything else that loads such a
+file (not `native()`) must not: it would not add the symbols.
+
+Nothing here stops `native()`: a failure to translate (other than a refusal), compile, load or
+bind (`bind`) leaves the whole module Numba's, none of its names replaced (said at debug level),
+and its functions compiled in this process without Numba's cache: that file's cache entries may
+hold loops calling the direct symbols, which this process did not add.
 
 Arrays are assumed C-contiguous at the boundary (every array the kernel passes is: a position
 vector, a row of a C-contiguous table, a buffer of its own).
@@ -32,14 +37,12 @@ from __future__ import annotations
 import ast
 import logging
 import os
-import pickle
-from pathlib import Path
 from typing import Optional
 
+from . import objects
 from .irtypes import ARRAYS, BOOL, F64, I64, SIG, U64, VOID, Refused
 
 SWITCH = "ZIGGURAT_NATIVE_DIRECT"
-FOLDER = ("native", "direct")  # the direct object code, sealed entries of the cache folder
 
 # What the kernel's loops (kernel_loops.py) and the searches (search_kernel.py) call of the
 # written part, and their parameters' types (irtypes.SIG letters: `a` an int64 array, `f` a
@@ -86,62 +89,101 @@ def translate(module, text: str) -> tuple:
 
 
 def compiled(module, text: str) -> Optional[tuple]:
-    """(library, roots, return types) of the module's direct code: its object code from the
-    sealed cache (`native/direct/`, named as the module's file, whose name is a hash of its text
-    and of the engine's code, this package's included, and as the machine: `target_tag`), else
-    translated, compiled and kept
-    there. A refusal is kept too (as None), so that every process decides alike."""
-    from .... import cachedir
+    """(library, roots, return types) of the module's direct code: its object code from the sealed
+    cache (`objects.read`, under this process's target: `compile.target_tag`), else translated,
+    compiled and kept there; None when the translator refuses a REQUIRED root (kept too, so that
+    every process decides alike). An entry that cannot be loaded here is a miss, made again.
+    Raises whatever a failure to translate, compile or load raises (`bind` falls back)."""
     from .compile import load_object, object_code, target_tag
 
-    folder = cachedir.subfolder(*FOLDER)
-    path = None if folder is None else folder / f"{Path(module.__file__).stem}-{target_tag()}.pickle"
-    data = cachedir.read_sealed(path) if path is not None else None
-    if data is not None:
-        kept = pickle.loads(data)
-        if kept is None:
-            return None
-        obj, roots, rets = kept
-        lib = load_object(obj)
-        lib.from_cache = True
-        return lib, roots, rets
+    where = objects.path(module, target_tag())
+    kept = objects.read(where)
+    if kept is not None and kept[0] == "refused":
+        log.debug("%s: the direct path refused (%s, kept); the module is compiled by Numba", module.__name__, kept[1])
+        return None
+    if kept is not None:
+        _, obj, roots, rets = kept
+        try:
+            lib = load_object(obj, _entries(roots))
+        except Exception as e:  # vouched for by its seal, yet not loadable here: made again
+            log.debug("%s: the direct path's cache entry did not load (%s): made again", module.__name__, e)
+        else:
+            lib.from_cache = True
+            return lib, roots, rets
     ir, roots, rets = translate(module, text)
     if ir is None:
         log.debug("%s: the direct path refused (%s); the module is compiled by Numba", module.__name__, roots)
-        if path is not None:
-            cachedir.write_sealed(path, pickle.dumps(None))
+        objects.keep_refusal(where, roots)
         return None
     obj = object_code(ir)
-    if path is not None:
-        cachedir.write_sealed(path, pickle.dumps((obj, roots, rets)))
-    lib = load_object(obj)
+    lib = load_object(obj, _entries(roots))
+    objects.keep_object(where, obj, roots, rets)  # once it loaded
     lib.from_cache = False
     return lib, roots, rets
+
+
+def _entries(roots: dict) -> tuple:
+    return tuple(name + "_c" for name in roots)  # each root's C-ABI entry (translate.py)
+
+
+# every library bound, kept for the process's life: code compiled against its symbols may outlive the module
+_LIBRARIES: list = []
 
 
 def bind(module, text: str) -> Optional[list]:
     """The module's roots replaced by wrappers calling the direct code (before any of its loops
     compiles or loads from Numba's cache); the names replaced. None (nothing changed) where the
-    translator refuses a REQUIRED root, or where Numba's JIT is disabled (NUMBA_DISABLE_JIT)."""
-    import llvmlite.binding as llvm  # type: ignore[import-untyped]
+    translator refuses a REQUIRED root, where Numba's JIT is disabled (NUMBA_DISABLE_JIT), or
+    where anything fails (said at debug level; the module's functions then keep no Numba cache:
+    `_uncached`). All of the roots are replaced, or none."""
     from numba import config
 
     if getattr(config, "DISABLE_JIT", False):
         return None
-    made = compiled(module, text)
-    if made is None:
+    try:
+        made = compiled(module, text)
+        if made is None:
+            return None
+        lib, roots, ret = made
+        namespace = _wrappers(module, lib, roots, ret)
+    except Exception:
+        log.debug("%s: the direct path failed; the module is compiled by Numba, without its cache",
+                  module.__name__, exc_info=True)
+        _uncached(module)
         return None
-    lib, roots, ret = made
-    module._direct_library = lib  # kept alive: its engine owns the machine code the symbols point to
+    _LIBRARIES.append(lib)
+    module._direct_library = lib  # its engine owns the machine code the symbols point to
+    for name in roots:  # nothing can fail from here on: every root replaced
+        setattr(module, name, namespace[name])
+    return list(roots)
+
+
+def _wrappers(module, lib, roots: dict, ret: dict) -> dict:
+    """Each root's C entry given to LLVM by a symbol of its own, and the namespace of the one-line
+    @njit wrappers calling them (`wrappers_text`)."""
+    import llvmlite.binding as llvm  # type: ignore[import-untyped]
+
+    addresses = {name: lib.address(entry) for name, entry in zip(roots, _entries(roots))}
+    if not all(addresses.values()):
+        raise LookupError(f"no entry for {[n for n, a in addresses.items() if not a]} in the direct code")
     namespace: dict = {}
     for name, sig in roots.items():
         symbol = f"{module.__name__}_{name}"  # the module's name is a hash of its text and of the engine's code
-        llvm.add_symbol(symbol, lib.address(name + "_c"))
+        llvm.add_symbol(symbol, addresses[name])
         namespace[f"ext_{name}"] = external(symbol, sig, ret[name])
     exec(compile(wrappers_text(module, roots), f"<direct wrappers of {module.__name__}>", "exec"), namespace)
-    for name in roots:
-        setattr(module, name, namespace[name])
-    return list(roots)
+    return namespace
+
+
+def _uncached(module) -> None:
+    """The module's compiled functions made without Numba's cache in this process (Numba's
+    `NullCache`): its file's entries may hold loops calling direct symbols this process did not add."""
+    from numba.core.caching import NullCache
+
+    for value in list(module.__dict__.values()):
+        py_func = getattr(value, "py_func", None)
+        if hasattr(value, "_cache") and getattr(py_func, "__globals__", None) is module.__dict__:
+            value._cache = NullCache()
 
 
 def external(symbol: str, sig: str, ret):

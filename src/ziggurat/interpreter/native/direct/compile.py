@@ -10,35 +10,45 @@ from typing import Optional
 _llvm: dict = {}
 
 
-def new_target_machine(llvm):
-    return llvm.Target.from_default_triple().create_target_machine(
-        opt=3, jit=True, codemodel="jitdefault", features=llvm.get_host_cpu_features().flatten(),
-        cpu=llvm.get_host_cpu_name())
+def new_target_machine(llvm=None, target=None):
+    """A new target machine for `target` (default: Numba's JIT target now, `target.jit_target`:
+    NUMBA_CPU_NAME, NUMBA_CPU_FEATURES and NUMBA_ENABLE_AVX honoured as Numba honours them), so that
+    the direct code is made for the machine Numba makes the loops calling it for. `llvm` is
+    accepted for the callers that pass llvmlite's binding (unused: `llvm_setup` initialises it)."""
+    from .target import jit_target, machine
+
+    llvm_setup()
+    return machine(jit_target() if target is None else target)
 
 
 def llvm_setup():
+    """(llvmlite's binding, a target machine for Numba's JIT target now), LLVM initialised as Numba
+    initialises it. The machine is made once per target (the passes read it: `optimise`), again
+    when Numba's settings change the target (`numba.core.config.reload_config`)."""
     if not _llvm:
         import llvmlite.binding as llvm  # type: ignore[import-untyped]
-        from numba.core import codegen  # noqa: F401 (Numba's own llvm initialisation)
-        llvm.initialize_native_target()
-        llvm.initialize_native_asmprinter()
-        _llvm.update(llvm=llvm, tm=new_target_machine(llvm))
-    return _llvm["llvm"], _llvm["tm"]
+        from numba.core import codegen
+        codegen.initialize_llvm()  # Numba's own llvm initialisation (the native target, its asm printer)
+        _llvm.update(llvm=llvm, machines={})
+    from .target import jit_target, machine
+
+    target = jit_target()
+    machines = _llvm["machines"]
+    if target not in machines:
+        machines[target] = machine(target)
+    return _llvm["llvm"], machines[target]
 
 
 def target_tag() -> str:
-    """What decides the machine code besides the IR, as a short hash: llvmlite's and LLVM's
-    versions, the target triple, the host CPU's name and features (`new_target_machine`'s). A
-    cache entry of direct code is kept under it, so that a cache folder copied to another machine
-    (or read by another llvmlite) misses instead of loading machine code made for another CPU."""
-    import hashlib
+    """The short name of everything that decides the direct code's machine code besides its IR,
+    for this process's target (`target.tag`: the versions, the target as Numba's JIT takes it). A
+    cache entry of direct code is kept under it (`objects.path`), so that a cache folder copied to
+    another machine (or read by another llvmlite, Numba, or NUMBA_CPU_NAME) misses instead of
+    loading machine code made for another CPU."""
+    from .target import jit_target, tag
 
-    import llvmlite
-
-    llvm, _ = llvm_setup()
-    made = (llvmlite.__version__, llvm.llvm_version_info, llvm.get_process_triple(), llvm.get_host_cpu_name(),
-            llvm.get_host_cpu_features().flatten())
-    return hashlib.sha256(repr(made).encode()).hexdigest()[:16]
+    llvm_setup()
+    return tag(jit_target())
 
 
 class Library:
@@ -74,7 +84,8 @@ def compile_ir(ir: str, translator=None, times: Optional[dict] = None) -> Librar
 
 
 def object_code(ir: str) -> bytes:
-    """The IR parsed, optimised as `compile_ir` does, and made an object file (its bytes)."""
+    """The IR parsed, optimised as `compile_ir` does, and made an object file (its bytes) for
+    Numba's JIT target now (`new_target_machine`)."""
     llvm, tm = llvm_setup()
     mod = llvm.parse_assembly(ir)
     mod.verify()
@@ -82,13 +93,19 @@ def object_code(ir: str) -> bytes:
     return new_target_machine(llvm).emit_object(mod)
 
 
-def load_object(data: bytes) -> Library:
-    """An object file's machine code in an MCJIT engine of its own (its symbols by `address`)."""
+def load_object(data: bytes, names: tuple = ()) -> Library:
+    """An object file's machine code in an MCJIT engine of its own (its symbols by `address`), for
+    Numba's JIT target now. Each of `names` must be a function of the object: else LookupError
+    (an object that is not the one asked for)."""
     llvm, _ = llvm_setup()
     engine = llvm.create_mcjit_compiler(llvm.parse_assembly(""), new_target_machine(llvm))
     engine.add_object_file(llvm.ObjectFileRef.from_data(data))
     engine.finalize_object()
-    return Library(engine, None, None)
+    lib = Library(engine, None, None)
+    missing = [n for n in names if not lib.address(n)]
+    if missing:
+        raise LookupError(f"no function {missing} in the object")
+    return lib
 
 
 def optimise(mod) -> None:
