@@ -12,7 +12,10 @@ vouched for by its seal, which covers the name). With the cache off, or a folder
 trusted, nothing is read or kept and the direct code is compiled in every process.
 
 An entry holds (FORMAT, object bytes, roots, return types), or (FORMAT, why) for a refusal, so that
-every process decides alike without translating again.
+every process decides alike without translating again. An entry of another FORMAT or shape, or
+whose object lacks a root's entry (`bind.compiled`), is a miss, made again. The object file's bytes
+are vouched for by the seal alone: LLVM does not check an object file it is given (a truncated one
+ends the process), so FORMAT changes whenever what an entry holds, or how it is made, changes.
 """
 
 from __future__ import annotations
