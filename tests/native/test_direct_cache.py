@@ -147,6 +147,7 @@ class TestAcrossProcesses:
         assert not (loose / "native").exists()
         assert same_games(out, run(tmp_path / "kept", on=False))
 
+    @slow  # TestFallback checks, in the default suite, that such a module keeps no Numba cache
     def test_a_process_whose_direct_path_fails_loads_none_of_the_loops_kept_with_it(self, tmp_path):
         """A process that bound keeps loops calling the direct symbols; a process whose direct path
         then fails (nothing compiles nor loads) must load none of them (LLVM would end it): its
@@ -163,11 +164,16 @@ class TestAcrossProcesses:
 
 @pytest.fixture
 def fresh(tmp_path, monkeypatch):
-    """An empty cache folder, and no native module compiled in this process."""
+    """An empty cache folder, and no native module compiled in this process (the modules compiled
+    before, and their names in sys.modules, given back afterwards)."""
     monkeypatch.setenv("ZIGGURAT_CACHE_DIR", str(tmp_path))
     monkeypatch.setattr(native_game, "_NATIVE", {})
     monkeypatch.setattr(native_game, "_LOADED", {})
-    return tmp_path
+    before = {k: v for k, v in sys.modules.items() if k.startswith("ziggurat_native_")}
+    yield tmp_path
+    for k in [k for k in sys.modules if k.startswith("ziggurat_native_") and k not in before]:
+        del sys.modules[k]
+    sys.modules.update(before)
 
 
 def module_of(game) -> tuple:
