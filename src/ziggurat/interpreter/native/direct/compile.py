@@ -52,6 +52,9 @@ def target_tag() -> str:
 
 
 class Library:
+    """Machine code in an MCJIT engine of its own (which owns and frees it: keep the library alive
+    while anything calls it); `address(name)` of a function, 0 if the code has none."""
+
     from_cache = False  # (bind.py) its machine code loaded from the cache's object code
 
     def __init__(self, engine, mod, translator):

@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import asdict, dataclass
+from functools import lru_cache
 
 FORMAT = "ziggurat-direct-object-1"  # changed whenever what an entry holds, or how it is made, changes
 OPT = 3  # the target machine's level and the passes' (compile.optimise: Numba's O3 pipelines)
@@ -33,14 +34,22 @@ class Target:
 
 def jit_target() -> Target:
     """This process's target, as Numba's JIT codegen makes it now (`_init`, `_customize_tm_options`,
-    `_get_host_cpu_name`, `_get_host_cpu_features`)."""
+    `_get_host_cpu_name`, `_get_host_cpu_features`): once per setting of Numba's (the host's CPU
+    is asked once, 0.4 ms)."""
+    from numba.core import config
+
+    return _target(getattr(config, "CPU_NAME", None), getattr(config, "CPU_FEATURES", None),  # (reload_config's)
+                   getattr(config, "ENABLE_AVX", True))
+
+
+@lru_cache(maxsize=None)
+def _target(name, features, avx) -> Target:
     import llvmlite.binding as llvm  # type: ignore[import-untyped]
-    from numba.core import codegen, config
+    from numba.core import codegen
 
     codegen.initialize_llvm()
-    name, features = getattr(config, "CPU_NAME", None), getattr(config, "CPU_FEATURES", None)  # set by reload_config
     cpu = llvm.get_host_cpu_name() if name is None else name
-    features = codegen.get_host_cpu_features() if features is None else features
+    features = codegen.get_host_cpu_features() if features is None else features  # (reads ENABLE_AVX: avx)
     arch = llvm.Target.from_default_triple().name  # "JIT needs static relocation on x86*" (Numba's)
     reloc = "static" if arch.startswith("x86") else "pic" if arch.startswith("ppc") else "default"
     return Target(llvm.get_process_triple(), cpu, features, reloc)
