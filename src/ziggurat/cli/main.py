@@ -106,11 +106,15 @@ class ZigguratGroup(click.Group):
             click.echo(f"error: {e}", err=True)
             ctx.exit(EXIT_ERROR)
         except Exception as e:  # the policy: never a traceback, even for our own bugs
-            from ..interpreter.linemap import rules_diagnostic
+            from ..interpreter.linemap import native_fault, rules_diagnostic
 
             diagnostic = rules_diagnostic(e)
             if diagnostic is not None:  # a rule that fails at run time: point at the rule
                 click.echo(diagnostic.render(), err=True)
+                ctx.exit(EXIT_ERROR)
+            fault = native_fault(e)
+            if fault is not None:  # the same in native code, which cannot point at the rule
+                click.echo(f"error: {fault}", err=True)
                 ctx.exit(EXIT_ERROR)
             click.echo(f"internal error: {type(e).__name__}: {e} (please report this)", err=True)
             ctx.exit(EXIT_INTERNAL)

@@ -57,6 +57,25 @@ def rules_failures():
         raise RulesetError([diagnostic]) from None
 
 
+def native_fault(exc: BaseException) -> Optional[str]:
+    """What to say of an arithmetic fault (a division by zero) raised by a ruleset's native code,
+    which keeps no map back to the rules' lines (the Python backend's does), or None for
+    anything else: the exception's innermost frame is the native backend's (it called the code)."""
+    if not isinstance(exc, ArithmeticError):
+        return None
+    frames = traceback.extract_tb(exc.__traceback__)
+    innermost = frames[-1].filename if frames else ""
+    cause = exc.__cause__  # raised in a worker process: its traceback's text (concurrent.futures)
+    if cause is not None and type(cause).__name__ == "_RemoteTraceback":
+        files = [line for line in str(cause).splitlines() if line.strip().startswith('File "')]
+        innermost = files[-1] if files else ""
+    innermost = innermost.replace("\\", "/")
+    if "/interpreter/native/" not in innermost and "<direct wrappers of " not in innermost:
+        return None
+    return (f"a rule failed while the game ran in the native backend: {exc}; the native code does not "
+            "know the rules' lines: run the same command with --backend python to see the rule")
+
+
 def rules_diagnostic(exc: BaseException) -> Optional[Diagnostic]:
     """A Diagnostic at the rules line where `exc` was raised in generated code, or None."""
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename in GENERATED]

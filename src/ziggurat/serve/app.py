@@ -103,11 +103,14 @@ def answers(endpoint, model=bodies.NoBody):
         except ZigguratError as e:
             return _error(str(e))
         except Exception as e:  # the policy: a message, even for our own bugs
-            from ..interpreter.linemap import rules_diagnostic
+            from ..interpreter.linemap import native_fault, rules_diagnostic
 
             diagnostic = rules_diagnostic(e)
             if diagnostic is not None:  # a rule that fails at run time: point at the rule
                 return _error(diagnostic.render())
+            fault = native_fault(e)
+            if fault is not None:  # the same in native code, which cannot point at the rule
+                return _error(fault)
             return _error(f"internal error: {type(e).__name__}: {e} (please report this)", 500)
 
     return run

@@ -67,7 +67,7 @@ def translate(module, text: str) -> tuple:
     from .translate import Translator
 
     tree = ast.parse(text)
-    roots, refused = {}, {}
+    roots, refused, faulting = {}, {}, set()
     for name, sig in ROOTS.items():
         if name not in module.__dict__:
             continue
@@ -77,6 +77,8 @@ def translate(module, text: str) -> tuple:
             if isinstance(tr.done[(name, tuple(SIG[c] for c in sig), True)][1], tuple):
                 raise Refused(f"{name} returns a tuple")  # (its C entry would take a pointer more)
             roots[name] = sig
+            if tr.faulting:  # it may divide by zero (translate.py): its wrapper looks at the fault word
+                faulting.add(name)
         except Refused as why:
             if name in REQUIRED:
                 return None, f"{name}: {why}", None
@@ -84,7 +86,7 @@ def translate(module, text: str) -> tuple:
     if refused:
         log.debug("%s: the direct path left to Numba %s", module.__name__, refused)
     tr = Translator(text, module.__dict__, tree)  # the module's own globals: the values the text names
-    ir = tr.module_ir(roots)
+    ir = tr.module_ir(roots, faulting)
     return ir, roots, {name: tr.done[(name, tuple(SIG[c] for c in sig), True)][1] for name, sig in roots.items()}
 
 
@@ -171,7 +173,14 @@ def _wrappers(module, lib, roots: dict, ret: dict) -> dict:
         symbol = f"{module.__name__}_{name}"  # the module's name is a hash of its text and of the engine's code
         llvm.add_symbol(symbol, addresses[name])
         namespace[f"ext_{name}"] = external(symbol, sig, ret[name])
-    exec(compile(wrappers_text(module, roots), f"<direct wrappers of {module.__name__}>", "exec"), namespace)
+    faulting = {name for name in roots if lib.address(name + "_faults_c")}  # may divide by zero (translate.py)
+    if faulting:
+        if not lib.address("fault_c"):
+            raise LookupError("no fault word's entry (fault_c) in the direct code")
+        llvm.add_symbol(f"{module.__name__}_fault", lib.address("fault_c"))
+        namespace["ext_fault"] = external(f"{module.__name__}_fault", "", I64)
+    exec(compile(wrappers_text(module, roots, faulting), f"<direct wrappers of {module.__name__}>", "exec"),
+         namespace)
     return namespace
 
 
@@ -199,9 +208,11 @@ def external(symbol: str, sig: str, ret):
     return types.ExternalFunction(symbol, signature(scalar[ret], *args))
 
 
-def wrappers_text(module, roots: dict) -> str:
+def wrappers_text(module, roots: dict, faulting=frozenset()) -> str:
     """The wrappers' Python text: for each root, a function of its parameters' names calling
-    `ext_NAME` (arrays as `a.ctypes.data, a.shape[0]`)."""
+    `ext_NAME` (arrays as `a.ctypes.data, a.shape[0]`); a root in `faulting` (it may divide by
+    zero) then reads and clears the module's fault word (`ext_fault`) and raises ZeroDivisionError
+    if a division by zero set it, as Numba's own code of the function would have raised."""
     lines = ["from ziggurat.interpreter.native.numbacache import njit", ""]
     for name, sig in roots.items():
         params = list(module.__dict__[name].py_func.__code__.co_varnames[:len(sig)])
@@ -209,5 +220,10 @@ def wrappers_text(module, roots: dict) -> str:
         for p, c in zip(params, sig):
             t = SIG[c]
             args += [f"{p}.ctypes.data"] + [f"{p}.shape[{k}]" for k in range(ARRAYS[t])] if t in ARRAYS else [p]
-        lines += ["@njit", f"def {name}({', '.join(params)}):", f"    return ext_{name}({', '.join(args)})", ""]
+        call = f"ext_{name}({', '.join(args)})"
+        if name not in faulting:
+            lines += ["@njit", f"def {name}({', '.join(params)}):", f"    return {call}", ""]
+            continue
+        lines += ["@njit", f"def {name}({', '.join(params)}):", f"    r = {call}", "    if ext_fault() != 0:",
+                  "        raise ZeroDivisionError('division by zero')", "    return r", ""]
     return "\n".join(lines)

@@ -149,6 +149,8 @@ class Expressions:
             if op not in FBIN:
                 refuse(node, f"operator {op.__name__} on float64")
             lv, r = self.conv(lv, F64, node), self.conv(r, F64, node)
+            if op is ast.Div and not self.nonzero(node.right):
+                self.fault(self.op(f"fcmp oeq double {r.ref}, 0.0"))
             return V(self.op(f"{FBIN[op]} double {lv.ref}, {r.ref}"), F64)
         if lv.ty != r.ty:
             refuse(node, "int64 mixed with uint64 (Numba: float64)")
@@ -161,14 +163,31 @@ class Expressions:
             return self.divide(op, lv, r, node)
         refuse(node, f"operator {op.__name__}")
 
+    def nonzero(self, node) -> bool:
+        """Whether an expression is a number known not to be 0 when translated."""
+        d = self.static(node)
+        return isinstance(d, (int, float)) and not isinstance(d, bool) and d != 0
+
+    def fault(self, zero: str) -> None:
+        """Division by zero where Numba raises ZeroDivisionError: the module's fault word is set
+        (`Translator.FAULT`), the caller's wrapper raises it after the call (bind.py), and the
+        division goes on with a divisor of 1 so that the function still ends."""
+        self.tr.faulting = True
+        self.tr.declare(f"{self.tr.FAULT} = internal global i64 0")
+        was = self.op(f"load i64, i64* {self.tr.FAULT}")
+        bit = self.op(f"zext i1 {zero} to i64")
+        now = self.op(f"or i64 {was}, {bit}")
+        self.emit(f"store i64 {now}, i64* {self.tr.FAULT}")
+
     def divide(self, op, lv: V, r: V, node) -> V:
-        """Python's floor // and % of int64 (uint64: LLVM's). A divisor not known: 0 gives 0 (where
-        Numba raises ZeroDivisionError: a deviation, the engine would need an error channel)."""
+        """Python's floor // and % of int64 (uint64: LLVM's). A divisor not known to be nonzero:
+        0 sets the fault word (`fault`: the caller raises ZeroDivisionError, as Numba does)."""
         ty, d = lv.ty, self.static(node.right)
-        known = isinstance(d, int) and not isinstance(d, bool) and d != 0
+        known = self.nonzero(node.right)
         dv = r.ref
         if not known:
             zero = self.op(f"icmp eq i64 {r.ref}, 0")
+            self.fault(zero)
             dv = self.op(f"select i1 {zero}, i64 1, i64 {r.ref}")
         if ty == U64:
             res = self.op(f"{'udiv' if op is ast.FloorDiv else 'urem'} i64 {lv.ref}, {dv}")

@@ -20,7 +20,9 @@ the module's other functions (specialised by argument types, as Numba does), `mi
 `int`/`float`/`abs`/`len`/`U`/`np.uint64`/`np.int64`/`np.float64`/`low_bit`, `a.shape[k]`. `if`
 tests and sub-expressions made only of constants and global scalars are folded in Python (Numba's
 dead-branch pruning of `if HASHING:`). A negative signed index wraps around (Numba's meaning); no
-bounds check (Numba's default). A divisor known only when run that is 0 gives 0 (Numba raises).
+bounds check (Numba's default). A divisor known only when run that is 0 sets the module's fault
+word (`fault_c` reads and clears it) and the division goes on by 1; the callers' wrappers raise
+ZeroDivisionError after the call, as Numba's code of the function raises it (bind.py).
 """
 
 from __future__ import annotations
@@ -50,6 +52,8 @@ def plain_namespace(text: str) -> dict:
 class Translator:
     """The module's text parsed once; functions translated on demand, specialised by arg types."""
 
+    FAULT = "@fault"  # the module's fault word: set by a division by zero, read and cleared by `fault_c`
+
     def __init__(self, text: str, ns: Optional[dict] = None, tree=None):
         self.tree = ast.parse(text) if tree is None else tree
         if ns is None:
@@ -59,6 +63,7 @@ class Translator:
         self.done: dict = {}  # (name, argtypes) -> (symbol, return type); None while in progress
         self.out: list = []  # function definitions' text
         self.tables: dict = {}  # global array name -> (symbol, shape, elem type)
+        self.faulting = False  # a division whose divisor may be 0 was written (expr.fault)
         # a helper not inline="always": called, as Numba's shared code (DIRECT_INLINE=llvm: LLVM decides)
         self.helper_attrs = "nounwind" if os.environ.get("DIRECT_INLINE") == "llvm" else "nounwind noinline"
         self.small_helper = int(os.environ.get("DIRECT_SMALL", "0"))  # statements: LLVM decides up to this
@@ -132,14 +137,22 @@ class Translator:
         self.out.insert(0, f"{sym} = private unnamed_addr constant [{len(items)} x i64] [{body}], align 8\n")
         return sym, len(items)
 
-    def module_ir(self, exports: dict) -> str:
+    def module_ir(self, exports: dict, faulting=()) -> str:
         """The IR text of `exports` (name -> signature letters: irtypes.SIG) and
         all they call; each export also gets a C-ABI wrapper `NAME_c` (arrays as pointer, length;
-        a tuple's first item returned, the rest written to a trailing i64* argument)."""
+        a tuple's first item returned, the rest written to a trailing i64* argument); each export
+        named in `faulting` (one that may divide by zero: its translation alone set `faulting`) a
+        symbol `NAME_faults_c`, so that whoever loads the object code knows which calls to follow
+        by a look at the fault word (`fault_c`)."""
         for name, sig in exports.items():
             argtypes = tuple(SIG[c] for c in sig)
             self.function(name, argtypes, export=True)
             self.out.append(self.wrapper(name, argtypes))
+            if name in faulting:
+                self.out.append(f'define i64 @"{name}_faults_c"() {{\n  ret i64 1\n}}\n')
+        if self.faulting:  # the fault word, read and cleared: the callers' wrappers raise when it was set
+            self.out.append(f'define i64 @"fault_c"() {{\n  %f = load i64, i64* {self.FAULT}\n'
+                            f'  store i64 0, i64* {self.FAULT}\n  ret i64 %f\n}}\n')
         return "".join(self.out)
 
     def wrapper(self, name, argtypes) -> str:
