@@ -53,7 +53,7 @@ def dask_cluster():
 NATIVE_GROUP = frozenset({
     "tests/native/test_native.py", "tests/native/test_parts.py", "tests/native/test_native_search.py",
     "tests/native/test_native_fuse.py", "tests/engine/test_pipeline.py", "tests/lab/test_study_native.py",
-    "tests/native/test_native_direct.py",
+    "tests/native/test_native_direct.py", "tests/native/test_direct_faults.py",
 })
 
 

@@ -258,8 +258,9 @@ NATIVE_SUITE = {
     "tests/native/test_native_fuse.py": "the native backend's suite: fused move generation",
     "tests/native/test_whole_turns_native.py": "the native backend's suite: whole turns listed natively",
     "tests/lab/test_study_native.py": "the native backend's suite: native studies against the games played one by one",
-    "tests/native/test_native_direct.py": "the native backend's suite: the direct path (ZIGGURAT_NATIVE_DIRECT=1, "
-                                          "off by default) against Numba alone: perft, seeded games, searches, cache",
+    "tests/native/test_native_direct.py": "the native backend's suite: the direct path (on by default; "
+                                          "ZIGGURAT_NATIVE_DIRECT=0 turns it off) against Numba alone: perft, "
+                                          "seeded games, searches",
 }
 
 

@@ -64,8 +64,8 @@ def run(cache, *, on: bool = True, fail: bool = False, **env) -> dict:
     """PROCESS in a fresh process on cache folder `cache` (the test fails, with its stderr, if the
     process failed or crashed)."""
     e = {k: v for k, v in os.environ.items() if k not in (bind.SWITCH, "NUMBA_DISABLE_JIT", "NUMBA_CPU_NAME",
-                                                       "NUMBA_CPU_FEATURES")}
-    e.update({"ZIGGURAT_CACHE_DIR": str(cache), **({bind.SWITCH: "1"} if on else {}), **env})
+                                                       "NUMBA_CPU_FEATURES", "NUMBA_BOUNDSCHECK")}
+    e.update({"ZIGGURAT_CACHE_DIR": str(cache), bind.SWITCH: "1" if on else "0", **env})
     out = subprocess.run([sys.executable, "-c", PROCESS, GAME] + (["--fail"] if fail else []), env=e,
                          capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, f"exit {out.returncode}\n{out.stderr[-3000:]}"
@@ -201,7 +201,7 @@ class TestFallback:
                                                        ("translate", "load_object", "the second symbol"))])
     def test_a_failure_anywhere_leaves_the_whole_module_numbas_with_the_same_perft(self, fresh, monkeypatch, step):
         game = ziggurat.load(GAME)
-        monkeypatch.delenv(bind.SWITCH, raising=False)
+        monkeypatch.setenv(bind.SWITCH, "0")
         off = perft(native_game.native(game, ("perft",)), game)
         monkeypatch.setattr(native_game, "_NATIVE", {})
         monkeypatch.setattr(native_game, "_LOADED", {})

@@ -1,5 +1,5 @@
-"""The switch ZIGGURAT_NATIVE_DIRECT=1 (native/direct/bind.py): a module's game functions compiled
-by the direct path, the loops by Numba calling them. The same perft counts and the same seeded
+"""The direct path (native/direct/bind.py; on by default, ZIGGURAT_NATIVE_DIRECT=0 turns it off): a
+module's game functions compiled by the direct path, the loops by Numba calling them. The same perft counts and the same seeded
 games (every column of `study_chunk`, the final positions) as the module compiled by Numba alone,
 for rulesets of different shapes; a module the translator refuses falls back to Numba whole. The
 direct code's cache, across processes and machines, and the fallbacks: test_direct_cache.py."""
@@ -31,7 +31,7 @@ def played(ng, game, depth: int, count: int, plies: int) -> tuple:
 def both(monkeypatch, name: str, depth: int, count: int = 40, plies: int = 300) -> tuple:
     """(Numba's, the switch's) native games of a ruleset, and the switch's module."""
     game = ziggurat.load(name)
-    monkeypatch.delenv(bind.SWITCH, raising=False)
+    monkeypatch.setenv(bind.SWITCH, "0")
     off = played(native_game.native(game, LOOPS), game, depth, count, plies)
     monkeypatch.setenv(bind.SWITCH, "1")
     ng = native_game.native(game, LOOPS)
@@ -55,11 +55,18 @@ def test_a_module_the_translator_refuses_falls_back_to_numba_and_plays_the_same_
     assert on == off
 
 
-def test_the_switch_is_off_by_default(monkeypatch):
+def test_the_direct_path_is_on_by_default_and_off_with_the_switch_at_0_or_numbas_bounds_checks(monkeypatch):
     monkeypatch.delenv(bind.SWITCH, raising=False)
-    assert not bind.wanted()
+    monkeypatch.delenv("NUMBA_BOUNDSCHECK", raising=False)
+    assert bind.wanted()
     monkeypatch.setenv(bind.SWITCH, "1")
     assert bind.wanted()
+    monkeypatch.setenv(bind.SWITCH, "0")
+    assert not bind.wanted()
+    monkeypatch.delenv(bind.SWITCH)
+    for checks, on in (("1", False), ("0", True), ("", True)):  # Numba's reading: a number, 0 for off
+        monkeypatch.setenv("NUMBA_BOUNDSCHECK", checks)
+        assert bind.wanted() is on
 
 
 def searched(ng, game) -> tuple:
@@ -80,7 +87,7 @@ def searched(ng, game) -> tuple:
 @pytest.mark.parametrize("name", ["othello", "pig"])  # each with a heuristic: pig with nature
 def test_the_searches_over_direct_game_functions_find_the_same_values(monkeypatch, name):
     game = ziggurat.load(name)
-    monkeypatch.delenv(bind.SWITCH, raising=False)
+    monkeypatch.setenv(bind.SWITCH, "0")
     off = searched(native_game.native(game, ()), game)
     monkeypatch.setenv(bind.SWITCH, "1")
     ng = native_game.native(game, ())

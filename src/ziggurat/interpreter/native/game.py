@@ -13,9 +13,9 @@ the one written now (it is run from that text, not read back), and written whole
 temporary file. With the cache off, the file goes to a private temporary folder and every process
 compiles.
 
-With `ZIGGURAT_NATIVE_DIRECT=1` (off by default), the game functions the loops call are compiled
-by the direct path instead (`direct/bind.py`: translated to LLVM IR, no Numba front end), the
-module run from a file of its own (Numba's cache entries apart); without the switch nothing changes.
+The game functions the loops call are compiled by the direct path (`direct/bind.py`: translated to
+LLVM IR, no Numba front end), the module run from a file of its own (Numba's cache entries apart);
+`ZIGGURAT_NATIVE_DIRECT=0` leaves them to Numba.
 
 A ruleset this backend cannot compile raises `Unsupported` (its `line()` is the one line the
 commands print before using Python instead).
@@ -479,7 +479,7 @@ def native(game, loops: tuple = LOOPS) -> NativeGame:
     why = available()
     if why is not None:
         raise Unsupported("anything without Numba installed (pip install 'ziggurat[native]')")
-    on = direct.wanted()  # ZIGGURAT_NATIVE_DIRECT=1: the game functions by the direct path (direct/bind.py)
+    on = direct.wanted()  # the game functions by the direct path (direct/bind.py) unless ZIGGURAT_NATIVE_DIRECT=0
     rules = _kept_as(game)[0]
     made = _NATIVE.get(rules)
     if made is not None:

@@ -1,5 +1,7 @@
-"""The switch `ZIGGURAT_NATIVE_DIRECT=1` (off by default): a native module's game functions that
-the loops and the searches call (ROOTS) compiled by the direct path instead of Numba's front end.
+"""The direct path, on by default (`ZIGGURAT_NATIVE_DIRECT=0` turns it off; so does Numba's bounds
+checking, `NUMBA_BOUNDSCHECK=1`, which the direct code does not do): a native module's game
+functions that the loops and the searches call (ROOTS) compiled by the direct path instead of
+Numba's front end.
 
 `native()` (game.py) runs the module's text, then, with the switch on, calls `bind(module,
 text)` before any loop compiles: the roots the module defines, and every function of the module
@@ -55,8 +57,13 @@ log = logging.getLogger(__name__)
 
 
 def wanted() -> bool:
-    """Whether the switch is on."""
-    return os.environ.get(SWITCH, "") == "1"
+    """Whether the direct path is on: unless `ZIGGURAT_NATIVE_DIRECT=0`, or Numba is asked to check
+    every index (`NUMBA_BOUNDSCHECK`, read as Numba reads it: a number, 0 for off), which Numba's
+    code then does and the direct code would not."""
+    if os.environ.get(SWITCH, "1") == "0":
+        return False
+    checks = os.environ.get("NUMBA_BOUNDSCHECK", "").strip()
+    return not (checks.lstrip("-").isdigit() and int(checks) != 0)
 
 
 def translate(module, text: str) -> tuple:
