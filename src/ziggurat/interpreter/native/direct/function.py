@@ -8,7 +8,7 @@ from __future__ import annotations
 import ast
 
 from .expr import Expressions
-from .irtypes import (ARR, ARRAYS, BOOL, ELEM, F64, I64, LL, U64, VOID, V, array_params, const, lltype,
+from .irtypes import (ARR, ARRAYS, BOOL, ELEM, F64, I64, LL, NSW, U64, VOID, V, array_params, const, lltype,
                                refuse, unify)
 
 
@@ -319,7 +319,9 @@ class FunctionWriter(Expressions):
         self.loops.pop()
         self.block(inc)
         c2 = self.op(f"load i64, i64* {cnt}")
-        self.emit(f"store i64 {self.op(f'add i64 {c2}, {step}')}, i64* {cnt}")
+        # a step of 1 (-1) cannot wrap: the counter was below (above) the stop, an int64
+        add = "add" + (NSW if abs(step) == 1 else "")
+        self.emit(f"store i64 {self.op(f'{add} i64 {c2}, {step}')}, i64* {cnt}")
         self.jump(top)
         self.block(end)
 
