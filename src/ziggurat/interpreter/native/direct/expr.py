@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .irtypes import (ARR, ARR2, ARRAYS, ARRF, BIN, BOOL, CMP_S, CMP_U, ELEM, F64, FBIN, FCMP, I64, LL,
-                               MAX_BUFFER, NSW, SIGNED_NSW, STATIC, U64, VOID, V, array_args, const, lltype, refuse, unify)
+                      MAX_BUFFER, NSW, SIGNED_NSW, STATIC, U64, VOID, V, array_args, const, lltype, refuse, unify)
 
 
 class Expressions:

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import ast
 import ctypes
-import os
 import re
 import types
 from typing import Optional
@@ -59,9 +58,6 @@ class Translator:
         self.done: dict = {}  # (name, argtypes) -> (symbol, return type); None while in progress
         self.out: list = []  # function definitions' text
         self.tables: dict = {}  # global array name -> (symbol, shape, elem type)
-        # a helper not inline="always": called, as Numba's shared code (DIRECT_INLINE=llvm: LLVM decides)
-        self.helper_attrs = "nounwind" if os.environ.get("DIRECT_INLINE") == "llvm" else "nounwind noinline"
-        self.small_helper = int(os.environ.get("DIRECT_SMALL", "0"))  # statements: LLVM decides up to this
 
     # ---- globals ---------------------------------------------------------------------------------
     def scalar(self, name):
