@@ -1,7 +1,7 @@
 """Speed of the direct prototype's code (ziggurat.interpreter.native.direct) against Numba's, and a call from an @njit
 function into it by symbol.
 
-    python benchmarks/direct_llvm_speed.py RULESET [--positions 300 --rounds 7 --reps 20]
+    python benchmarks/direct_llvm_speed.py RULESET [--positions 300 --rounds 7 --reps 20] [--from-start]
 
 One process: the ruleset's module compiled by Numba (its own njit, this checkout's set-up, the
 cache folder of ZIGGURAT_CACHE_DIR) and by the prototype (`legal`, `apply` and the game functions
@@ -9,7 +9,9 @@ they call, in one LLVM module). Positions from seeded random play (Numba's legal
 @njit loops over the same positions, Numba's `legal` against the direct `legal`, called by
 symbol: its address given to LLVM (`llvm.add_symbol`) and declared to Numba as an
 `ExternalFunction` taking the arrays' data pointers and lengths. Best of --rounds, interleaved,
-CPU s per call; the two give the same n and moves (checked). The call's own cost: a loop calling
+CPU s per call; the two give the same n and moves (checked). `--from-start`: the positions are
+the start and those one move after it instead (a game whose first plies are a set-up phase plays
+most of its short games there: Homeworlds' 4.8x gap showed only there). The call's own cost: a loop calling
 the direct `legal_K` that does least (the last part) against Numba calling its own.
 """
 
@@ -44,6 +46,7 @@ def main(argv=None) -> int:
     p.add_argument("--positions", type=int, default=300)
     p.add_argument("--rounds", type=int, default=7)
     p.add_argument("--reps", type=int, default=20)
+    p.add_argument("--from-start", action="store_true", help="the start and the positions one move after it")
     a = p.parse_args(argv)
     import llvmlite.binding as llvm
     from numba import njit, types
@@ -64,10 +67,10 @@ def main(argv=None) -> int:
     d_legal = types.ExternalFunction(sym + "legal", signature(types.int64, ptr, types.int64, ptr, types.int64))
     maxm = ns["MAXM"]
 
-    # positions: seeded random play with Numba's legal and apply
+    # positions: seeded random play with Numba's legal and apply (or the start and its children)
     rng = np.random.default_rng(5)
     pos, out = [], np.zeros(maxm + 8, np.int64)
-    while len(pos) < a.positions:
+    while len(pos) < a.positions and not a.from_start:
         s = s0.copy()
         for _ in range(400):
             n = mod.legal(s, out)
@@ -75,6 +78,14 @@ def main(argv=None) -> int:
                 break
             pos.append(s.copy())
             mod.apply(s, out[int(rng.integers(n))])
+    if a.from_start:
+        if mod.HASHING:
+            s0[mod.HSH] = mod.hash_state(s0)
+        pos = [s0.copy()]
+        for m in out[:mod.legal(s0, out)].copy():
+            s = s0.copy()
+            mod.apply(s, m)
+            pos.append(s)
     P = np.array(pos[:a.positions])
     n_legal = mod.legal
 

@@ -94,3 +94,56 @@ def test_direct_float_function_matches_python():
 def test_direct_refuses_a_raise_naming_its_line():
     with pytest.raises(Refused, match=r"line \d+: statement Raise"):
         Translator(TEXT).module_ir({"h": "a"})
+
+
+SIGNED = '''
+import numpy as np
+from ziggurat.interpreter.native.numbacache import sharing
+njit = sharing(())
+ZK = np.array([2**63 + 12345, 2**62 + 7, 2**64 - 3, 99], dtype=np.uint64)
+
+
+@njit(cache=True)
+def zone(s, p):
+    b = 3
+    c = 0
+    for k in range(s[b]):
+        if s[b + 1 + k] == p:
+            c += 1
+    return c
+
+
+@njit(cache=True)
+def mix(s):
+    h = np.uint64(0)
+    for i in range(4):
+        h += np.uint64(s[i] + 1) * ZK[i]
+    return h
+'''
+
+
+def test_direct_int64_sum_of_a_range_index_is_read_without_negative_index_test():
+    # int64 + - * are nsw, as Numba writes them: s[b + 1 + k], k from range(...), is known not
+    # negative, so its wrap-around select goes and the loop is vectorised with plain loads (it was
+    # vectorised with gathers, 4x slower); the counts stay plain Python's
+    tr = Translator(SIGNED)
+    lib = compile_ir(tr.module_ir({"zone": "ai"}), tr)
+    assert "masked.gather" not in str(lib.mod)
+    fn = lib.cfunc("zone", "ai")
+    rng = np.random.default_rng(6)
+    for size in (4, 9, 40, 77):
+        s = rng.integers(0, 3, size=size).astype(np.int64)
+        s[3] = size - 4
+        for p in range(3):
+            assert fn(s.ctypes.data, s.shape[0], p) == tr.ns["zone"](s, p)
+
+
+def test_direct_uint64_hash_wraps_as_numpy():
+    # (a hash: uint64 products and sums past 2**64 wrap, as numpy's and Numba's)
+    tr = Translator(SIGNED)
+    lib = compile_ir(tr.module_ir({"mix": "a"}), tr)
+    fn = lib.cfunc("mix", "a")
+    s = np.array([5, 2**40, -3, 7], dtype=np.int64)
+    with np.errstate(over="ignore"):
+        want = int(tr.ns["mix"](s))
+    assert fn(s.ctypes.data, s.shape[0]) % 2**64 == want

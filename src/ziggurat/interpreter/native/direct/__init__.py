@@ -7,7 +7,8 @@ Numba's compile of the same functions (benchmarks/direct_llvm.md). On by default
 (statements), `expr.py` (expressions), `irtypes.py` (types), `compile.py` (llvmlite: passes and
 machine code), `target.py` (the machine code's target, as Numba's JIT takes it, and the tag the
 cache names it by), `objects.py` (the object code's sealed cache entry), `bind.py` (the switch:
-the module's game functions replaced by calls of the direct code before the loops compile). Nothing here imports Numba or llvmlite when imported.
+the module's game functions replaced by calls of the direct code before the loops compile).
+Nothing here imports Numba or llvmlite when imported.
 """
 
 from .compile import Library, compile_ir

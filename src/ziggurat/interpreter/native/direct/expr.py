@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .irtypes import (ARR, ARR2, ARRAYS, ARRF, BIN, BOOL, CMP_S, CMP_U, ELEM, F64, FBIN, FCMP, I64, LL,
-                               MAX_BUFFER, STATIC, U64, VOID, V, array_args, const, lltype, refuse, unify)
+                      MAX_BUFFER, NSW, SIGNED_NSW, STATIC, U64, VOID, V, array_args, const, lltype, refuse, unify)
 
 
 class Expressions:
@@ -156,7 +156,7 @@ class Expressions:
             refuse(node, "int64 mixed with uint64 (Numba: float64)")
         ty = lv.ty
         if op in BIN:
-            return V(self.op(f"{BIN[op]} i64 {lv.ref}, {r.ref}"), ty)
+            return V(self.op(f"{BIN[op]}{NSW if ty == I64 and op in SIGNED_NSW else ''} i64 {lv.ref}, {r.ref}"), ty)
         if op is ast.RShift:
             return V(self.op(f"{'lshr' if ty == U64 else 'ashr'} i64 {lv.ref}, {r.ref}"), ty)
         if op in (ast.FloorDiv, ast.Mod):

@@ -13,7 +13,8 @@ bool, float64, 1-D int64/float64 arrays (parameters, `np.empty(K, dtype)`: K kno
 run outside loops), 2-D int64 local arrays (`np.empty((A, B))`, `.reshape((A, B))`, rows), slices,
 tuples of ints (parallel assignment, kept, iterated); module globals of known int/bool/float value
 or constant numpy arrays (any rank, indexed by a tuple); arithmetic with Numba's meaning
-(wrapping int64, floor `//` and `%`, `/` a float64; int64 with float64 is float64), comparisons,
+(int64 `+ - *` nsw as Numba writes them: an overflow undefined; uint64 wraps; floor `//` and `%`,
+`/` a float64; int64 with float64 is float64), comparisons,
 `and`/`or`/`not`, conditional expressions, `if`/`for ... in range(...)` (constant step), over a
 tuple or a local array/`while`/`break`/`continue`/`return` (a value, a tuple, or nothing); calls of
 the module's other functions (specialised by argument types, as Numba does), `min`/`max`/`bool`/
@@ -29,7 +30,6 @@ from __future__ import annotations
 
 import ast
 import ctypes
-import os
 import re
 import types
 from typing import Optional
@@ -64,9 +64,6 @@ class Translator:
         self.out: list = []  # function definitions' text
         self.tables: dict = {}  # global array name -> (symbol, shape, elem type)
         self.faulting = False  # a division whose divisor may be 0 was written (expr.fault)
-        # a helper not inline="always": called, as Numba's shared code (DIRECT_INLINE=llvm: LLVM decides)
-        self.helper_attrs = "nounwind" if os.environ.get("DIRECT_INLINE") == "llvm" else "nounwind noinline"
-        self.small_helper = int(os.environ.get("DIRECT_SMALL", "0"))  # statements: LLVM decides up to this
 
     # ---- globals ---------------------------------------------------------------------------------
     def scalar(self, name):
