@@ -227,6 +227,26 @@ class TestFallback:
         assert type(ng.module.perft._cache).__name__ == "NullCache"  # its file's kept loops not loaded
         assert perft(ng, game) == off
 
+    def test_loops_numba_refuses_over_the_wrappers_are_compiled_by_numba_alone(self, fresh, monkeypatch):
+        game = ziggurat.load(GAME)
+        monkeypatch.setenv(bind.SWITCH, "0")
+        off = perft(native_game.native(game, ("perft",)), game)
+        monkeypatch.setattr(native_game, "_NATIVE", {})
+        monkeypatch.setattr(native_game, "_LOADED", {})
+        written = bind.wrappers_text  # a wrapper of `legal` giving a pair: the loops cannot be typed over it
+
+        def pair(*a):
+            text = written(*a)
+            assert "    return ext_legal(" in text
+            return text.replace("    return ext_legal(", "    return 0.5, ext_legal(")
+        monkeypatch.setattr(bind, "wrappers_text", pair)
+        monkeypatch.setenv(bind.SWITCH, "1")
+        ng = native_game.native(game, ("perft",))
+        assert getattr(ng.module, "_direct_library", None) is None and unbound(ng.module)
+        assert perft(ng, game) == off
+        assert native_game.native(game, ("perft",)) is ng  # kept for the switch's key: not tried again
+        assert bind.wanted()  # the direct path is on again after the retry
+
     def test_a_refusal_is_kept_and_leaves_the_module_numbas(self, fresh):
         module, text = module_of(ziggurat.load("chaos"))  # chaos's module raises: outside the subset
         assert bind.compiled(module, text) is None

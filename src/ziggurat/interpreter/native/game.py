@@ -23,6 +23,7 @@ commands print before using Python instead).
 from __future__ import annotations
 
 import hashlib
+import logging
 import pickle
 import sys
 import tempfile
@@ -504,8 +505,7 @@ def native(game, loops: tuple = LOOPS) -> NativeGame:
     sys.modules[name] = module
     exec(compile(text, str(path), "exec"), module.__dict__)
     began = time.perf_counter()
-    if on:
-        direct.bind(module, text)  # before any loop compiles or loads
+    bound = on and direct.bind(module, text) is not None  # before any loop compiles or loads
     warm = game.new()
     ng = NativeGame(game, module, layout, outcomes, hashing, 0.0, str(path))
     if warm is not None:  # compile (or load) the loops asked for now
@@ -523,6 +523,14 @@ def native(game, loops: tuple = LOOPS) -> NativeGame:
 
             if not isinstance(e, NumbaError):
                 raise
+            if bound:  # refused against the direct code's wrappers: a fault of the direct path, not of the
+                # rules; the module compiled by Numba alone instead (which names the rule if it refuses too)
+                logging.getLogger(__name__).debug("%s: Numba refused the loops over the direct code; compiled "
+                                                  "without it", name, exc_info=True)
+                with direct.switched_off():
+                    ng = native(game, loops)
+                _NATIVE[rules] = ng
+                return ng
             raise numba_refusal(e, text, path) from None  # names the rules line of the code refused
     ng.compile_seconds = time.perf_counter() - began
     cachedir.write_file(path.with_suffix(".compiled"), b"")  # is_cached reads it

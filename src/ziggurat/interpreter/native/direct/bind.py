@@ -28,7 +28,9 @@ file (not `native()`) must not: it would not add the symbols.
 Nothing here stops `native()`: a failure to translate (other than a refusal), compile, load or
 bind (`bind`) leaves the whole module Numba's, none of its names replaced (said at debug level),
 and its functions compiled in this process without Numba's cache: that file's cache entries may
-hold loops calling the direct symbols, which this process did not add.
+hold loops calling the direct symbols, which this process did not add. And if Numba refuses to
+compile the loops `native()` asks for over the wrappers, `native()` compiles the module again with
+the path off (`switched_off`; a loop compiled later, at its first call, is not retried so).
 
 Arrays are assumed C-contiguous at the boundary (every array the kernel passes is: a position
 vector, a row of a C-contiguous table, a buffer of its own).
@@ -39,6 +41,7 @@ from __future__ import annotations
 import ast
 import logging
 import os
+from contextlib import contextmanager
 from typing import Optional
 
 from . import objects
@@ -56,14 +59,28 @@ REQUIRED = ("legal", "apply")  # refused, the whole module is Numba's; any other
 log = logging.getLogger(__name__)
 
 
+_OFF: list = []  # the direct path switched off in this process for a while (`switched_off`)
+
+
 def wanted() -> bool:
     """Whether the direct path is on: unless `ZIGGURAT_NATIVE_DIRECT=0`, or Numba is asked to check
     every index (`NUMBA_BOUNDSCHECK`, read as Numba reads it: a number, 0 for off), which Numba's
-    code then does and the direct code would not."""
-    if os.environ.get(SWITCH, "1") == "0":
+    code then does and the direct code would not, or `switched_off` runs."""
+    if _OFF or os.environ.get(SWITCH, "1") == "0":
         return False
     checks = os.environ.get("NUMBA_BOUNDSCHECK", "").strip()
     return not (checks.lstrip("-").isdigit() and int(checks) != 0)
+
+
+@contextmanager
+def switched_off():
+    """The direct path off in this process while the block runs: `native()` compiles a module again
+    by Numba alone when Numba would not compile its loops against the direct code's wrappers."""
+    _OFF.append(True)
+    try:
+        yield
+    finally:
+        _OFF.pop()
 
 
 def translate(module, text: str) -> tuple:
