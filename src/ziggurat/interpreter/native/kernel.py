@@ -535,23 +535,57 @@ def zone_has(s, z, p):
 
 @njit(cache=True, internal=True)
 def dice_ways(n, faces, total):
-    """How many throws of n dice numbered 1..faces add up to total (as dsl.dice.ways)."""
+    """How many throws of n dice numbered 1..faces add up to total (as dsl.dice.ways), with no
+    buffer: by inclusion and exclusion, the sum over k of (-1)**k C(n, k) C(t - faces k - 1, n - 1),
+    on the nearer half (the count is symmetric about n (faces + 1) / 2). Where a term could pass
+    2**62 / (n + 1), by one row of sums instead (`dice_ways_row`)."""
     if n < 0 or faces < 1:
         return 0
     if n == 0:
         return 1 if total == 0 else 0
     if not n <= total <= n * faces:
         return 0
+    t = min(total, n * (faces + 1) - total)
+    most = (1 << 62) // (n + 1)  # each term below it: their sum below 2**62
+    acc = 0
+    ck = 1  # C(n, k)
+    k = 0
+    while k <= n and t - faces * k >= n:
+        c = binomial_below(t - faces * k - 1, n - 1, most)
+        if c < 0 or c > most // ck:
+            return dice_ways_row(n, faces, total)
+        acc += ck * c if k % 2 == 0 else -(ck * c)
+        if ck > most // (n - k + 1):
+            return dice_ways_row(n, faces, total)
+        ck = ck * (n - k) // (k + 1)
+        k += 1
+    return acc
+
+
+@njit(cache=True, internal=True)
+def binomial_below(m, r, most):
+    """C(m, r) for 0 <= r <= m, or -1 where a step of it would pass `most`."""
+    if r > m - r:
+        r = m - r
+    c = 1
+    for i in range(r):
+        if c > most // (m - i):
+            return -1
+        c = c * (m - i) // (i + 1)  # C(m, i + 1): exact
+    return c
+
+
+@njit(cache=True, internal=True)
+def dice_ways_row(n, faces, total):
+    """dice_ways by one row of sums, made die by die from the top down (one buffer)."""
     row = np.zeros(total + 1, np.int64)  # ways for the dice so far, by sum
     row[0] = 1
     for _ in range(n):
-        nxt = np.zeros(total + 1, np.int64)
-        for t in range(total + 1):
-            if row[t] != 0:
-                for f in range(1, faces + 1):
-                    if t + f <= total:
-                        nxt[t + f] += row[t]
-        row = nxt
+        for t in range(total, -1, -1):
+            w = 0
+            for f in range(1, min(faces, t) + 1):
+                w += row[t - f]
+            row[t] = w
     return row[total]
 
 

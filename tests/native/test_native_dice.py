@@ -1,0 +1,55 @@
+"""`ways(n, faces, total)` at run time in the native kernel (`kernel.dice_ways`: a sum by
+inclusion and exclusion, one row of sums where its terms could overflow) against the Python
+backend's weights (`dsl.dice.ways`, exact), for every outcome of throws of 1 to 14 dice, with the
+direct path on (which compiles the chance functions now that `dice_ways` makes no buffer in a loop)
+and off."""
+
+import os
+
+import numpy as np
+import pytest
+
+import ziggurat
+from ziggurat.dsl.dice import ways
+
+numba = pytest.importorskip("numba")
+
+from ziggurat.interpreter.native import game as native_game  # noqa: E402
+from ziggurat.interpreter.native.direct import bind  # noqa: E402
+
+RULES = os.path.join(os.path.dirname(__file__), "dice.rules")  # nature throws 1, 2, ... `most` dice
+
+
+def throws(game):
+    """Each position where nature throws, from 1 die to the most (the line throw, more, throw, ...)."""
+    state = game.new()
+    while True:
+        moves = game.legal(state)
+        yield state, moves
+        state.push(moves[0])  # the lowest sum
+        more = [m for m in game.legal(state) if state.move_text(m) == "more"]
+        if not more:
+            return
+        state.push(more[0])
+
+
+@pytest.mark.parametrize("switch", ["1", "0"])
+@pytest.mark.parametrize("faces, most", [(6, 12), (20, 14)])
+def test_native_weights_of_dice_sums_are_the_exact_counts_of_throws(monkeypatch, switch, faces, most):
+    monkeypatch.setenv(bind.SWITCH, switch)
+    game = ziggurat.load(RULES, options={"faces": faces, "most": most})
+    ng = native_game.native(game, ("perft",))
+    assert (getattr(ng.module, "_direct_library", None) is not None) == (switch == "1")
+    wrapped = ng.module.chance_weight.py_func.__globals__ is not ng.module.__dict__  # the direct code's wrapper
+    assert wrapped == (switch == "1")
+    seen = 0
+    for n, (state, moves) in enumerate(throws(game), start=1):
+        v = ng.start(state)[0]
+        want = game.weights(state, moves)
+        assert want == [ways(n, faces, m[1]) for m in moves]  # the Python backend: exact
+        got = [ng.module.chance_weight(v, np.int64(ng.pack(m))) for m in moves]
+        assert got == [float(w) for w in want], f"{n} dice of {faces} faces"
+        seen = n
+    assert seen == most
+    # the largest counts pass 2**62 / (n + 1) in a term of the sum (20 faces, 14 dice): one row of sums counts them
+    assert faces != 20 or max(want) > 10 ** 16
