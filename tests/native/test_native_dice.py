@@ -1,8 +1,8 @@
-"""`ways(n, faces, total)` at run time in the native kernel (`kernel.dice_ways`: a sum by
-inclusion and exclusion, one row of sums where its terms could overflow) against the Python
-backend's weights (`dsl.dice.ways`, exact), for every outcome of throws of 1 to 14 dice, with the
-direct path on (which compiles the chance functions now that `dice_ways` makes no buffer in a loop)
-and off."""
+"""`ways(n, faces, total)` at run time in the native kernel (`kernel_dice.py`: the writer's table
+for a constant number of faces, `WAYS_<faces>`, and past it `dice_ways`, a sum by inclusion and
+exclusion, or one row of sums where its terms could overflow) against the Python backend's weights
+(`dsl.dice.ways`, exact), for every outcome of throws of 1 to 16 dice, with the direct path on
+(which compiles the chance functions now that `dice_ways` makes no buffer in a loop) and off."""
 
 import os
 
@@ -34,7 +34,7 @@ def throws(game):
 
 
 @pytest.mark.parametrize("switch", ["1", "0"])
-@pytest.mark.parametrize("faces, most", [(6, 12), (20, 14)])
+@pytest.mark.parametrize("faces, most", [(6, 16), (20, 14)])
 def test_native_weights_of_dice_sums_are_the_exact_counts_of_throws(monkeypatch, switch, faces, most):
     monkeypatch.setenv(bind.SWITCH, switch)
     game = ziggurat.load(RULES, options={"faces": faces, "most": most})
@@ -51,5 +51,7 @@ def test_native_weights_of_dice_sums_are_the_exact_counts_of_throws(monkeypatch,
         assert got == [float(w) for w in want], f"{n} dice of {faces} faces"
         seen = n
     assert seen == most
-    # the largest counts pass 2**62 / (n + 1) in a term of the sum (20 faces, 14 dice): one row of sums counts them
+    # the table holds 12 dice of 6 faces, 6 of 20 (exprs.WAYS_CELLS); past it the sums are counted, and
+    # the largest counts (20 faces, 14 dice) pass 2**62 / (n + 1) in a term of the sum: one row of sums counts them
+    assert ng.module.WAYS_6[-1] == 13 if faces == 6 else ng.module.WAYS_20[-1] == 7  # rows: 0 dice to the most
     assert faces != 20 or max(want) > 10 ** 16

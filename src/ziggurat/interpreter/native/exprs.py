@@ -20,12 +20,15 @@ from typing import Optional
 
 from ...dsl import ir
 from ...dsl import types as T
+from ...dsl.dice import ways
 from . import fuse, occupancy
 from . import table as open_table
 from .code import Code, describe, fail
 from .control import PLACE, TOP, place_call
 from .iteration import Loops
 from .sets import cell_slot
+
+WAYS_CELLS = 1024  # the most numbers in a table of ways(n, faces, total) (8 KB: 12 dice of 6 faces)
 
 
 class Exprs:
@@ -379,7 +382,11 @@ class Exprs:
         if fn == "repeated_board":
             return f"(repeats_board(hist, nhist, s) >= {self.expr(args[0], env, code)})"
         if fn in ("ways", "showing") and len(args) == 3:  # the arithmetic of dice (dsl.dice)
-            return f"dice_{fn}({', '.join(self.expr(a, env, code) for a in args)})"
+            table = self.ways_table(args[1]) if fn == "ways" else None
+            n, faces, total = (self.expr(a, env, code) for a in args)
+            if table is None:
+                return f"dice_{fn}({n}, {faces}, {total})"
+            return f"dice_ways_in({table[0]}, {table[1]}, {n}, {faces}, {total})"
         if fn == "connected":
             self.neighbours_table()
             b = self.loops.materialize(args[0], env, code)
@@ -398,6 +405,23 @@ class Exprs:
         t = code.fresh("c")
         code(f"{t} = {c}")
         return t
+
+    def ways_table(self, faces) -> Optional[tuple]:
+        """(name, totals a row) of a table of `ways(n, faces, total)` for a constant number of
+        faces, made here: rows n = 0, 1, ... for as many dice as keep every count below 2**62 and
+        the table within WAYS_CELLS numbers, row after row, then the number of rows; None for
+        faces not constant, or too many for a table of one die."""
+        if not (isinstance(faces, ir.Const) and isinstance(faces.value, int) and 1 <= faces.value < WAYS_CELLS):
+            return None
+        f = faces.value
+        most = 0
+        while f ** (most + 1) < 1 << 62 and (most + 2) * ((most + 1) * f + 1) <= WAYS_CELLS:
+            most += 1
+        if most == 0:
+            return None
+        cols = most * f + 1
+        self.tables[f"WAYS_{f}"] = [ways(n, f, t) for n in range(most + 1) for t in range(cols)] + [most + 1]
+        return f"WAYS_{f}", cols
 
     def lines_table(self) -> None:
         self.tables["LN"] = self.tables["LNN"] = None  # geometry: built once every direction set is known

@@ -48,7 +48,8 @@ CAP_MADE = 16  # the same when moves make pieces (no supply bounds the stacks)
 # The game-independent part of every module: files of this package, each read as a resource and
 # put in whole below the mark (what is above it declares, for linters and editors, the names the
 # generated part defines). Another kernel file is one more name here.
-KERNEL = ("kernel.py", "kernel_loops.py", "search_kernel.py", "search_ismcts.py")  # the searches: search_eval
+# (The searches' evaluation is search_eval.)
+KERNEL = ("kernel.py", "kernel_dice.py", "kernel_loops.py", "search_kernel.py", "search_ismcts.py")
 # The game's functions the kernel's loops call: each compiled once, with machine code of its own, and
 # when large called by its symbol (`numbacache.Shared`), not linked into (and optimised again in) every loop.
 # `legal_turns` (turns_kernel.py): the whole turns' listing both loops of such a game call.
