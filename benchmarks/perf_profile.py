@@ -54,18 +54,21 @@ def elf_functions(data: bytes) -> dict:
 
 
 def write_map(module) -> int:
-    """Write /tmp/perf-PID.map for the module's direct code; how many functions it names."""
+    """Write /tmp/perf-PID.map for the module's direct code; how many functions it names (0, and
+    nothing written, for a module without direct code)."""
     from ziggurat.interpreter.native.direct import objects
     from ziggurat.interpreter.native.direct.compile import target_tag
 
     lib = getattr(module, "_direct_library", None)
     kept = objects.read(objects.path(module, target_tag())) if lib is not None else None
-    if kept is None or kept[0] != "object":
-        raise SystemExit("no direct code for this module in the cache (the direct path off, or the cache off)")
+    if kept is None or kept[0] != "object":  # the module is Numba's alone (or the cache is off): nothing to name
+        print("no direct code for this module in the cache (the direct path refused it or is off, or the cache "
+              "is off): its functions are not named", file=sys.stderr)
+        return 0
     funcs = elf_functions(kept[1])
     anchors = [n for n in funcs if n.endswith("_c") and lib.address(n)]
     if not anchors:
-        raise SystemExit("no root entry to place the object's code")
+        return 0
     value, _size, section = funcs[anchors[0]]
     base = lib.address(anchors[0]) - value
     lines = [f"{base + v:x} {s:x} {n}" for n, (v, s, sec) in funcs.items() if sec == section]
@@ -80,7 +83,11 @@ def child(args) -> None:
     import ziggurat
     from ziggurat.interpreter.native.game import native
 
-    game = ziggurat.load(args.ruleset, options=dict(s.split("=", 1) for s in args.set))
+    from ziggurat.errors import GameError
+    try:
+        game = ziggurat.load(args.ruleset, options=dict(s.split("=", 1) for s in args.set))
+    except (GameError, ValueError) as e:
+        raise SystemExit(f"error: {e}") from None
     if args.search:
         from ziggurat.lab.study import play_game
         agents = (f"mcts:iterations={args.search}:rollouts=native",) * len(game.players)
@@ -119,10 +126,12 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         data = os.path.join(tmp, "perf.data")
         argv = [a for a in sys.argv[1:]]
-        subprocess.run(["perf", "record", "-q", "-F", "999", "-o", data, "--", sys.executable, __file__, "--child"]
-                       + argv, check=True)
+        run = subprocess.run(["perf", "record", "-q", "-F", "999", "-o", data, "--", sys.executable, __file__,
+                              "--child"] + argv)
+        if run.returncode != 0:
+            raise SystemExit(f"the profiled process failed (exit {run.returncode}); nothing to report")
         report = subprocess.run(["perf", "report", "-i", data, "--no-children", "--sort", "symbol", "--stdio"],
-                                capture_output=True, text=True, check=True).stdout
+                                capture_output=True, text=True).stdout
     rows = [line.split() for line in report.splitlines() if line.strip() and not line.startswith("#")]
     print(f"{'share':>7}  function")
     for r in rows[:args.top]:
