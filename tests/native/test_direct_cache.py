@@ -64,7 +64,7 @@ def run(cache, *, on: bool = True, fail: bool = False, **env) -> dict:
     """PROCESS in a fresh process on cache folder `cache` (the test fails, with its stderr, if the
     process failed or crashed)."""
     e = {k: v for k, v in os.environ.items() if k not in (bind.SWITCH, "NUMBA_DISABLE_JIT", "NUMBA_CPU_NAME",
-                                                       "NUMBA_CPU_FEATURES", "NUMBA_BOUNDSCHECK")}
+                                                       "NUMBA_CPU_FEATURES", "NUMBA_BOUNDSCHECK", "NUMBA_OPT")}
     e.update({"ZIGGURAT_CACHE_DIR": str(cache), bind.SWITCH: "1" if on else "0", **env})
     out = subprocess.run([sys.executable, "-c", PROCESS, GAME] + (["--fail"] if fail else []), env=e,
                          capture_output=True, text=True, timeout=600)
@@ -116,6 +116,17 @@ class TestAcrossProcesses:
         warm = run(tmp_path, NUMBA_CPU_NAME="generic")
         assert (warm["direct"], warm["translated"]) == (True, 0)
         assert same_games(host, generic, warm, run(tmp_path, on=False))
+
+    @slow
+    def test_numba_opt_makes_another_entry_at_its_level_and_its_code_runs(self, tmp_path):
+        """NUMBA_OPT=0: the direct code is optimised at that level and kept under a tag of its own,
+        beside the default's; both play the same games."""
+        default = run(tmp_path)
+        low = run(tmp_path, NUMBA_OPT="0")
+        assert (low["direct"], low["translated"]) == (False, 1)  # the default's entry not taken
+        assert len(entries(tmp_path)) == 2
+        assert run(tmp_path, NUMBA_OPT="0")["direct"] is True
+        assert same_games(default, low)
 
     @slow
     def test_an_entry_under_another_targets_name_is_a_miss(self, tmp_path):
@@ -301,6 +312,18 @@ class TestTarget:
             assert "+avx" not in t.features
         assert t.codemodel == "jitdefault" and (t.reloc == "static" or not t.triple.startswith("x86"))
 
+    def test_the_level_is_numbas_optimisation_setting(self, monkeypatch):
+        """NUMBA_OPT (Numba's config.OPT: an int-like level, "max" reading 3) sets the direct code's
+        passes and machine level, as it sets Numba's."""
+        from numba.core import config
+
+        for setting, level in ((config._OptLevel(0), 0), (config._OptLevel(2), 2), (config._OptLevel("max"), 3),
+                               (3, 3), ("nonsense", 3)):
+            monkeypatch.setattr(config, "OPT", setting, raising=False)
+            assert target.jit_target().opt == level
+        monkeypatch.undo()
+        assert target.jit_target().opt == target.opt_level(config.OPT)
+
     def test_the_tag_changes_with_everything_that_decides_the_machine_code(self, monkeypatch):
         import llvmlite
         from dataclasses import replace
@@ -310,7 +333,7 @@ class TestTarget:
         assert target.tag(target.jit_target()) == base == direct_compile.target_tag()
         changed = [target.tag(replace(t, cpu="generic")), target.tag(replace(t, features=t.features + ",-avx")),
                    target.tag(replace(t, triple="aarch64-unknown-linux-gnu")), target.tag(replace(t, reloc="pic")),
-                   target.tag(replace(t, codemodel="default"))]
+                   target.tag(replace(t, codemodel="default")), target.tag(replace(t, opt=0))]
         monkeypatch.setattr(numba, "__version__", "0.0.0")
         changed.append(target.tag(t))
         monkeypatch.undo()

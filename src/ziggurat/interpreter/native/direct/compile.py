@@ -68,8 +68,8 @@ class Library:
 
 
 def compile_ir(ir: str, translator=None, times: Optional[dict] = None) -> Library:
-    """Parse, Numba's passes (each function's O3 passes, then the module's cheap and full O3
-    pipelines), machine code in an MCJIT engine; `times` gets each step's CPU seconds."""
+    """Parse, Numba's passes (`optimise`: O3 unless NUMBA_OPT says otherwise), machine code in an
+    MCJIT engine; `times` gets each step's CPU seconds."""
     llvm, tm = llvm_setup()
     t = [time.process_time()]
     mod = llvm.parse_assembly(ir)
@@ -112,18 +112,22 @@ def load_object(data: bytes, names: tuple = ()) -> Library:
 
 
 def optimise(mod) -> None:
-    """Numba's passes over a parsed module: each function's O3, then the module's cheap and full O3."""
+    """Numba's passes over a parsed module: each function's, then the module's cheap and full
+    pipelines, at the level of Numba's JIT target now (NUMBA_OPT, 3 unless set: `target.opt_level`)."""
     from numba.core.llvm_bindings import create_pass_builder
+
+    from .target import jit_target
     _, tm = llvm_setup()
+    opt = jit_target().opt
     for f in mod.functions:
         if not f.is_declaration:
-            pb = create_pass_builder(tm, opt=3)
+            pb = create_pass_builder(tm, opt=opt)
             pb.getFunctionPassManager().run(f, pb)
-    pb = create_pass_builder(tm, opt=3, loop_vectorize=True)
+    pb = create_pass_builder(tm, opt=opt, loop_vectorize=True)
     pm = pb.getModulePassManager()
     pm.add_loop_rotate_pass()
     pm.add_instruction_combine_pass()
     pm.add_jump_threading_pass()
     pm.run(mod, pb)
-    pb = create_pass_builder(tm, opt=3)
+    pb = create_pass_builder(tm, opt=opt)
     pb.getModulePassManager().run(mod, pb)
