@@ -36,7 +36,7 @@ def elf_functions(data: bytes) -> dict:
     if data[:4] != b"\x7fELF" or data[4] != 2 or data[5] != 1:
         raise ValueError("not a 64-bit little-endian ELF object")
     shoff, = struct.unpack_from("<Q", data, 0x28)
-    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3A)
+    shentsize, shnum = struct.unpack_from("<HH", data, 0x3A)
     sections = [struct.unpack_from("<IIQQQQIIQQ", data, shoff + i * shentsize) for i in range(shnum)]
     out = {}
     for sh in sections:
@@ -81,9 +81,9 @@ def child(args) -> None:
     import numpy as np
 
     import ziggurat
+    from ziggurat.errors import GameError
     from ziggurat.interpreter.native.game import native
 
-    from ziggurat.errors import GameError
     try:
         game = ziggurat.load(args.ruleset, options=dict(s.split("=", 1) for s in args.set))
     except (GameError, ValueError) as e:
@@ -125,9 +125,8 @@ def main() -> None:
         raise SystemExit("perf is not installed")
     with tempfile.TemporaryDirectory() as tmp:
         data = os.path.join(tmp, "perf.data")
-        argv = [a for a in sys.argv[1:]]
         run = subprocess.run(["perf", "record", "-q", "-F", "999", "-o", data, "--", sys.executable, __file__,
-                              "--child"] + argv)
+                              "--child"] + sys.argv[1:])
         if run.returncode != 0:
             raise SystemExit(f"the profiled process failed (exit {run.returncode}); nothing to report")
         report = subprocess.run(["perf", "report", "-i", data, "--no-children", "--sort", "symbol", "--stdio"],

@@ -419,9 +419,10 @@ class Exprs:
             most += 1
         if most == 0:
             return None
-        cols = most * f + 1
-        self.tables[f"WAYS_{f}"] = [ways(n, f, t) for n in range(most + 1) for t in range(cols)] + [most + 1]
-        return f"WAYS_{f}", cols
+        cols, name = most * f + 1, f"WAYS_{f}"
+        if name not in self.tables:  # one table for every call with these faces
+            self.tables[name] = [ways(n, f, t) for n in range(most + 1) for t in range(cols)] + [most + 1]
+        return name, cols
 
     def lines_table(self) -> None:
         self.tables["LN"] = self.tables["LNN"] = None  # geometry: built once every direction set is known
