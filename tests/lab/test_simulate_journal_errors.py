@@ -33,12 +33,13 @@ class FullAfter:
 
 @pytest.fixture
 def full_disk(monkeypatch):
-    """The journal's appends fail after the first two batches."""
+    """The journal's appends fail after the first batch (one game: on one worker a study's first
+    batch is one game, the next ones cut by the games' pace)."""
     real_open = open
 
     def opened(path, mode="r", *args, **kwargs):
         f = real_open(path, mode, *args, **kwargs)
-        return FullAfter(f, 2) if "a" in mode else f
+        return FullAfter(f, 1) if "a" in mode else f
 
     monkeypatch.setattr(journal_module, "open", opened, raising=False)
 
@@ -61,8 +62,7 @@ def test_a_full_disk_is_a_clean_error_and_resume_finishes(tmp_path, monkeypatch,
 
 
 def test_the_error_counts_the_games_the_journal_keeps(tmp_path, full_disk):
-    """The message says how many finished games the journal holds (two batches of one game each,
-    with one worker and twelve games: the batches are of one game)."""
+    """The message says how many finished games the journal holds (the first batch's one game)."""
     result = CliRunner().invoke(cli, ARGS + ["--csv", str(tmp_path / "g.csv")])
     lines = (tmp_path / "g.csv.journal").read_text().splitlines()
     games = len(lines) - 1

@@ -1,13 +1,15 @@
 """How a study cuts its games into batches: every game once, in order; the first batch of each
 worker small (the first games come soon); on several workers (`study._chunks`) the last batches
 small (the workers finish together); on one worker (`study._run_serial`) batches cut as they go,
-each lasting about BATCH_SECONDS by the games' pace so far (the native backend's)."""
+the first one game, the others lasting about BATCH_SECONDS by the games' pace so far; a study
+whose agents search, a game a batch (each journaled as it ends)."""
 
 from __future__ import annotations
 
 import pytest
 
-from ziggurat.lab.study import BATCH_SECONDS, NATIVE_CHUNK, PYTHON_CHUNK, _chunks, _run_serial
+from ziggurat.lab.study import (BATCH_SECONDS, NATIVE_CHUNK, PYTHON_CHUNK, SEARCH_CHUNK, StudySpec, _batch_most,
+                                _chunks, _run_serial, run_study)
 
 
 @pytest.mark.parametrize("games, workers, most", [
@@ -60,18 +62,18 @@ def _serial(indices, most: int, seconds_a_game: float) -> list:
 @pytest.mark.parametrize("games, most, seconds", [
     (20_000, 50_000, 4e-6), (1_000_000, 50_000, 2e-5), (300, 50_000, 0.01), (7, 50, 0.2), (1, 50_000, 1e-6),
 ])
-def test_on_one_worker_every_game_once_in_order_the_first_batch_small(games, most, seconds):
+def test_on_one_worker_every_game_once_in_order_the_first_batch_one_game(games, most, seconds):
     batches = _serial(range(games), most, seconds)
     assert [i for b in batches for i in b] == list(range(games))
-    assert len(batches[0]) <= max(1, min(PYTHON_CHUNK, games // 8)) and max(len(b) for b in batches) <= most
+    assert len(batches[0]) == 1 and max(len(b) for b in batches) <= most
 
 
 def test_on_one_worker_a_batch_lasts_about_batch_seconds():
-    """After the first, each batch holds what the games so far took BATCH_SECONDS to play: fast
+    """After the first, each batch holds what the latest one's games took BATCH_SECONDS to play: fast
     games in few large batches, slow ones in small batches (but never empty)."""
     def middle(games, most, seconds):
         sizes = [len(b) for b in _serial(range(games), most, seconds)]
-        assert sizes[0] == min(PYTHON_CHUNK, games // 8)
+        assert sizes[0] == 1
         return sizes[1:-1]
 
     fast = middle(200_000, 50_000, 1e-5)  # BATCH_SECONDS: 50,000 games
@@ -86,3 +88,35 @@ def test_on_one_worker_a_batch_lasts_about_batch_seconds():
 def test_on_one_worker_a_resumed_studys_indices_are_cut_in_order():
     todo = [i for i in range(5_000) if i % 7]
     assert [i for b in _serial(todo, 50_000, 1e-4) for i in b] == todo
+
+
+def test_a_slow_first_game_on_one_worker_does_not_hold_back_the_next_batches():
+    """A first batch that took long (the warm-up: a compile, a cache load) is not the games' pace:
+    fast games reach full batches within a few."""
+    now, sizes = [0.0], []
+
+    def run(batch):
+        now[0] += (4.0 if batch[0] == 0 else 1e-4) + len(batch) * 1e-6  # a warm-up, then a batch's cost
+        sizes.append(len(batch))
+        return list(batch)
+
+    _run_serial(run, range(2_000_000), 50_000, lambda k, part: None, clock=lambda: now[0])
+    assert sizes[0] == 1 and sizes.index(50_000) <= 3
+
+
+@pytest.mark.parametrize("backend, agents, most", [
+    ("native", ("random", "random"), NATIVE_CHUNK), ("python", ("random", "random"), PYTHON_CHUNK),
+    ("python", ("random", "greedy"), PYTHON_CHUNK), ("python", ("random", "mcts:iterations=30"), SEARCH_CHUNK),
+    ("python", ("alphabeta:depth=2", "random"), SEARCH_CHUNK),
+])
+def test_a_batch_holds_games_by_what_they_cost(backend, agents, most):
+    assert _batch_most(StudySpec("pig", agents, 400, backend=backend)) == most
+
+
+def test_a_searching_study_hands_over_each_game_as_it_ends():
+    """on_records (the journal's writer) sees the games of a study whose agents search one at a
+    time, on one worker: an interrupted study keeps every game it finished."""
+    seen: list = []
+    spec = StudySpec("tic-tac-toe", ("mcts:iterations=4", "random"), 3, seed=5)
+    records = run_study(spec, workers=1, on_records=lambda part: seen.append(len(part)))
+    assert seen == [1, 1, 1] and len(records) == 3

@@ -371,6 +371,19 @@ NATIVE_CHUNK = 10_000  # in the native backend: microseconds to milliseconds a g
 # on one worker, where batches are cut by time (`_run_serial`): some MB of columns, a batch of
 # fast games (2 us to 20 us a game) whole
 SERIAL_NATIVE_CHUNK = 50_000
+# agents that search (seconds to minutes a game): a game a batch, so that each game reaches the
+# journal and the progress bar as it ends, and an interrupted study loses at most the games in play
+SEARCH_CHUNK = 1
+SEARCHING = ("mcts", "alphabeta")
+
+
+def _batch_most(spec: StudySpec) -> int:
+    """The most games of a batch of the study `spec`, by what its games cost."""
+    if spec.backend == "native":
+        return NATIVE_CHUNK
+    if any(parse_spec(a)[0] in SEARCHING for a in spec.agents):
+        return SEARCH_CHUNK
+    return PYTHON_CHUNK
 
 
 def _full_size(n: int, workers: int, most: int) -> int:
@@ -456,12 +469,12 @@ def run_study(spec: StudySpec, *, workers: Optional[int] = None, client=None,
         if progress is not None:
             progress(len(part))
 
-    if client is None and workers == 1 and spec.backend == "native":
+    most = _batch_most(spec)
+    if client is None and workers == 1:
         _keep_study(args[-1], game)  # in this process: the game check_spec loaded, not loaded again
-        _run_serial(run, todo, SERIAL_NATIVE_CHUNK, finished)
+        _run_serial(run, todo, SERIAL_NATIVE_CHUNK if most == NATIVE_CHUNK else most, finished)
     else:
-        chunks = _chunks(todo, workers if client is None else max(1, dask_threads(client)),
-                         NATIVE_CHUNK if spec.backend == "native" else PYTHON_CHUNK)
+        chunks = _chunks(todo, workers if client is None else max(1, dask_threads(client)), most)
         if spec.backend == "native" and client is None and min(workers, len(chunks)) > 1:
             _compile_chunk_loop(game)  # here, once: the workers load it from the cache instead of each compiling it
         run_batches(run, chunks, workers=workers, client=client, progress=finished, notice=notice,
@@ -473,20 +486,19 @@ BATCH_SECONDS = 0.5  # on one worker, a batch after the first lasts about this l
 
 
 def _run_serial(run: Callable, indices, most: int, done: Callable, clock: Callable[[], float] = time.perf_counter):
-    """The games `indices` played in this process (one worker, the native backend), in batches cut
-    as they go: `done(k, run(batch))` for each. The first batch is `_chunks`' first (at most an
-    eighth of the games and a Python backend's batch: the first games come soon); each next one
-    holds what the games so far took BATCH_SECONDS to play, at most `most`. Games of microseconds
-    so come in a few large batches (a native batch costs some tenths of a millisecond of Python
-    besides its games, and the tables are joined once), and slow ones in batches small enough for
-    the progress bar to move and Ctrl-C to lose little."""
-    n, at, k = len(indices), 0, 0
-    size, played, spent = min(_full_size(n, 1, most), PYTHON_CHUNK), 0, 0.0
+    """The games `indices` played in this process (one worker), in batches cut as they go:
+    `done(k, run(batch))` for each. The first batch is one game (a game may take minutes: the
+    first comes soon); each next one holds what the latest batch's games took BATCH_SECONDS to
+    play, at most `most` (the latest, not all so far: the first holds the warm-up, a compile or a
+    cache load, which would keep the next ones small for a long while). Games of microseconds so
+    come in a few large batches after two or three small ones (a native batch costs some tenths of
+    a millisecond of Python besides its games, and the tables are joined once), and slow ones in
+    batches small enough for the progress bar to move and Ctrl-C to lose little."""
+    n, at, k, size = len(indices), 0, 0, 1
     while at < n:
         batch = indices[at:at + size]
         start = clock()
         done(k, run(batch))
-        spent += clock() - start
-        played += len(batch)
+        spent = clock() - start
         at, k = at + len(batch), k + 1
-        size = max(1, min(most, int(played / max(spent, 1e-9) * BATCH_SECONDS)))
+        size = max(1, min(most, int(len(batch) / max(spent, 1e-9) * BATCH_SECONDS)))
