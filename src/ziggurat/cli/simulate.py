@@ -168,6 +168,8 @@ def simulate(ctx, ruleset, games, agents, options, variants, others, seed, worke
         click.echo(f"note: {text}", err=True)
 
     journal = Journal(journal_path, [spec for spec, _ in specs]) if journal_path is not None else None
+    if journal is not None:
+        ctx.call_on_close(journal.release)  # held to the end: the outputs are written from its games
     if resume and not journal.path.exists():
         click.echo(f"no journal at {journal.path}: the study starts from its first game", err=True)
     resumed = journal.start(resume) if journal is not None else [{} for _ in specs]

@@ -7,6 +7,8 @@ import hashlib
 import json
 from pathlib import Path
 
+from filelock import FileLock, Timeout
+
 import ziggurat
 
 from ..errors import GameError
@@ -128,6 +130,36 @@ class Journal:
         self.file = None
         self.kept = 0  # games in the file, as far as this run knows
         self.lines = Lines()
+        self.lock_path = self.path.with_name(self.path.name + ".lock")
+        self.held = None  # the journal's lock, while this run holds it
+
+    def lock(self) -> None:
+        """Hold the journal's lock (a file JOURNAL.lock beside it) until `release`; GameError if
+        another run holds it: two runs on one journal would each rewrite it, play the same games,
+        and lose the games of the one whose file was replaced."""
+        if self.held is not None:
+            return
+        held = FileLock(self.lock_path, timeout=0)
+        try:
+            held.acquire()
+        except Timeout:
+            raise GameError(f"journal {str(self.path)!r} is in use by another run of this study (it holds "
+                            f"{str(self.lock_path)!r}): wait for that run to end, or stop it (its finished games "
+                            "are kept), then run this command again with --resume") from None
+        except OSError as e:
+            raise self.failed(e) from None
+        self.held = held
+
+    def release(self) -> None:
+        """Let go of the journal's lock (and remove its file): another run may take the journal."""
+        if self.held is None:
+            return
+        held, self.held = self.held, None
+        held.release()
+        try:
+            self.lock_path.unlink()
+        except OSError:
+            pass
 
     def failed(self, e: OSError) -> JournalWriteError:
         """The error of a write to the journal that failed with `e`."""
@@ -194,7 +226,8 @@ class Journal:
     def start(self, resume: bool) -> list:
         """Open the journal for appending; the games it already holds, per study (none unless
         `resume`). Without `resume`, a journal that holds games is an error: nothing is thrown
-        away unasked."""
+        away unasked. Takes the journal's lock first (see `lock`)."""
+        self.lock()
         done: list = [{} for _ in self.specs]
         if self.path.exists():
             if resume:
