@@ -167,11 +167,13 @@ def test_a_native_study_resumed_from_its_journal_gives_the_same_records(tmp_path
     journal.start(resume=False)
     journal.add(0, [r for r in whole if r.index % 3 == 0])  # the games a stopped run had finished
     journal.close()
+    journal.release()  # the stopped run's process has ended: its lock is let go
     again = Journal(path, [spec])
     done = again.start(resume=True)[0]
     assert sorted(done) == list(range(0, 30, 3)) and all(done[i] == whole[i] for i in done)
     rest = run_study(spec, workers=1, skip=done, on_records=lambda part: again.add(0, part))
     again.close()
+    again.release()
     assert sorted([*done.values(), *rest], key=lambda r: r.index) == whole
     assert Journal(path, [spec]).read()[0] == dict(enumerate(whole))  # the journal holds them all, as played
 
