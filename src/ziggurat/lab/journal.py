@@ -145,7 +145,8 @@ class Journal:
         except Timeout:
             raise GameError(f"journal {str(self.path)!r} is in use by another run of this study (it holds "
                             f"{str(self.lock_path)!r}): wait for that run to end, or stop it (its finished games "
-                            "are kept), then run this command again with --resume") from None
+                            "are kept), then run this command again with --resume (if no run is using it, which "
+                            "a run killed on a file system without locks can leave so, remove that file)") from None
         except OSError as e:
             raise self.failed(e) from None
         self.held = held
