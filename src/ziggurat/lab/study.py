@@ -472,7 +472,7 @@ def run_study(spec: StudySpec, *, workers: Optional[int] = None, client=None,
     most = _batch_most(spec)
     if client is None and workers == 1:
         _keep_study(args[-1], game)  # in this process: the game check_spec loaded, not loaded again
-        _run_serial(run, todo, SERIAL_NATIVE_CHUNK if most == NATIVE_CHUNK else most, finished)
+        _run_serial(run, todo, SERIAL_NATIVE_CHUNK if spec.backend == "native" else most, finished)
     else:
         chunks = _chunks(todo, workers if client is None else max(1, dask_threads(client)), most)
         if spec.backend == "native" and client is None and min(workers, len(chunks)) > 1:
